@@ -1,0 +1,224 @@
+// The one typed configuration of the service, read from DVS_* environment variables and, optionally, a JSON
+// file named by DVS_CONFIG_FILE (the environment wins). Every value is validated here, at start, so a bad
+// setting stops the process with its name instead of surfacing later as a strange failure.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface NetLimits {
+  /** Most bytes read from one response body; the rest is cut off and the response marked truncated. */
+  maxBodyBytes: number;
+  /** Most bytes of response headers accepted. */
+  maxHeaderBytes: number;
+  /** Most redirects followed from one starting URL. */
+  maxRedirects: number;
+  /** Time allowed for one request or handshake, connect to last byte. */
+  requestTimeoutMs: number;
+  /** Time allowed for one DNS query. */
+  dnsTimeoutMs: number;
+  /** Requests or handshakes in flight at once for one scan. */
+  maxConcurrentPerScan: number;
+}
+
+export interface Config {
+  dataDir: string;
+  /** Public base URL of this service, used in every published document. */
+  baseUrl: string;
+  listen: { host: string; port: number; httpPort: number | null; metricsPort: number | null };
+  tls: { certFile: string | null; keyFile: string | null };
+  trustProxy: boolean;
+  net: {
+    dnsServers: string[];
+    allowNetworks: string[];
+    extraCaFile: string | null;
+    probeHttpPort: number;
+    probeHttpsPort: number;
+    userAgent: string;
+    agentSigning: boolean;
+    limits: NetLimits;
+  };
+  /** Extra public suffixes accepted by domain normalisation (e.g. `test` for the fixture internet). */
+  extraSuffixes: string[];
+  deadlines: { quickMs: number; fullMs: number };
+  quickScan: { cacheTtlSeconds: number; rateLimitPerMinute: number };
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  payments: {
+    priceCents: number;
+    currency: string;
+    tokenTtlSeconds: number;
+    reservationLeaseSeconds: number;
+    stripeSecretKey: string | null;
+    stripeWebhookSecret: string | null;
+    stripeApiBase: string | null;
+  };
+  securityTxt: { contact: string; policy: string | null };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Source = Record<string, string | undefined>;
+
+function fileSource(env: Source): Source {
+  const file = env.DVS_CONFIG_FILE;
+  if (!file) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`DVS_CONFIG_FILE ${file}: ${(err as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`DVS_CONFIG_FILE ${file}: must hold a JSON object of DVS_* keys`);
+  }
+  const out: Source = {};
+  for (const [k, v] of Object.entries(parsed)) {
+    if (!k.startsWith('DVS_')) throw new ConfigError(`DVS_CONFIG_FILE ${file}: unknown key ${k}`);
+    out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return out;
+}
+
+class Reader {
+  constructor(private readonly src: Source) {}
+
+  str(name: string, fallback: string): string {
+    const v = this.src[name];
+    return v === undefined || v === '' ? fallback : v;
+  }
+
+  optStr(name: string): string | null {
+    const v = this.src[name];
+    return v === undefined || v === '' ? null : v;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.src[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name}: expected a whole number, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigError(`${name}: ${n} is outside ${min}..${max}`);
+    return n;
+  }
+
+  optPort(name: string): number | null {
+    return this.src[name] ? this.int(name, 0, 0, 65535) : null;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.src[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    throw new ConfigError(`${name}: expected a boolean (1/0, true/false), got "${raw}"`);
+  }
+
+  list(name: string): string[] {
+    const raw = this.src[name];
+    if (!raw) return [];
+    return raw.split(/[\s,]+/).filter(Boolean);
+  }
+}
+
+function checkHostPort(name: string, entry: string): void {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s]+))(?::(\d{1,5}))?$/.exec(entry);
+  if (!m || (m[3] && Number(m[3]) > 65535)) throw new ConfigError(`${name}: "${entry}" is not host[:port]`);
+}
+
+function checkCidr(name: string, entry: string): void {
+  if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(entry)) throw new ConfigError(`${name}: "${entry}" is not a CIDR range`);
+}
+
+const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** Parses "90", "90s", "15m", "12h" or "30d" into seconds. */
+export function parseDuration(text: string): number | null {
+  const m = DURATION.exec(text.trim());
+  if (!m) return null;
+  return Number(m[1]) * UNIT_SECONDS[m[2] ?? 's']!;
+}
+
+function durationSeconds(r: Reader, name: string, fallback: number): number {
+  const raw = r.optStr(name);
+  if (raw === null) return fallback;
+  const s = parseDuration(raw);
+  if (s === null || s <= 0) throw new ConfigError(`${name}: expected a duration such as 600, 15m, 12h or 30d`);
+  return s;
+}
+
+export function loadConfig(env: Source = process.env): Config {
+  const r = new Reader({ ...fileSource(env), ...env });
+  const port = r.int('DVS_PORT', 8443, 0, 65535);
+  const dataDir = path.resolve(r.str('DVS_DATA_DIR', 'data'));
+  const dnsServers = r.list('DVS_DNS_SERVERS');
+  dnsServers.forEach((s) => checkHostPort('DVS_DNS_SERVERS', s));
+  const allowNetworks = r.list('DVS_ALLOW_NETWORKS');
+  allowNetworks.forEach((c) => checkCidr('DVS_ALLOW_NETWORKS', c));
+  const baseUrl = r.str('DVS_BASE_URL', `https://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https:\/\/[^/]+$/.test(baseUrl)) throw new ConfigError(`DVS_BASE_URL: "${baseUrl}" must be an https:// origin`);
+  const certFile = r.optStr('DVS_TLS_CERT');
+  const keyFile = r.optStr('DVS_TLS_KEY');
+  if ((certFile === null) !== (keyFile === null)) throw new ConfigError('DVS_TLS_CERT and DVS_TLS_KEY go together');
+  const databaseUrl = r.optStr('DVS_DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DVS_DATABASE_URL: only postgres:// URLs are supported (SQLite is the default)');
+  }
+
+  return {
+    dataDir,
+    baseUrl,
+    listen: {
+      host: r.str('DVS_HOST', '0.0.0.0'),
+      port,
+      httpPort: r.optPort('DVS_HTTP_PORT'),
+      metricsPort: r.optPort('DVS_METRICS_PORT'),
+    },
+    tls: { certFile, keyFile },
+    trustProxy: r.bool('DVS_TRUST_PROXY', false),
+    net: {
+      dnsServers,
+      allowNetworks,
+      extraCaFile: r.optStr('DVS_EXTRA_CA'),
+      probeHttpPort: r.int('DVS_PROBE_HTTP_PORT', 80, 1, 65535),
+      probeHttpsPort: r.int('DVS_PROBE_HTTPS_PORT', 443, 1, 65535),
+      userAgent: r.str('DVS_USER_AGENT', `DomainValidationService/0.1 (+${baseUrl})`),
+      agentSigning: r.bool('DVS_AGENT_SIGNING', true),
+      limits: {
+        maxBodyBytes: r.int('DVS_MAX_BODY_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+        maxHeaderBytes: r.int('DVS_MAX_HEADER_BYTES', 32 * 1024, 1024, 1024 * 1024),
+        maxRedirects: r.int('DVS_MAX_REDIRECTS', 5, 0, 20),
+        requestTimeoutMs: r.int('DVS_REQUEST_TIMEOUT_MS', 8000, 100, 120_000),
+        dnsTimeoutMs: r.int('DVS_DNS_TIMEOUT_MS', 3000, 100, 60_000),
+        maxConcurrentPerScan: r.int('DVS_MAX_CONCURRENCY', 8, 1, 64),
+      },
+    },
+    extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => s.toLowerCase().replace(/^\.+/, '')),
+    deadlines: {
+      quickMs: r.int('DVS_QUICK_DEADLINE_MS', 20_000, 100, 600_000),
+      fullMs: r.int('DVS_FULL_DEADLINE_MS', 90_000, 100, 1_800_000),
+    },
+    quickScan: {
+      cacheTtlSeconds: durationSeconds(r, 'DVS_QUICK_CACHE_TTL', 600),
+      rateLimitPerMinute: r.int('DVS_QUICK_RATE_LIMIT', 30, 1, 100_000),
+    },
+    databaseUrl,
+    redisUrl: r.optStr('DVS_REDIS_URL'),
+    payments: {
+      priceCents: r.int('DVS_PRICE_CENTS', 4900, 0, 10_000_000),
+      currency: r.str('DVS_CURRENCY', 'usd').toLowerCase(),
+      tokenTtlSeconds: durationSeconds(r, 'DVS_TOKEN_TTL', 90 * 86400),
+      reservationLeaseSeconds: durationSeconds(r, 'DVS_RESERVATION_LEASE', 15 * 60),
+      stripeSecretKey: r.optStr('DVS_STRIPE_SECRET_KEY'),
+      stripeWebhookSecret: r.optStr('DVS_STRIPE_WEBHOOK_SECRET'),
+      stripeApiBase: r.optStr('DVS_STRIPE_API_BASE'),
+    },
+    securityTxt: {
+      contact: r.str('DVS_SECURITY_CONTACT', 'mailto:security@localhost'),
+      policy: r.optStr('DVS_SECURITY_POLICY'),
+    },
+    logLevel: r.str('DVS_LOG_LEVEL', 'info'),
+  };
+}

@@ -1,0 +1,118 @@
+// The contracts between probes, rules and reports (DESIGN.md section 4).
+import type { Net } from '../net/types.ts';
+
+export type Tier = 'quick' | 'full';
+export type Level = 'required' | 'recommended' | 'informational';
+export type Outcome = 'pass' | 'fail' | 'not_applicable' | 'error';
+export type Verdict = 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+export type ProbeStatus = 'ok' | 'error' | 'timeout' | 'skipped';
+
+export interface ProbeRun {
+  status: ProbeStatus;
+  error?: string;
+  ms: number;
+}
+
+/**
+ * The evidence of one scan: plain JSON, no judgement. Each probe fills its own namespace
+ * (`dns`, `tls`, `http`, `wellknown`, ...) as its schema in schemas/observations/<name>.json says.
+ */
+export interface Observations {
+  target: { domain: string; observed_at: string };
+  probes: Record<string, ProbeRun>;
+  [namespace: string]: unknown;
+}
+
+export interface Logger {
+  debug(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+}
+
+export interface ProbeContext {
+  net: Net;
+  /** Fires at the scan deadline; a probe stops its work and returns what it has (or lets the engine time it out). */
+  signal: AbortSignal;
+  /** Fixed once per scan; probes that date anything use this, never the clock. */
+  observedAt: string;
+  log: Logger;
+  /**
+   * Whether any rule of this run reads the observation path (e.g. `wellknown.llms_txt`). Providers use it
+   * to skip work the tier does not need, so Quick Scan's probe set and requests follow from its rules.
+   */
+  needs(path: string): boolean;
+}
+
+export interface ProbeProvider {
+  /** The namespace it fills in the observations document, and its schema's file name. */
+  name: string;
+  version: string;
+  /** JSON Schema (2020-12) of the namespace, loaded from schemas/observations/<name>.json. */
+  schema: object;
+  collect(domain: string, ctx: ProbeContext): Promise<unknown>;
+}
+
+export interface RuleExample {
+  name: string;
+  observations: Record<string, unknown>;
+  expect: Outcome;
+  /** A known gap: listed by `rules check`, not failed. */
+  todo?: boolean;
+}
+
+export interface SpecRef {
+  status: 'standard' | 'draft' | 'proposal' | 'de-facto' | 'best-practice';
+  name: string;
+  version?: string;
+}
+
+export interface Rule {
+  id: string;
+  version: number;
+  title: string;
+  category: string;
+  tier: Tier;
+  level: Level;
+  requires: string[];
+  when?: unknown;
+  check: unknown;
+  rationale: string;
+  remediation: string;
+  references: string[];
+  spec?: SpecRef;
+  /** The stated reason a required rule may pass on a hollow observations document (the weak-rule gate). */
+  hollow_pass_reason?: string;
+  examples: RuleExample[];
+}
+
+export interface LoadedRule extends Rule {
+  /** The file it came from, relative to the repository. */
+  file: string;
+  /** SHA-256 of the rule's canonical JSON. */
+  digest: string;
+}
+
+export interface RuleResult {
+  id: string;
+  version: number;
+  level: Level;
+  outcome: Outcome;
+  /** For `error`: which required observation was missing or which probe failed. */
+  reason?: string;
+}
+
+export interface Report {
+  type: 'dvs.report';
+  version: 1;
+  engine: string;
+  domain: string;
+  tier: Tier;
+  observed_at: string;
+  verdict: Verdict;
+  score: number;
+  ruleset: { version: string; digest: string };
+  evidence_digest: string;
+  counts: Record<Outcome, number>;
+  probes: Record<string, ProbeStatus>;
+  results: RuleResult[];
+}

@@ -1,0 +1,149 @@
+// The contract of the guarded network layer. Probes receive a `Net` and never open a socket any other way:
+// every name is resolved once, every address is checked against the address policy, and every connection is
+// pinned to the address that was checked.
+import type { TLSSocket, ConnectionOptions } from 'node:tls';
+import type { Socket } from 'node:net';
+
+/** Why the network layer refused or failed an operation. Probes turn these into facts, never into throws. */
+export type NetErrorCode =
+  | 'policy_refused' // the address (or a redirect hop's address) is not allowed
+  | 'dns_nxdomain'
+  | 'dns_nodata'
+  | 'dns_servfail'
+  | 'dns_refused'
+  | 'dns_timeout'
+  | 'dns_error'
+  | 'connect_refused'
+  | 'connect_error'
+  | 'timeout'
+  | 'tls_error'
+  | 'headers_too_large'
+  | 'too_many_redirects'
+  | 'bad_redirect'
+  | 'protocol_error'
+  | 'aborted';
+
+export class NetError extends Error {
+  override name = 'NetError';
+  constructor(
+    readonly code: NetErrorCode,
+    message: string,
+    /** Extra detail, e.g. the refused address or the TLS error code. */
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
+
+export type DnsRecordType =
+  | 'A' | 'AAAA' | 'CNAME' | 'MX' | 'NS' | 'SOA' | 'TXT' | 'CAA' | 'HTTPS' | 'SVCB' | 'DS' | 'DNSKEY' | 'PTR';
+
+/** One resource record, with its data decoded to plain JSON (see each type's shape in src/net/dns). */
+export interface DnsRecord {
+  name: string;
+  type: string;
+  ttl: number;
+  data: unknown;
+}
+
+export interface DnsResponse {
+  rcode: 'NOERROR' | 'NXDOMAIN' | 'SERVFAIL' | 'REFUSED' | 'FORMERR' | 'NOTIMP' | string;
+  /** AD: the resolver validated the answer with DNSSEC. AA: authoritative. TC: truncated over UDP. */
+  flags: { ad: boolean; aa: boolean; tc: boolean };
+  answers: DnsRecord[];
+  authorities: DnsRecord[];
+  /** The server that answered, host:port. */
+  server: string;
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export interface HttpRequestOptions {
+  method?: 'GET' | 'HEAD' | 'POST' | 'OPTIONS';
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Follow redirects (each hop resolved and policy-checked anew). Default false. */
+  followRedirects?: boolean;
+  /** Cap on body bytes for this request; never above the configured limit. */
+  maxBodyBytes?: number;
+  /** Ask for compressed content and decode it; the body bytes are then the decoded ones (capped). */
+  decompress?: boolean;
+  /** Pin this request to one of the host's addresses (per-address reachability); must be policy-allowed. */
+  address?: ResolvedAddress;
+  signal?: AbortSignal;
+}
+
+/** One hop of a request, as seen on the wire. */
+export interface HttpHop {
+  url: string;
+  status: number;
+  /** Location header of a redirect, as sent (not resolved). */
+  location: string | null;
+  /** The pinned address that answered this hop. */
+  address: string;
+}
+
+export interface HttpExchange {
+  /** The URL that produced the final response. */
+  url: string;
+  status: number;
+  /** Header names lower-cased; repeated headers joined with ", " except set-cookie (see setCookies). */
+  headers: Record<string, string>;
+  /** Every Set-Cookie header of the final response, in order. */
+  setCookies: string[];
+  /** Raw header bytes of the final response, approximately, for size facts. */
+  headerBytes: number;
+  body: Buffer;
+  /** True when the body was cut at the byte limit. */
+  truncated: boolean;
+  /** Content-Encoding the server applied, if any (body is decoded when `decompress` was asked). */
+  contentEncoding: string | null;
+  /** Bytes received on the wire for the body (before decoding), capped. */
+  wireBytes: number;
+  httpVersion: string;
+  /** Every hop, the first request included; length - 1 redirects were followed. */
+  chain: HttpHop[];
+  timings: { ttfbMs: number; totalMs: number };
+  address: string;
+}
+
+export interface TlsConnectOptions
+  extends Pick<ConnectionOptions, 'minVersion' | 'maxVersion' | 'ciphers' | 'ALPNProtocols' | 'requestOCSP' | 'sigalgs' | 'ecdhCurve'> {
+  port?: number;
+  /** SNI; defaults to the host. Pass `false` to send none. */
+  servername?: string | false;
+  signal?: AbortSignal;
+  address?: ResolvedAddress;
+}
+
+export interface TlsConnection {
+  socket: TLSSocket;
+  address: string;
+  /** Whether the chain validated against the trust store (system roots plus DVS_EXTRA_CA) and the name. */
+  authorized: boolean;
+  authorizationError: string | null;
+  /** The stapled OCSP response, when requestOCSP was set and the server sent one. */
+  ocspResponse: Buffer | null;
+  handshakeMs: number;
+}
+
+/** The guarded network, one instance per scan (its concurrency limit is per scan). */
+export interface Net {
+  /** Raw DNS query to the configured resolvers (DVS_DNS_SERVERS, else the system's), over UDP with TCP fallback. */
+  dns(name: string, type: DnsRecordType, opts?: { signal?: AbortSignal; dnssecOk?: boolean }): Promise<DnsResponse>;
+  /** A and AAAA of a host, policy-checked; throws NetError('policy_refused') if none is allowed. */
+  resolve(host: string, opts?: { signal?: AbortSignal }): Promise<ResolvedAddress[]>;
+  /** An HTTP(S) request pinned to a policy-checked address, bounded by the configured limits. */
+  request(url: string, opts?: HttpRequestOptions): Promise<HttpExchange>;
+  /** A TLS handshake pinned to a policy-checked address. The caller must destroy the socket. */
+  tls(host: string, opts?: TlsConnectOptions): Promise<TlsConnection>;
+  /** A TCP connection pinned to a policy-checked address (raw ClientHello probes). The caller must destroy it. */
+  tcp(host: string, port: number, opts?: { signal?: AbortSignal; address?: ResolvedAddress }): Promise<Socket>;
+  /** The ports probes use for http:// and https:// on scanned hosts (80/443 unless configured). */
+  readonly ports: { http: number; https: number };
+  /** Trust anchors in use (system roots plus DVS_EXTRA_CA), PEM. */
+  readonly ca: readonly string[];
+}
