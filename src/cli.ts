@@ -1,0 +1,50 @@
+// The `dvs` command: one dispatcher over small command modules, each loaded only when used.
+import { loadConfig, ConfigError } from './config.ts';
+import { RulesetError } from './engine/ruleset.ts';
+import { UsageError, type CliIo, type Command } from './cli/io.ts';
+
+const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Command }> }> = {
+  rules: { about: 'check, document and lock the rule catalogue', load: () => import('./cli/rules.ts') },
+  evaluate: { about: 'evaluate saved observations offline', load: () => import('./cli/evaluate.ts') },
+};
+
+function help(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
+  return [
+    'usage: dvs <command> [options]',
+    '',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}${c.about}`),
+    '',
+    'Configuration comes from DVS_* environment variables (see docs/operations.md).',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io?: Partial<CliIo>): Promise<number> {
+  const stdout = io?.stdout ?? process.stdout;
+  const stderr = io?.stderr ?? process.stderr;
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    stdout.write(help() + '\n');
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    stderr.write(`dvs: unknown command "${name}"\n\n${help()}\n`);
+    return 2;
+  }
+  try {
+    const config = io?.config ?? loadConfig();
+    const { run } = await command.load();
+    return await run(args, { stdout, stderr, config });
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      stderr.write(`dvs ${name}: ${(err as Error).message}\n`);
+      return 2;
+    }
+    if (err instanceof ConfigError || err instanceof RulesetError) {
+      stderr.write(`dvs ${name}: ${(err as Error).message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}

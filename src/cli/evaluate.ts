@@ -1,0 +1,38 @@
+// `dvs evaluate <observations.json> [--full] [--json]`: re-judges saved evidence offline.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { evaluate, loadRuleset, summarise, type Observations } from '../engine/index.ts';
+import { canonicalJson } from '../signing/canonical.ts';
+import { UsageError, type CliIo } from './io.ts';
+
+export const USAGE = 'dvs evaluate <observations.json> [--full] [--json]';
+
+/** Reads a saved observations document, refusing what is not one. */
+export function readObservations(file: string): Observations {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${file}: ${(err as Error).message}`);
+  }
+  const d = doc as Partial<Observations> | null;
+  if (!d || typeof d !== 'object' || typeof d.target?.domain !== 'string' || typeof d.target?.observed_at !== 'string' || typeof d.probes !== 'object') {
+    throw new UsageError(`${file}: not an observations document (needs target.domain, target.observed_at and probes)`);
+  }
+  return d as Observations;
+}
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { full: { type: 'boolean' }, json: { type: 'boolean' } } });
+  if (positionals.length !== 1) throw new UsageError(USAGE);
+  const observations = readObservations(positionals[0]!);
+  const ruleset = loadRuleset();
+  const invalid = ruleset.schemas.validateDocument(
+    Object.fromEntries(Object.entries(observations).filter(([k]) => k === 'target' || k === 'probes' || ruleset.schemas.namespaces.has(k))),
+    'complete',
+  );
+  if (invalid) io.stderr.write(`warning: the observations do not match the current schemas: ${invalid}\n`);
+  const report = evaluate(observations, ruleset, values.full ? 'full' : 'quick');
+  io.stdout.write(values.json ? canonicalJson(report) + '\n' : summarise(report, ruleset) + '\n');
+  return 0;
+}

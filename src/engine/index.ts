@@ -1,0 +1,7 @@
+// The engine's public surface: load a ruleset, evaluate evidence, run a scan, summarise a report.
+export { loadRuleset, RulesetError, REPO_ROOT, type Ruleset } from './ruleset.ts';
+export { evaluate, evaluateRule, rulesOfTier, ENGINE_VERSION } from './evaluate.ts';
+export { scan, planScan, ScanDeadlineError, type ScanOptions, type ScanOutcome } from './scan.ts';
+export { summarise, topFindings } from './summary.ts';
+export { verdictOf, scoreOf } from './verdict.ts';
+export type * from './types.ts';

@@ -1,0 +1,112 @@
+// Static analysis of a rule's json-logic: which operations it uses and which observation paths it reads,
+// with the scoping json-logic gives list operations (inside `some`/`all`/`none`/`filter`/`map` a `var` is
+// relative to the list item; inside `reduce`, to `current` and `accumulator`).
+import { KNOWN_OPERATIONS } from './operations.ts';
+import { itemsOf, resolveFrom, type ObservationSchemas, type SchemaNode } from './observation-schemas.ts';
+
+/** Where a var lives: the document root, or the items of a list expression. */
+type Scope = { kind: 'root' } | { kind: 'item'; nodes: SchemaNode[]; of: string };
+
+export interface LogicProblems {
+  unknownOperations: string[];
+  /** Root paths read by the logic (for the `requires` check). */
+  rootPaths: string[];
+  /** Paths no observation schema defines, as written (item paths prefixed with their list). */
+  undefinedPaths: string[];
+}
+
+const LIST_OPS = new Set(['some', 'all', 'none', 'filter', 'map']);
+
+function varPath(arg: unknown): string | null {
+  const first = Array.isArray(arg) ? arg[0] : arg;
+  if (typeof first === 'string') return first;
+  if (typeof first === 'number') return String(first);
+  if (first === undefined || first === null) return '';
+  return null;
+}
+
+export function analyseLogic(logic: unknown, schemas: ObservationSchemas): LogicProblems {
+  const out: LogicProblems = { unknownOperations: [], rootPaths: [], undefinedPaths: [] };
+
+  /** Returns the schema nodes the expression evaluates to, when it can tell (for list operations). */
+  const walk = (node: unknown, scope: Scope): SchemaNode[] | null => {
+    if (Array.isArray(node)) {
+      node.forEach((n) => walk(n, scope));
+      return null;
+    }
+    if (node === null || typeof node !== 'object') return null;
+    const keys = Object.keys(node);
+    if (keys.length !== 1) return null; // a plain object literal is data, not logic
+    const op = keys[0]!;
+    const args = (node as Record<string, unknown>)[op];
+    if (!KNOWN_OPERATIONS.has(op)) {
+      out.unknownOperations.push(op);
+      return null;
+    }
+    if (op === 'var') return readVar(args, scope);
+    const list = Array.isArray(args) ? args : [args];
+    if (LIST_OPS.has(op)) {
+      const source = walk(list[0], scope);
+      const inner: Scope = { kind: 'item', nodes: source ? itemsOf(source) : [], of: describe(list[0]) };
+      walk(list[1], inner);
+      list.slice(2).forEach((n) => walk(n, scope));
+      return op === 'filter' ? source : null;
+    }
+    if (op === 'reduce') {
+      const source = walk(list[0], scope);
+      const inner: Scope = { kind: 'item', nodes: source ? itemsOf(source) : [], of: describe(list[0]) };
+      walkReduce(list[1], inner);
+      list.slice(2).forEach((n) => walk(n, scope));
+      return null;
+    }
+    list.forEach((n) => walk(n, scope));
+    return null;
+  };
+
+  const walkReduce = (node: unknown, itemScope: Scope): void => {
+    // Inside reduce, vars are `current...` (the item) or `accumulator` (not an observation).
+    const visit = (n: unknown): void => {
+      if (Array.isArray(n)) return n.forEach(visit);
+      if (n === null || typeof n !== 'object') return;
+      const [op] = Object.keys(n);
+      if (op === 'var') {
+        const p = varPath((n as { var: unknown }).var);
+        if (p === null || p === 'accumulator' || p.startsWith('accumulator.')) return;
+        if (p === 'current' || p.startsWith('current.')) readVar(p.replace(/^current\.?/, ''), itemScope);
+        else out.undefinedPaths.push(`reduce var "${p}" (use current.* or accumulator)`);
+        return;
+      }
+      walk(n, itemScope);
+    };
+    visit(node);
+  };
+
+  const readVar = (args: unknown, scope: Scope): SchemaNode[] | null => {
+    const p = varPath(args);
+    if (p === null) {
+      out.undefinedPaths.push('a computed var path');
+      return null;
+    }
+    if (scope.kind === 'root') {
+      if (p === '') {
+        out.undefinedPaths.push('var "" at the top level (the whole document)');
+        return null;
+      }
+      out.rootPaths.push(p);
+      const nodes = schemas.resolve(p);
+      if (nodes.length === 0) out.undefinedPaths.push(p);
+      return nodes;
+    }
+    const nodes = resolveFrom(scope.nodes, p);
+    if (nodes.length === 0) out.undefinedPaths.push(`${scope.of}[].${p}`);
+    return nodes;
+  };
+
+  walk(logic, { kind: 'root' });
+  return out;
+}
+
+function describe(expr: unknown): string {
+  if (expr && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr) return String(varPath((expr as { var: unknown }).var));
+  return '(list)';
+}

@@ -1,0 +1,184 @@
+// The observation schemas (schemas/observations/<probe>.json) as one registry: validators for probe output
+// (complete) and for rule examples (partial: `required` dropped, so examples stay small but cannot invent a
+// field or use a wrong type), and a path resolver the loader uses to refuse `var`s no probe defines.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+type Schema = Record<string, unknown>;
+
+/** A schema node with the document it lives in, so `$ref`s resolve against the right `$defs`. */
+export interface SchemaNode {
+  schema: Schema | boolean;
+  root: Schema;
+}
+
+const TARGET_SCHEMA: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['domain', 'observed_at'],
+  properties: {
+    domain: { type: 'string', minLength: 1 },
+    observed_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+const PROBES_SCHEMA: Schema = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['status', 'ms'],
+    properties: {
+      status: { enum: ['ok', 'error', 'timeout', 'skipped'] },
+      error: { type: 'string' },
+      ms: { type: 'number', minimum: 0 },
+    },
+  },
+};
+
+function withoutRequired(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutRequired);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    // `required` is a keyword only where its value is a list; a property called "required" stays.
+    if (k === 'required' && Array.isArray(v)) continue;
+    if (k === 'minItems' || k === 'minProperties') continue;
+    out[k] = withoutRequired(v);
+  }
+  return out;
+}
+
+export function formatAjvErrors(errors: ErrorObject[] | null | undefined, prefix = ''): string {
+  return (errors ?? [])
+    .map((e) => {
+      const where = `${prefix}${e.instancePath}` || '/';
+      const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
+      return `${where} ${e.message ?? e.keyword}${extra}`;
+    })
+    .join('; ');
+}
+
+export class ObservationSchemas {
+  /** Probe namespace -> its schema document. */
+  readonly namespaces: ReadonlyMap<string, Schema>;
+  private readonly complete = new Map<string, ValidateFunction>();
+  private readonly partial = new Map<string, ValidateFunction>();
+
+  constructor(namespaces: Map<string, Schema>) {
+    this.namespaces = namespaces;
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    addFormats.default(ajv);
+    const all = new Map<string, Schema>([['target', TARGET_SCHEMA], ['probes', PROBES_SCHEMA], ...namespaces]);
+    for (const [name, schema] of all) {
+      const { $id: _id, ...rest } = schema;
+      this.complete.set(name, ajv.compile(rest));
+      this.partial.set(name, ajv.compile(withoutRequired(rest) as Schema));
+    }
+  }
+
+  static fromDirectory(dir: string): ObservationSchemas {
+    const namespaces = new Map<string, Schema>();
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+      const name = file.slice(0, -'.json'.length);
+      if (name === 'target' || name === 'probes') throw new Error(`${path.join(dir, file)}: "${name}" is reserved by the engine`);
+      try {
+        namespaces.set(name, JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Schema);
+      } catch (err) {
+        throw new Error(`${path.join(dir, file)}: ${(err as Error).message}`);
+      }
+    }
+    return new ObservationSchemas(namespaces);
+  }
+
+  /** Validates one namespace of a document; returns an error text or null. */
+  validate(namespace: string, value: unknown, mode: 'complete' | 'partial'): string | null {
+    const fn = (mode === 'complete' ? this.complete : this.partial).get(namespace);
+    if (!fn) return `unknown observation namespace "${namespace}"`;
+    return fn(value) ? null : formatAjvErrors(fn.errors, `${namespace}`);
+  }
+
+  /** Validates every namespace of a (partial) observations document. */
+  validateDocument(doc: Record<string, unknown>, mode: 'complete' | 'partial'): string | null {
+    const problems: string[] = [];
+    for (const [ns, value] of Object.entries(doc)) {
+      const problem = this.validate(ns, value, mode);
+      if (problem) problems.push(problem);
+    }
+    return problems.length ? problems.join('; ') : null;
+  }
+
+  /** The schema nodes a dotted path can reach from the document root; empty when no schema defines it. */
+  resolve(dotted: string): SchemaNode[] {
+    const [head, ...rest] = dotted.split('.');
+    const rootSchema = head === 'target' ? TARGET_SCHEMA : head === 'probes' ? PROBES_SCHEMA : this.namespaces.get(head ?? '');
+    if (!rootSchema) return [];
+    return descend([{ schema: rootSchema, root: rootSchema }], rest);
+  }
+}
+
+function deref(node: SchemaNode, seen = 0): SchemaNode[] {
+  if (typeof node.schema === 'boolean') return node.schema ? [node] : [];
+  const s = node.schema;
+  const out: SchemaNode[] = [];
+  if (typeof s.$ref === 'string') {
+    if (!s.$ref.startsWith('#/') || seen > 32) return [];
+    let target: unknown = node.root;
+    for (const part of s.$ref.slice(2).split('/')) target = (target as Schema | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (target !== undefined) out.push(...deref({ schema: target as Schema, root: node.root }, seen + 1));
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const branches = s[key];
+    if (Array.isArray(branches)) for (const b of branches) out.push(...deref({ schema: b as Schema, root: node.root }, seen + 1));
+  }
+  if (s.$ref === undefined) out.push(node);
+  return out;
+}
+
+function children(node: SchemaNode, key: string): SchemaNode[] {
+  const out: SchemaNode[] = [];
+  for (const n of deref(node)) {
+    if (typeof n.schema === 'boolean') {
+      out.push(n);
+      continue;
+    }
+    const s = n.schema;
+    const props = s.properties as Record<string, Schema> | undefined;
+    if (props && Object.hasOwn(props, key)) out.push({ schema: props[key]!, root: n.root });
+    else {
+      const patterns = s.patternProperties as Record<string, Schema> | undefined;
+      const byPattern = patterns ? Object.entries(patterns).filter(([p]) => new RegExp(p, 'u').test(key)) : [];
+      if (byPattern.length) out.push(...byPattern.map(([, v]) => ({ schema: v, root: n.root })));
+      else if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
+        out.push({ schema: s.additionalProperties as Schema, root: n.root });
+      }
+    }
+    if (/^\d+$/.test(key) && s.items !== undefined && s.items !== false) out.push({ schema: s.items as Schema, root: n.root });
+  }
+  return out;
+}
+
+function descend(nodes: SchemaNode[], parts: string[]): SchemaNode[] {
+  let current = nodes;
+  for (const part of parts) {
+    current = current.flatMap((n) => children(n, part));
+    if (current.length === 0) return [];
+  }
+  return current;
+}
+
+/** Schemas of the items of the lists a node may hold (for the inner logic of some/all/none/filter/map). */
+export function itemsOf(nodes: SchemaNode[]): SchemaNode[] {
+  return nodes.flatMap(deref).flatMap((n) => {
+    if (typeof n.schema === 'boolean') return [n];
+    const items = n.schema.items;
+    return items === undefined || items === false ? [] : [{ schema: items as Schema, root: n.root }];
+  });
+}
+
+/** Resolves a dotted path relative to given nodes (a list item's schema). */
+export function resolveFrom(nodes: SchemaNode[], dotted: string): SchemaNode[] {
+  return dotted === '' ? nodes : descend(nodes, dotted.split('.'));
+}

@@ -1,0 +1,111 @@
+// One scan: the probes the tier's rules need, in parallel under one deadline, then the evaluator.
+// Probes gather; this module only schedules them, records how each run ended, and checks their output
+// against their schema before any rule sees it.
+import { performance } from 'node:perf_hooks';
+import { NetError, type Net } from '../net/types.ts';
+import { evaluate, rulesOfTier } from './evaluate.ts';
+import type { Ruleset } from './ruleset.ts';
+import type { Logger, Observations, ProbeProvider, ProbeRun, Report, Tier } from './types.ts';
+
+export class ScanDeadlineError extends Error {
+  override name = 'ScanDeadlineError';
+  constructor(
+    readonly deadlineMs: number,
+    readonly pending: string[],
+  ) {
+    super(`the scan passed its ${deadlineMs} ms deadline with ${pending.join(', ')} still running`);
+  }
+}
+
+export interface ScanOptions {
+  ruleset: Ruleset;
+  providers: readonly ProbeProvider[];
+  /** A fresh guarded network for this scan (its limits are per scan). */
+  net: Net;
+  deadlineMs: number;
+  log: Logger;
+  /** The scan's one reading of the clock; observed_at is fixed from it. */
+  now?: () => Date;
+  /** Cancels the scan from outside (shutdown, client gone). */
+  signal?: AbortSignal;
+}
+
+export interface ScanOutcome {
+  observations: Observations;
+  report: Report;
+}
+
+/** Whether a requested path and a rule's required path overlap (one is the other or lies under it). */
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(b + '.') || b.startsWith(a + '.');
+}
+
+/** The paths the tier's rules read, and the providers that fill them: no per-tier probe list is kept by hand. */
+export function planScan(ruleset: Ruleset, providers: readonly ProbeProvider[], tier: Tier) {
+  const paths = [...new Set(rulesOfTier(ruleset, tier).flatMap((r) => r.requires))].sort();
+  const needs = (p: string): boolean => paths.some((q) => overlaps(p, q));
+  return { paths, needs, providers: providers.filter((p) => needs(p.name)) };
+}
+
+/** observed_at has second precision: enough for dates, and stable in print. */
+export function observedAt(now: Date): string {
+  return new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promise<ScanOutcome> {
+  const { ruleset, log } = opts;
+  const plan = planScan(ruleset, opts.providers, tier);
+  const at = observedAt((opts.now ?? (() => new Date()))());
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new ScanDeadlineError(opts.deadlineMs, [])), opts.deadlineMs);
+  const signal = opts.signal ? AbortSignal.any([deadline.signal, opts.signal]) : deadline.signal;
+  const pending = new Set(plan.providers.map((p) => p.name));
+
+  const runOne = async (provider: ProbeProvider): Promise<[string, ProbeRun, unknown]> => {
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    try {
+      const data = await provider.collect(domain, {
+        net: opts.net,
+        signal,
+        observedAt: at,
+        log,
+        needs: plan.needs,
+      });
+      const invalid = ruleset.schemas.validate(provider.name, data, 'complete');
+      if (invalid) {
+        log.warn({ probe: provider.name, invalid }, 'probe output does not match its schema');
+        return [provider.name, { status: 'error', error: `output does not match its schema: ${invalid}`.slice(0, 500), ms: ms() }, undefined];
+      }
+      return [provider.name, { status: 'ok', ms: ms() }, data];
+    } catch (err) {
+      const timedOut =
+        signal.aborted || (err as Error).name === 'TimeoutError' || (err instanceof NetError && (err.code === 'timeout' || err.code === 'dns_timeout'));
+      const message = (err as Error).message ?? String(err);
+      if (!timedOut) log.warn({ probe: provider.name, err: message }, 'probe failed');
+      return [provider.name, { status: timedOut ? 'timeout' : 'error', error: message.slice(0, 300), ms: ms() }, undefined];
+    } finally {
+      pending.delete(provider.name);
+    }
+  };
+
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(signal.reason instanceof ScanDeadlineError ? new ScanDeadlineError(opts.deadlineMs, [...pending].sort()) : signal.reason);
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+  aborted.catch(() => undefined);
+
+  try {
+    const runs = await Promise.race([Promise.all(plan.providers.map(runOne)), aborted]);
+    const observations: Observations = { target: { domain, observed_at: at }, probes: {} };
+    for (const [name, run, data] of runs.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      observations.probes[name] = run;
+      if (data !== undefined) observations[name] = data;
+    }
+    return { observations, report: evaluate(observations, ruleset, tier) };
+  } finally {
+    clearTimeout(timer);
+    deadline.abort();
+  }
+}

@@ -1,0 +1,37 @@
+// The readable summary of a report: what a person or an agent reads first. Derived from the report and
+// the rule titles only, so it is as deterministic as the report.
+import type { Ruleset } from './ruleset.ts';
+import type { Report, RuleResult } from './types.ts';
+
+const LEVEL_ORDER = { required: 0, recommended: 1, informational: 2 } as const;
+
+/** Failures and errors that matter most first: required before recommended, then by id. */
+export function topFindings(report: Report, limit: number): RuleResult[] {
+  return report.results
+    .filter((r) => (r.outcome === 'fail' || r.outcome === 'error') && r.level !== 'informational')
+    .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || (a.id < b.id ? -1 : 1))
+    .slice(0, limit);
+}
+
+export function summarise(report: Report, ruleset: Ruleset, limit = 10): string {
+  const c = report.counts;
+  const kind = report.tier === 'quick' ? 'Quick Scan (indicative)' : 'Full Validation';
+  const lines = [
+    `${kind} of ${report.domain}: ${report.verdict}, score ${report.score}/100`,
+    `${report.results.length} checks: ${c.pass} passed, ${c.fail} failed, ${c.error} could not be evaluated, ${c.not_applicable} not applicable`,
+    `Observed at ${report.observed_at}; ruleset ${report.ruleset.version} (${report.ruleset.digest.slice(0, 12)})`,
+  ];
+  const failedProbes = Object.entries(report.probes).filter(([, s]) => s !== 'ok' && s !== 'skipped');
+  if (failedProbes.length) lines.push(`Probes that did not finish: ${failedProbes.map(([n, s]) => `${n} (${s})`).join(', ')}`);
+  const findings = topFindings(report, limit);
+  if (findings.length) {
+    lines.push('', 'Top findings:');
+    for (const f of findings) {
+      const rule = ruleset.byId.get(f.id);
+      const what = f.outcome === 'error' ? `not evaluated: ${f.reason ?? 'missing evidence'}` : `failed: ${rule?.title ?? f.id}`;
+      lines.push(`- [${f.level}] ${f.id} ${what}`);
+      if (f.outcome === 'fail' && rule) lines.push(`  Fix: ${rule.remediation.trim().split('\n')[0]}`);
+    }
+  }
+  return lines.join('\n');
+}
