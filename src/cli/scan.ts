@@ -1,0 +1,38 @@
+// `dvs scan <domain> [--full] [--json] [--save-observations <file>]`: probes a domain and judges it.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { providers } from '../../plugins/index.ts';
+import { DomainError, normaliseDomain } from '../domain-name.ts';
+import { loadRuleset, summarise } from '../engine/index.ts';
+import { createLogger } from '../log.ts';
+import { createScanner } from '../scanner.ts';
+import { canonicalJson } from '../signing/canonical.ts';
+import { loadAgentKey } from '../signing/keys.ts';
+import { UsageError, type CliIo } from './io.ts';
+
+export const USAGE = 'dvs scan <domain> [--full] [--json] [--save-observations <file>]';
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { full: { type: 'boolean' }, json: { type: 'boolean' }, 'save-observations': { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new UsageError(USAGE);
+  let domain: string;
+  try {
+    domain = normaliseDomain(positionals[0], io.config.extraSuffixes).ascii;
+  } catch (err) {
+    if (err instanceof DomainError) throw new UsageError(err.message);
+    throw err;
+  }
+  const ruleset = loadRuleset();
+  const log = createLogger({ logLevel: process.env.DVS_LOG_LEVEL ?? 'warn' });
+  const agentKey = io.config.net.agentSigning ? await loadAgentKey(io.config.dataDir) : null;
+  const scanner = createScanner({ config: io.config, ruleset, providers, log, agentKey });
+  const { observations, report } = await scanner(domain, values.full ? 'full' : 'quick');
+  const saveTo = values['save-observations'];
+  if (saveTo) writeFileSync(saveTo, canonicalJson(observations) + '\n');
+  io.stdout.write(values.json ? canonicalJson(report) + '\n' : summarise(report, ruleset) + '\n');
+  return report.verdict === 'CERTIFIED' ? 0 : 3;
+}

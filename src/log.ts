@@ -1,0 +1,19 @@
+// Structured logs (pino). Secrets never reach a log line: payment tokens and authorisation headers are redacted.
+import { pino, type Logger as PinoLogger } from 'pino';
+import type { Config } from './config.ts';
+
+export type AppLogger = PinoLogger;
+
+export function createLogger(config: Pick<Config, 'logLevel'>, destination: NodeJS.WritableStream = process.stderr): AppLogger {
+  return pino(
+    {
+      level: config.logLevel,
+      base: { service: 'dvs' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'payment_token', '*.payment_token', 'token'],
+        censor: '[redacted]',
+      },
+    },
+    destination as pino.DestinationStream,
+  );
+}
