@@ -1,0 +1,192 @@
+// The fixture internet: starts the resolver, a resolver that never answers, and every site's web servers on
+// its own loopback address, and hands back the DVS_* settings that point the service at them.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import type http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TestCa, type ServerCredentials } from './ca.ts';
+import { startDnsServer, zoneResponder, silentResponder, type DnsServer } from './dns-server.ts';
+import { loadSites, type Site } from './site-config.ts';
+import { createHttpServer, createHttpsServer, type SiteServerContext } from './site-server.ts';
+import { botAuthVerifier, type AgentJwk } from './bot-auth.ts';
+import { Zones } from './zones.ts';
+
+export const DEFAULT_SITES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sites');
+
+export interface WorldOptions {
+  /** Folder of site folders; default test/world/sites. */
+  sitesDir?: string;
+  /** Where the world writes its files (the CA PEM); default a temp dir removed at stop. */
+  dataDir?: string;
+  /** Public JWKs (Ed25519) whose Web Bot Auth signatures `web_bot_auth` sites accept. */
+  trustedAgentKeys?: AgentJwk[];
+}
+
+export interface SiteInfo {
+  name: string;
+  domain: string;
+  aliases: string[];
+  address: string;
+  ipv6: boolean;
+  https: boolean;
+  http: boolean;
+  nameServers: { name: string; address: string }[];
+}
+
+export interface World {
+  env: Record<string, string>;
+  sites: SiteInfo[];
+  /** The root CA every valid site certificate chains to. */
+  caPem: string;
+  dnsPort: number;
+  deadDnsPort: number;
+  httpsPort: number;
+  httpPort: number;
+  /** `https://<domain>:<port><path>` of a site (by site name), for tests that build URLs. */
+  url(siteName: string, pathname?: string, scheme?: 'http' | 'https'): string;
+  stop(): Promise<void>;
+}
+
+type Server = http.Server;
+const LISTEN_ATTEMPTS = 10;
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen({ port, host, exclusive: true }, () => {
+      server.off('error', onError);
+      resolve((server.address() as net.AddressInfo).port);
+    });
+  });
+}
+
+async function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  await closed;
+}
+
+/** A port nothing in the world listens on, for a scheme no site serves. */
+async function unusedPort(): Promise<number> {
+  const probe = net.createServer();
+  const port = await listen(probe as unknown as Server, 0, '127.0.0.1');
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Every site listens on its own address but all on one port (as all real sites use 443), so the port is taken
+ * from the first bind and reused; if another process holds it on some address, start over with a new one.
+ */
+async function listenShared(group: { server: Server; address: string }[]): Promise<number> {
+  if (group.length === 0) return unusedPort();
+  for (let attempt = 1; ; attempt++) {
+    let port = 0;
+    try {
+      for (const { server, address } of group) port = await listen(server, port, address);
+      return port;
+    } catch (err) {
+      await Promise.all(group.map(({ server }) => closeServer(server)));
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= LISTEN_ATTEMPTS) throw err;
+    }
+  }
+}
+
+function info(site: Site): SiteInfo {
+  const { spec } = site;
+  return {
+    name: site.name,
+    domain: spec.domain,
+    aliases: spec.aliases,
+    address: site.address,
+    ipv6: spec.ipv6,
+    https: spec.https !== undefined,
+    http: spec.http !== undefined,
+    nameServers: site.nameServers,
+  };
+}
+
+export async function startWorld(opts: WorldOptions = {}): Promise<World> {
+  const sites = loadSites(opts.sitesDir ?? DEFAULT_SITES_DIR);
+  const zones = new Zones(sites);
+  const ca = await TestCa.create();
+  const credentials = new Map<string, ServerCredentials>();
+  await Promise.all(
+    sites.map(async (site) => {
+      const tls = site.spec.https;
+      if (!tls) return;
+      const names = [site.spec.domain, ...site.spec.aliases];
+      credentials.set(
+        site.name,
+        await ca.issue({ label: site.name, names, certificate: tls.certificate, key: tls.key, expiresInDays: tls.expires_in_days }),
+      );
+    }),
+  );
+
+  const ownDataDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dvs-world-')));
+  await mkdir(dataDir, { recursive: true });
+  const caFile = path.join(dataDir, 'world-ca.pem');
+  await writeFile(caFile, ca.rootPem);
+
+  const stopping = new AbortController();
+  const ports = { http: 0, https: 0 };
+  const verifyBotAuth = botAuthVerifier(opts.trustedAgentKeys ?? []);
+  const httpsGroup: { server: Server; address: string }[] = [];
+  const httpGroup: { server: Server; address: string }[] = [];
+  for (const site of sites) {
+    const ctx: SiteServerContext = { site, ports, verifyBotAuth, signal: stopping.signal };
+    const creds = credentials.get(site.name);
+    if (creds) httpsGroup.push({ server: createHttpsServer(ctx, creds), address: site.address });
+    if (site.spec.http) httpGroup.push({ server: createHttpServer(ctx), address: site.address });
+  }
+
+  const dnsServers: DnsServer[] = [];
+  const servers = [...httpsGroup, ...httpGroup].map((s) => s.server);
+  const stop = async (): Promise<void> => {
+    stopping.abort();
+    await Promise.all([...servers.map(closeServer), ...dnsServers.map((d) => d.close())]);
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    dnsServers.push(await startDnsServer(zoneResponder(zones)), await startDnsServer(silentResponder));
+    ports.https = await listenShared(httpsGroup);
+    ports.http = await listenShared(httpGroup);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const [dns, dead] = dnsServers as [DnsServer, DnsServer];
+
+  const byName = new Map(sites.map((s) => [s.name, s]));
+  return {
+    env: {
+      DVS_DNS_SERVERS: `${dns.host}:${dns.port}`,
+      DVS_ALLOW_NETWORKS: '127.0.0.0/8,::1/128',
+      DVS_EXTRA_CA: caFile,
+      DVS_PROBE_HTTP_PORT: String(ports.http),
+      DVS_PROBE_HTTPS_PORT: String(ports.https),
+      DVS_EXTRA_SUFFIXES: 'test',
+      DVS_WORLD_DEAD_DNS: `${dead.host}:${dead.port}`,
+    },
+    sites: sites.map(info),
+    caPem: ca.rootPem,
+    dnsPort: dns.port,
+    deadDnsPort: dead.port,
+    httpsPort: ports.https,
+    httpPort: ports.http,
+    url(siteName, pathname = '/', scheme = 'https') {
+      const site = byName.get(siteName);
+      if (!site) throw new Error(`no world site named ${siteName}`);
+      const port = scheme === 'https' ? ports.https : ports.http;
+      const defaultPort = scheme === 'https' ? 443 : 80;
+      return `${scheme}://${site.spec.domain}${port === defaultPort ? '' : `:${port}`}${pathname}`;
+    },
+    stop,
+  };
+}

@@ -1,0 +1,243 @@
+// Reads and validates the fixture sites (test/world/sites/<name>/site.yaml). The schema is strict so a typo in
+// a site file stops the world with the file and the field instead of silently serving something else.
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isIPv4 } from 'node:net';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+const hostname = z
+  .string()
+  .transform((s) => s.toLowerCase().replace(/\.$/, ''))
+  .refine((s) => /^(?=.{1,253}$)([a-z0-9_*]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9_]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(s), {
+    message: 'not a hostname',
+  });
+const loopbackV4 = z.string().refine((s) => isIPv4(s) && s.startsWith('127.'), { message: 'must be an IPv4 address in 127.0.0.0/8' });
+const headerValue = z.union([z.string(), z.number()]).transform(String);
+const headers = z.record(z.string().transform((k) => k.toLowerCase()), z.union([headerValue, z.array(headerValue)]));
+const tlsVersion = z.enum(['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3']);
+const uint = (max: number) => z.number().int().min(0).max(max);
+
+const svcb = z
+  .object({
+    priority: uint(65535),
+    target: z.string(),
+    alpn: z.array(z.string()).optional(),
+    no_default_alpn: z.boolean().optional(),
+    port: uint(65535).optional(),
+    ipv4hint: z.array(z.string().refine(isIPv4)).optional(),
+    /** ECHConfigList, base64. Only its presence matters to probes, so any bytes do. */
+    ech: z.string().optional(),
+    ipv6hint: z.array(z.string()).optional(),
+  })
+  .strict();
+
+const recordName = z.string().min(1);
+const ttl = uint(2147483647).optional();
+const dnsRecord = z.discriminatedUnion('type', [
+  z.object({ name: recordName, ttl, type: z.literal('A'), data: z.string().refine(isIPv4, { message: 'not an IPv4 address' }) }).strict(),
+  z.object({ name: recordName, ttl, type: z.literal('AAAA'), data: z.string() }).strict(),
+  z.object({ name: recordName, ttl, type: z.enum(['CNAME', 'NS', 'PTR']), data: hostname }).strict(),
+  z.object({ name: recordName, ttl, type: z.literal('TXT'), data: z.union([z.string(), z.array(z.string())]) }).strict(),
+  z
+    .object({ name: recordName, ttl, type: z.literal('MX'), data: z.object({ preference: uint(65535), exchange: z.string() }).strict() })
+    .strict(),
+  z
+    .object({
+      name: recordName,
+      ttl,
+      type: z.literal('CAA'),
+      data: z.object({ flags: uint(255).default(0), tag: z.string(), value: z.string() }).strict(),
+    })
+    .strict(),
+  z
+    .object({
+      name: recordName,
+      ttl,
+      type: z.literal('SOA'),
+      data: z
+        .object({
+          mname: z.string().optional(),
+          rname: z.string().optional(),
+          serial: uint(4294967295).optional(),
+          refresh: uint(2147483647).optional(),
+          retry: uint(2147483647).optional(),
+          expire: uint(2147483647).optional(),
+          minimum: uint(2147483647).optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+  z.object({ name: recordName, ttl, type: z.enum(['HTTPS', 'SVCB']), data: svcb }).strict(),
+  z
+    .object({
+      name: recordName,
+      ttl,
+      type: z.literal('DS'),
+      data: z
+        .object({ keyTag: uint(65535), algorithm: uint(255), digestType: uint(255), digest: z.string().regex(/^([0-9a-fA-F]{2})+$/) })
+        .strict(),
+    })
+    .strict(),
+  z
+    .object({
+      name: recordName,
+      ttl,
+      type: z.literal('DNSKEY'),
+      data: z.object({ flags: uint(65535), algorithm: uint(255), key: z.string().min(1) }).strict(),
+    })
+    .strict(),
+]);
+
+const route = z
+  .object({
+    status: z.number().int().min(100).max(599).optional(),
+    headers: headers.optional(),
+    body: z.string().optional(),
+    file: z.string().optional(),
+    delay_ms: uint(600_000).optional(),
+    generate_bytes: uint(Number.MAX_SAFE_INTEGER).optional(),
+    /** Shortcut for a redirect: the Location value (status from redirect_status, default 301). */
+    redirect: z.string().optional(),
+    redirect_status: z.union([z.literal(301), z.literal(302), z.literal(303), z.literal(307), z.literal(308)]).optional(),
+  })
+  .strict()
+  .refine((r) => [r.body, r.file, r.generate_bytes, r.redirect].filter((x) => x !== undefined).length <= 1, {
+    message: 'a route has at most one of body, file, generate_bytes, redirect',
+  });
+
+const siteSchema = z
+  .object({
+    /** Free text saying what the site is for. */
+    description: z.string().optional(),
+    domain: hostname,
+    aliases: z.array(hostname).default([]),
+    address: loopbackV4.optional(),
+    ipv6: z.boolean().default(false),
+    https: z
+      .object({
+        min_version: tlsVersion.default('TLSv1.2'),
+        max_version: tlsVersion.default('TLSv1.3'),
+        certificate: z.enum(['valid', 'expired', 'not-yet-valid', 'wrong-name', 'self-signed', 'leaf-only']).default('valid'),
+        key: z.enum(['ec-p256', 'rsa-2048']).default('ec-p256'),
+        ciphers: z.string().nullable().default(null),
+        alpn: z.array(z.string()).nullable().default(null),
+        /** Days from now to the leaf's notAfter (valid, wrong-name, self-signed, leaf-only). */
+        expires_in_days: z.number().int().min(1).max(3650).default(90),
+      })
+      .strict()
+      .optional(),
+    http: z
+      .object({
+        redirect_to_https: z.boolean().default(false),
+        redirect_status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).default(301),
+        /** Headers on plain-HTTP responses (the HTTPS `headers` are not sent over HTTP). */
+        headers: headers.default({}),
+      })
+      .strict()
+      .optional(),
+    headers: headers.default({}),
+    delay_ms: uint(600_000).default(0),
+    catch_all: z.boolean().default(false),
+    web_bot_auth: z.boolean().default(false),
+    compress: z.boolean().default(false),
+    routes: z.record(z.string().startsWith('/'), route).default({}),
+    dns: z
+      .object({
+        behaviour: z.enum(['normal', 'nxdomain', 'timeout', 'servfail', 'refused']).default('normal'),
+        ad: z.boolean().default(false),
+        records: z.array(dnsRecord).default([]),
+      })
+      .strict()
+      .default({ behaviour: 'normal', ad: false, records: [] }),
+  })
+  .strict();
+
+export type SiteSpec = z.infer<typeof siteSchema>;
+export type DnsRecordSpec = z.infer<typeof dnsRecord>;
+export type RouteSpec = z.infer<typeof route>;
+export type HeaderMap = z.infer<typeof headers>;
+
+/** A site as the world serves it: its folder name, the validated spec and the addresses given to it. */
+export interface Site {
+  name: string;
+  dir: string;
+  filesDir: string;
+  spec: SiteSpec;
+  address: string;
+  /** The two name servers of the zone, in distinct /16 (so distinct /24) networks. */
+  nameServers: { name: string; address: string }[];
+  /** Deterministic small number from the sorted position, used in serials and addresses. */
+  index: number;
+}
+
+export class SiteConfigError extends Error {
+  override name = 'SiteConfigError';
+}
+
+function parseSite(dir: string): SiteSpec {
+  const file = path.join(dir, 'site.yaml');
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(file, 'utf8'), { uniqueKeys: true });
+  } catch (err) {
+    throw new SiteConfigError(`${file}: ${(err as Error).message}`);
+  }
+  const result = siteSchema.safeParse(raw);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new SiteConfigError(`${file}: ${issues}`);
+  }
+  return result.data;
+}
+
+/** Site addresses not given in site.yaml are 127.100.x.y, in order of the sorted site names. */
+function assignedAddress(n: number): string {
+  return `127.100.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+}
+
+export function loadSites(sitesDir: string): Site[] {
+  const names = readdirSync(sitesDir)
+    .filter((n) => existsSync(path.join(sitesDir, n, 'site.yaml')) && statSync(path.join(sitesDir, n)).isDirectory())
+    .sort();
+  const specs = names.map((name) => ({ name, spec: parseSite(path.join(sitesDir, name)) }));
+
+  const taken = new Map<string, string>();
+  const owners = new Map<string, string>();
+  for (const { name, spec } of specs) {
+    for (const host of [spec.domain, ...spec.aliases]) {
+      const other = owners.get(host);
+      if (other) throw new SiteConfigError(`${host} is served by both ${other} and ${name}`);
+      owners.set(host, name);
+    }
+    if (spec.address) {
+      const other = taken.get(spec.address);
+      if (other) throw new SiteConfigError(`address ${spec.address} is used by both ${other} and ${name}`);
+      taken.set(spec.address, name);
+    }
+  }
+
+  let next = 0;
+  return specs.map(({ name, spec }, index) => {
+    let address = spec.address;
+    while (!address) {
+      const candidate = assignedAddress(next++);
+      if (!taken.has(candidate)) address = candidate;
+    }
+    const dir = path.join(sitesDir, name);
+    const hi = index >> 8;
+    const lo = index & 255;
+    return {
+      name,
+      dir,
+      filesDir: path.join(dir, 'files'),
+      spec,
+      address,
+      nameServers: [
+        { name: `ns1.${spec.domain}`, address: `127.53.${hi}.${lo}` },
+        { name: `ns2.${spec.domain}`, address: `127.54.${hi}.${lo}` },
+      ],
+      index,
+    };
+  });
+}

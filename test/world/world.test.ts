@@ -1,0 +1,112 @@
+import { describe, it, expect } from 'vitest';
+import dgram from 'node:dgram';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config.ts';
+import { startWorld } from './index.ts';
+import { fetchSite } from './https-client.ts';
+import { expandTemplates } from './site-server.ts';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sites');
+const WATCHED = new Set(['TCPServerWrap', 'TCPSocketWrap', 'UDPWrap', 'TLSWrap']);
+const handles = () => process.getActiveResourcesInfo().filter((r) => WATCHED.has(r)).length;
+
+function canBind(port: number, address: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, address, () => s.close(() => resolve(true)));
+  });
+}
+
+function canBindUdp(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = dgram.createSocket('udp4');
+    s.once('error', () => resolve(false));
+    s.bind(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+describe('startWorld and stop', () => {
+  it('gives settings that loadConfig accepts and that point at the world', async () => {
+    const world = await startWorld();
+    try {
+      const config = loadConfig(world.env);
+      expect(config.net.dnsServers).toEqual([`127.0.0.1:${world.dnsPort}`]);
+      expect(config.net.allowNetworks).toEqual(['127.0.0.0/8', '::1/128']);
+      expect(config.net.probeHttpsPort).toBe(world.httpsPort);
+      expect(config.net.probeHttpPort).toBe(world.httpPort);
+      expect(config.extraSuffixes).toEqual(['test']);
+      expect(readFileSync(config.net.extraCaFile!, 'utf8')).toBe(world.caPem);
+      expect(world.env.DVS_WORLD_DEAD_DNS).toBe(`127.0.0.1:${world.deadDnsPort}`);
+      expect(world.sites.map((s) => s.name)).toEqual(expect.arrayContaining(['good', 'dns-timeout', 'nxdomain']));
+      expect(world.url('good', '/robots.txt')).toBe(`https://good.test:${world.httpsPort}/robots.txt`);
+    } finally {
+      await world.stop();
+    }
+  });
+
+  it('releases every socket and port and removes its temp dir', async () => {
+    const before = handles();
+    const world = await startWorld({ sitesDir: FIXTURES });
+    const basic = world.sites.find((s) => s.name === 'basic')!;
+    // Leave a keep-alive connection and a pending delayed response open: stop must end them too.
+    const pending = fetchSite({ address: basic.address, port: world.httpsPort, host: 'basic.test', path: '/slow', ca: world.caPem }).then(
+      () => 'answered',
+      () => 'cut off',
+    );
+    await fetchSite({ address: basic.address, port: world.httpsPort, host: 'basic.test', ca: world.caPem });
+    expect(handles()).toBeGreaterThan(before);
+    await world.stop();
+    expect(await pending).toBe('cut off');
+    expect(handles()).toBe(before);
+    expect(existsSync(world.env.DVS_EXTRA_CA!)).toBe(false);
+    expect(await canBind(world.httpsPort, basic.address)).toBe(true);
+    expect(await canBind(world.httpPort, basic.address)).toBe(true);
+    expect(await canBind(world.dnsPort, '127.0.0.1')).toBe(true);
+    expect(await canBindUdp(world.dnsPort)).toBe(true);
+    expect(await canBindUdp(world.deadDnsPort)).toBe(true);
+  });
+
+  it('assigns the same addresses and certificate serials on every start', async () => {
+    const a = await startWorld({ sitesDir: FIXTURES });
+    const b = await startWorld({ sitesDir: FIXTURES });
+    try {
+      expect(b.sites).toEqual(a.sites);
+      const serial = async (w: typeof a) => {
+        const site = w.sites.find((s) => s.name === 'basic')!;
+        const r = await fetchSite({ address: site.address, port: w.httpsPort, host: 'basic.test', ca: w.caPem });
+        return r.peer!.serialNumber;
+      };
+      expect(await serial(b)).toBe(await serial(a));
+      const addresses = a.sites.map((s) => s.address);
+      expect(new Set(addresses).size).toBe(addresses.length);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('keeps its files in the data dir it is given', async () => {
+    const dataDir = path.join(os.tmpdir(), `dvs-world-data-${process.pid}`);
+    const world = await startWorld({ dataDir });
+    await world.stop();
+    expect(readFileSync(path.join(dataDir, 'world-ca.pem'), 'utf8')).toBe(world.caPem);
+    await rm(dataDir, { recursive: true });
+  });
+
+  it('refuses a site file with an unknown field, naming the file', async () => {
+    await expect(startWorld({ sitesDir: path.join(FIXTURES, '..', 'broken-sites') })).rejects.toThrow(/typo\/site\.yaml.*redirect_to_http/);
+  });
+});
+
+describe('date templates', () => {
+  it('turns {{date +Nd}} and {{date -Nh}} into ISO instants relative to now', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    expect(expandTemplates('Expires: {{date +300d}}', now)).toBe('Expires: 2030-10-28T00:00:00Z');
+    expect(expandTemplates('{{ date -2h }} and {{other}}', now)).toBe('2029-12-31T22:00:00Z and {{other}}');
+  });
+});
