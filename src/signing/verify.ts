@@ -1,0 +1,112 @@
+// Verifies a certificate and says what it checked: its structure, the values derived from its content, the
+// issuer fields, the JWS header and signature, and, when given a DNS lookup, both DNS anchors. Each check
+// is reported on its own, so a failure says which part of the certificate is wrong.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import schema from '../../schemas/certificate.schema.json' with { type: 'json' };
+import { anchorPresent, issuerAnchorRecord, subjectAnchorRecord } from './anchor.ts';
+import { canonicalBytes } from './canonical.ts';
+import { JWKS_PATH } from './certificate.ts';
+import { findVerificationKey, thumbprintOf, type Jwks } from './jwks.ts';
+import { CERTIFICATE_TYP, verifyDetached, type DetachedVerification } from './jws.ts';
+import { identityOf, type AnchorRecord, type Certificate } from './payload.ts';
+
+export interface Check {
+  name: 'structure' | 'id' | 'anchor' | 'issuer' | 'jws_header' | 'signature' | 'subject_anchor' | 'issuer_anchor';
+  ok: boolean;
+  detail: string;
+}
+
+/** TXT records at a name, each as its list of strings; null when the name has none (NXDOMAIN or NODATA). */
+export type TxtLookup = (name: string) => Promise<string[][] | null>;
+
+export interface VerifyOptions {
+  jwks: Jwks;
+  /** When given, both DNS anchors are checked too. */
+  dns?: TxtLookup;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats.default(ajv);
+const validateShape = ajv.compile<Certificate>(schema);
+
+function structureCheck(cert: unknown): Check {
+  if (validateShape(cert)) return { name: 'structure', ok: true, detail: 'matches schemas/certificate.schema.json' };
+  const problems = (validateShape.errors ?? []).map((e) => {
+    const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
+    return `${e.instancePath || '/'} ${e.message ?? e.keyword}${extra}`;
+  });
+  return { name: 'structure', ok: false, detail: problems.join('; ') };
+}
+
+async function dnsCheck(name: Check['name'], record: AnchorRecord, dns: TxtLookup): Promise<Check> {
+  let records: string[][] | null;
+  try {
+    records = await dns(record.name);
+  } catch (err) {
+    return { name, ok: false, detail: `TXT lookup of ${record.name} failed: ${(err as Error).message}` };
+  }
+  if (records === null || records.length === 0) return { name, ok: false, detail: `no TXT record at ${record.name}; publish "${record.value}"` };
+  return anchorPresent(records, record)
+    ? { name, ok: true, detail: `${record.name} TXT "${record.value}"` }
+    : { name, ok: false, detail: `no TXT record at ${record.name} matches "${record.value}"` };
+}
+
+/** The header is good when verification got as far as the signature and names the issuer's key. */
+function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
+  if (!verified.ok && verified.step !== 'signature') return { name: 'jws_header', ok: false, detail: verified.reason };
+  const kid = verified.header?.kid;
+  if (kid !== issuerKid) return { name: 'jws_header', ok: false, detail: `JWS kid ${kid} is not the issuer's kid ${issuerKid}` };
+  return { name: 'jws_header', ok: true, detail: `alg EdDSA, typ ${CERTIFICATE_TYP}, kid ${kid} found in the JWK set` };
+}
+
+export async function verifyCertificate(cert: unknown, { jwks, dns }: VerifyOptions): Promise<Check[]> {
+  const structure = structureCheck(cert);
+  // Every later check reads members the schema guarantees; without them there is nothing sound to check.
+  if (!structure.ok) return [structure];
+  const { payload, jws } = cert as Certificate;
+  const checks: Check[] = [structure];
+
+  const { id } = identityOf(payload);
+  checks.push(
+    payload.id === id
+      ? { name: 'id', ok: true, detail: `${id} derives from the payload` }
+      : { name: 'id', ok: false, detail: `id is ${payload.id}, the payload gives ${id}` },
+  );
+
+  const anchor = subjectAnchorRecord(payload);
+  const anchorOk = payload.anchor.name === anchor.name && payload.anchor.value === anchor.value;
+  checks.push(
+    anchorOk
+      ? { name: 'anchor', ok: true, detail: `${anchor.name} TXT "${anchor.value}" derives from the payload` }
+      : { name: 'anchor', ok: false, detail: `anchor is ${payload.anchor.name} "${payload.anchor.value}", the payload gives ${anchor.name} "${anchor.value}"` },
+  );
+
+  // The JWK set must come from the issuer's own origin, or a certificate could name any key it liked.
+  const jwksUrl = payload.issuer.base_url + JWKS_PATH;
+  checks.push(
+    payload.issuer.jwks_url === jwksUrl
+      ? { name: 'issuer', ok: true, detail: `${payload.issuer.base_url}, keys at ${jwksUrl}` }
+      : { name: 'issuer', ok: false, detail: `jwks_url is ${payload.issuer.jwks_url}, expected ${jwksUrl}` },
+  );
+
+  const verified = verifyDetached(jws, canonicalBytes(payload), jwks, CERTIFICATE_TYP);
+  checks.push(headerCheck(verified, payload.issuer.kid));
+  checks.push(
+    verified.ok
+      ? { name: 'signature', ok: true, detail: `Ed25519 signature verifies with ${verified.header.kid}` }
+      : { name: 'signature', ok: false, detail: verified.step === 'signature' ? verified.reason : 'not checked: the JWS header was refused' },
+  );
+
+  if (dns) {
+    checks.push(await dnsCheck('subject_anchor', anchor, dns));
+    const key = findVerificationKey(jwks, payload.issuer.kid);
+    if (key.ok) {
+      const expected = issuerAnchorRecord({ kid: key.jwk.kid, thumbprint: await thumbprintOf(key.jwk) }, payload.issuer.base_url);
+      checks.push(await dnsCheck('issuer_anchor', expected, dns));
+    } else {
+      checks.push({ name: 'issuer_anchor', ok: false, detail: `not checked: ${key.reason}` });
+    }
+  }
+  return checks;
+}
