@@ -21,6 +21,7 @@ export type NetErrorCode =
   | 'too_many_redirects'
   | 'bad_redirect'
   | 'protocol_error'
+  | 'bad_url' // the URL given to request() is not an absolute http: or https: URL
   | 'aborted';
 
 export class NetError extends Error {
@@ -30,6 +31,8 @@ export class NetError extends Error {
     message: string,
     /** Extra detail, e.g. the refused address or the TLS error code. */
     readonly detail?: string,
+    /** For a request that failed after redirects: the hops that were answered before the failure. */
+    readonly chain?: HttpHop[],
   ) {
     super(message);
   }
@@ -111,7 +114,9 @@ export interface HttpExchange {
 }
 
 export interface TlsConnectOptions
-  extends Pick<ConnectionOptions, 'minVersion' | 'maxVersion' | 'ciphers' | 'ALPNProtocols' | 'requestOCSP' | 'sigalgs' | 'ecdhCurve'> {
+  extends Pick<ConnectionOptions, 'minVersion' | 'maxVersion' | 'ciphers' | 'ALPNProtocols' | 'sigalgs' | 'ecdhCurve'> {
+  /** Ask for a stapled OCSP response (a TLSSocket option that tls.connect passes through; @types/node 20 omits it there). */
+  requestOCSP?: boolean;
   port?: number;
   /** SNI; defaults to the host. Pass `false` to send none. */
   servername?: string | false;

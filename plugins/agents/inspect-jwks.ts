@@ -1,0 +1,81 @@
+// Facts about a JSON Web Key Set (RFC 7517), as published at /.well-known/jwks.json or as a Web Bot Auth key
+// directory. Thumbprints (RFC 7638, RFC 8037 for OKP) come from jose; `observedAt` dates the nbf/exp check.
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import { asArray, asObject, asString } from './json-value.ts';
+
+/** Members that only a private or symmetric key carries (RFC 7518 sections 6.2.2, 6.3.2, 6.4.1). */
+const PRIVATE_MEMBERS = ['d', 'dp', 'dq', 'k', 'oth', 'p', 'q', 'qi'];
+
+export interface JwkFacts {
+  kid: string | null;
+  kty: string | null;
+  alg: string | null;
+  use: string | null;
+  private_members: string[];
+  nbf: string | null;
+  exp: string | null;
+  kid_is_thumbprint: boolean | null;
+}
+
+export interface JwksFacts {
+  keys_count: number | null;
+  keys: JwkFacts[];
+  private_members: string[];
+  keys_without_kty_count: number;
+  keys_without_kid_count: number;
+  duplicate_kids: string[];
+  kid_thumbprint_mismatch_count: number;
+  keys_valid_at_observation_count: number;
+}
+
+/** A NumericDate (seconds since the epoch) as an ISO date, or null. */
+function numericDate(value: unknown): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  const date = new Date(value * 1000);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+async function thumbprintMatches(key: Record<string, unknown>, kid: string | null): Promise<boolean | null> {
+  if (kid === null) return null;
+  try {
+    return (await calculateJwkThumbprint(key as JWK, 'sha256')) === kid;
+  } catch {
+    // jose refuses keys lacking the members a thumbprint covers: such a kid cannot be a thumbprint.
+    return false;
+  }
+}
+
+export async function inspectJwks(json: unknown, observedAt: string): Promise<JwksFacts> {
+  const list = asArray(asObject(json)?.keys);
+  const keys: JwkFacts[] = [];
+  for (const item of list ?? []) {
+    const key = asObject(item) ?? {};
+    const kid = asString(key.kid);
+    keys.push({
+      kid,
+      kty: asString(key.kty),
+      alg: asString(key.alg),
+      use: asString(key.use),
+      private_members: PRIVATE_MEMBERS.filter((m) => key[m] !== undefined),
+      nbf: numericDate(key.nbf),
+      exp: numericDate(key.exp),
+      kid_is_thumbprint: await thumbprintMatches(key, kid),
+    });
+  }
+  const kidCounts = new Map<string, number>();
+  for (const k of keys) if (k.kid !== null) kidCounts.set(k.kid, (kidCounts.get(k.kid) ?? 0) + 1);
+  const now = Date.parse(observedAt);
+  const validNow = (k: JwkFacts): boolean =>
+    (k.nbf === null || Date.parse(k.nbf) <= now) && (k.exp === null || Date.parse(k.exp) > now);
+
+  return {
+    keys_count: list ? list.length : null,
+    keys,
+    private_members: [...new Set(keys.flatMap((k) => k.private_members))].sort(),
+    keys_without_kty_count: keys.filter((k) => k.kty === null).length,
+    keys_without_kid_count: keys.filter((k) => k.kid === null).length,
+    duplicate_kids: [...kidCounts].filter(([, n]) => n > 1).map(([kid]) => kid).sort(),
+    kid_thumbprint_mismatch_count: keys.filter((k) => k.kid_is_thumbprint === false).length,
+    keys_valid_at_observation_count: keys.filter(validNow).length,
+  };
+}

@@ -1,0 +1,157 @@
+// Facts about MCP discovery documents and about a server's answers to initialize and tools/list.
+// Two card shapes are in use: the SEP-2127 server card (`name`, `version`, `remotes[]`) and the older SEP-1649
+// `mcp.json` manifest (`serverInfo`, `transport.endpoint`, `authentication`, `tools`). Both are read; the
+// shape found is itself a fact so rules can tell legacy documents apart.
+import { InitializeResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { asArray, asObject, asString, isHttpsUrl, objectKeys, onSite, resolveUrl } from './json-value.ts';
+import { parseSse } from './parse-sse.ts';
+
+export type McpCardFormat = 'server-card' | 'legacy-manifest' | 'unknown';
+
+export interface McpRemote {
+  url: string;
+  transport: string | null;
+  https: boolean;
+  on_site: boolean;
+}
+
+export interface McpCardFacts {
+  format: McpCardFormat | null;
+  name: string | null;
+  version: string | null;
+  description: string | null;
+  schema_url: string | null;
+  protocol_version: string | null;
+  remotes: McpRemote[];
+  tools_count: number | null;
+  auth_schemes: string[];
+}
+
+export const EMPTY_CARD: McpCardFacts = {
+  format: null,
+  name: null,
+  version: null,
+  description: null,
+  schema_url: null,
+  protocol_version: null,
+  remotes: [],
+  tools_count: null,
+  auth_schemes: [],
+};
+
+function remote(url: unknown, transport: unknown, base: string, domain: string): McpRemote | null {
+  const abs = resolveUrl(url, base);
+  if (abs === null) return null;
+  return { url: abs, transport: asString(transport), https: isHttpsUrl(abs), on_site: onSite(abs, domain) };
+}
+
+/** Reads an MCP server card or legacy manifest; `base` resolves relative endpoint URLs. */
+export function inspectMcpCard(json: unknown, base: string, domain: string): McpCardFacts {
+  const card = asObject(json);
+  if (!card) return EMPTY_CARD;
+  const serverInfo = asObject(card.serverInfo);
+  const transport = asObject(card.transport);
+  const remotesList = asArray(card.remotes);
+  const format: McpCardFormat = remotesList ? 'server-card' : serverInfo || transport ? 'legacy-manifest' : 'unknown';
+
+  const remotes: McpRemote[] = [];
+  for (const item of remotesList ?? []) {
+    const r = asObject(item);
+    const found = r ? remote(r.url, r.type, base, domain) : null;
+    if (found) remotes.push(found);
+  }
+  if (transport) {
+    const found = remote(transport.endpoint ?? transport.url, transport.type, base, domain);
+    if (found) remotes.push(found);
+  }
+  const topLevel = remote(card.endpoint ?? card.url, null, base, domain);
+  if (topLevel) remotes.push(topLevel);
+
+  const auth = asObject(card.authentication) ?? asObject(card.auth);
+  const schemes = asArray(auth?.schemes) ?? (asString(auth?.type) ? [auth?.type] : []);
+  const tools = asArray(card.tools);
+
+  return {
+    format,
+    name: asString(card.name) ?? asString(serverInfo?.name),
+    version: asString(serverInfo?.version) ?? asString(card.version),
+    description: asString(card.description),
+    schema_url: asString(card.$schema),
+    protocol_version: asString(card.protocolVersion),
+    remotes,
+    tools_count: tools ? tools.length : null,
+    auth_schemes: [...new Set(schemes.filter((s): s is string => typeof s === 'string'))].sort(),
+  };
+}
+
+/** The remote worth one initialize: on the scanned site, https, and not the legacy SSE transport (GET stream). */
+export function pickEndpoint(remotes: readonly McpRemote[]): McpRemote | null {
+  return remotes.find((r) => r.https && r.on_site && r.transport !== 'sse') ?? null;
+}
+
+export interface JsonRpcReading {
+  /** How the answer was framed: a JSON body or an SSE event stream; null when neither held a JSON-RPC message. */
+  framing: 'json' | 'sse' | null;
+  result: Record<string, unknown> | null;
+  error_code: number | null;
+}
+
+/** Finds the JSON-RPC response with the given id in a JSON or event-stream body. */
+export function readJsonRpc(body: string, mediaType: string | null, id: number): JsonRpcReading {
+  const candidates: unknown[] = [];
+  let framing: 'json' | 'sse';
+  if (mediaType === 'text/event-stream') {
+    framing = 'sse';
+    for (const event of parseSse(body)) candidates.push(parseJson(event.data));
+  } else {
+    framing = 'json';
+    const parsed = parseJson(body);
+    candidates.push(...(Array.isArray(parsed) ? parsed : [parsed]));
+  }
+  for (const candidate of candidates) {
+    const msg = asObject(candidate);
+    if (!msg || msg.jsonrpc !== '2.0' || msg.id !== id) continue;
+    const error = asObject(msg.error);
+    return {
+      framing,
+      result: asObject(msg.result),
+      error_code: error && typeof error.code === 'number' ? error.code : null,
+    };
+  }
+  return { framing: null, result: null, error_code: null };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export interface InitializeFacts {
+  result_valid: boolean;
+  server_name: string | null;
+  server_version: string | null;
+  protocol_version: string | null;
+  capabilities: string[];
+}
+
+/** Facts of an initialize result; `result_valid` says whether it has the shape the MCP schema requires. */
+export function inspectInitializeResult(result: Record<string, unknown> | null): InitializeFacts {
+  const serverInfo = asObject(result?.serverInfo);
+  return {
+    result_valid: result !== null && InitializeResultSchema.safeParse(result).success,
+    server_name: asString(serverInfo?.name),
+    server_version: asString(serverInfo?.version),
+    protocol_version: asString(result?.protocolVersion),
+    capabilities: objectKeys(result?.capabilities),
+  };
+}
+
+/** The number of tools in a tools/list result, or null when the result is not a valid list. */
+export function countListedTools(result: Record<string, unknown> | null): number | null {
+  if (result === null) return null;
+  const parsed = ListToolsResultSchema.safeParse(result);
+  return parsed.success ? parsed.data.tools.length : null;
+}

@@ -1,0 +1,134 @@
+// Raw TLS handshakes and TCP connections to scanned hosts, pinned to a policy-checked address. The handshake
+// never fails on a bad certificate: whether the chain and name validate is reported instead, computed against
+// the same trust store that HTTP requests use, because the TLS probe's job is to describe the certificate.
+import net, { type Socket } from 'node:net';
+import tls, { type PeerCertificate } from 'node:tls';
+import type { NetLimits } from '../config.ts';
+import type { ResolvedAddress, TlsConnectOptions, TlsConnection } from './types.ts';
+import { classifyHost } from './address-policy.ts';
+import type { Resolver } from './resolver.ts';
+import type { Semaphore } from './semaphore.ts';
+import { createDeadline, type Deadline } from './deadline.ts';
+import { toNetError } from './errors.ts';
+
+export interface SocketClientDeps {
+  resolver: Resolver;
+  semaphore: Semaphore;
+  limits: NetLimits;
+  ca: readonly string[];
+  httpsPort: number;
+}
+
+export interface SocketClients {
+  tls(host: string, opts?: TlsConnectOptions): Promise<TlsConnection>;
+  tcp(host: string, port: number, opts?: { signal?: AbortSignal; address?: ResolvedAddress }): Promise<Socket>;
+}
+
+/**
+ * Runs one connection attempt under the deadline and a concurrency slot. The slot is held for the connect
+ * and handshake only: the caller owns the open socket afterwards, and a forgotten socket must not starve the
+ * rest of the scan. Once handed over, a socket that stays idle past the request time limit is closed.
+ */
+async function connectPinned<S extends Socket>(
+  deps: SocketClientDeps,
+  host: string,
+  opts: { signal?: AbortSignal; address?: ResolvedAddress },
+  open: (pin: ResolvedAddress, deadline: Deadline) => Promise<S>,
+): Promise<S> {
+  // The time limit starts once a slot is free: waiting behind the scan's own connections is not the host's delay.
+  const release = await deps.semaphore.acquire(opts.signal);
+  const deadline = createDeadline(deps.limits.requestTimeoutMs, opts.signal);
+  try {
+    const pin = opts.address ? deps.resolver.checkAddress(opts.address) : (await deps.resolver.resolve(host, { signal: deadline.signal }))[0]!;
+    const socket = await open(pin, deadline);
+    socket.setTimeout(deps.limits.requestTimeoutMs, () => socket.destroy());
+    // The caller may add its own listener; this one keeps a late reset from crashing the process.
+    socket.on('error', () => undefined);
+    return socket;
+  } catch (err) {
+    throw deadline.signal.aborted ? deadline.failure() : toNetError(err, `${host}`);
+  } finally {
+    deadline.clear();
+    release();
+  }
+}
+
+/** Settles when `socket` emits `readyEvent`; destroys it on error or when the deadline fires. */
+function whenReady<S extends Socket>(socket: S, readyEvent: string, deadline: Deadline): Promise<S> {
+  return new Promise((resolve, reject) => {
+    const cleanup = (): void => {
+      deadline.signal.removeEventListener('abort', onAbort);
+      socket.off('error', onError);
+      socket.off(readyEvent, onReady);
+    };
+    const onReady = (): void => {
+      cleanup();
+      resolve(socket);
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      socket.destroy();
+      reject(err);
+    };
+    const onAbort = (): void => onError(deadline.failure());
+    socket.once(readyEvent, onReady);
+    socket.once('error', onError);
+    if (deadline.signal.aborted) onAbort();
+    else deadline.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function createSocketClients(deps: SocketClientDeps): SocketClients {
+  return {
+    async tls(host, opts = {}) {
+      const literal = classifyHost(host).kind === 'ip';
+      const identity = typeof opts.servername === 'string' ? opts.servername : host;
+      const servername = opts.servername === false || (opts.servername === undefined && literal) ? undefined : identity;
+      let ocspResponse: Buffer | null = null;
+      let handshakeMs = 0;
+      let address = '';
+      const socket = await connectPinned(deps, host, opts, (pin, deadline) => {
+        address = pin.address;
+        const started = performance.now();
+        const options: tls.ConnectionOptions & { requestOCSP?: boolean } = {
+          host: pin.address,
+          port: opts.port ?? deps.httpsPort,
+          servername,
+          ca: [...deps.ca],
+          rejectUnauthorized: false,
+          checkServerIdentity: (_name: string, cert: PeerCertificate) => tls.checkServerIdentity(identity, cert),
+          minVersion: opts.minVersion,
+          maxVersion: opts.maxVersion,
+          ciphers: opts.ciphers,
+          ALPNProtocols: opts.ALPNProtocols,
+          requestOCSP: opts.requestOCSP,
+          sigalgs: opts.sigalgs,
+          ecdhCurve: opts.ecdhCurve,
+        };
+        const s = tls.connect(options);
+        s.once('OCSPResponse', (response: Buffer) => {
+          ocspResponse = response;
+        });
+        return whenReady(s, 'secureConnect', deadline).then((ready) => {
+          handshakeMs = Math.round(performance.now() - started);
+          return ready;
+        });
+      });
+      const authorizationError = socket.authorizationError as unknown as string | Error | undefined | null;
+      return {
+        socket,
+        address,
+        authorized: socket.authorized,
+        authorizationError: authorizationError ? String((authorizationError as { code?: string }).code ?? authorizationError) : null,
+        ocspResponse,
+        handshakeMs,
+      };
+    },
+
+    tcp(host, port, opts = {}) {
+      return connectPinned(deps, host, opts, (pin, deadline) =>
+        whenReady(net.connect({ host: pin.address, port }), 'connect', deadline),
+      );
+    },
+  };
+}

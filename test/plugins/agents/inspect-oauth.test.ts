@@ -1,0 +1,70 @@
+import { describe, it, expect } from 'vitest';
+import { inspectAuthorizationServer, inspectProtectedResource } from '../../../plugins/agents/inspect-oauth.ts';
+
+const ORIGIN = 'https://example.com';
+
+describe('inspectAuthorizationServer', () => {
+  it('reads conforming metadata', () => {
+    expect(
+      inspectAuthorizationServer(
+        {
+          issuer: 'https://example.com',
+          authorization_endpoint: 'https://example.com/authorize',
+          token_endpoint: 'https://example.com/token',
+          registration_endpoint: 'https://example.com/register',
+          jwks_uri: 'https://example.com/.well-known/jwks.json',
+          response_types_supported: ['code'],
+          grant_types_supported: ['refresh_token', 'authorization_code'],
+          code_challenge_methods_supported: ['S256'],
+        },
+        ORIGIN,
+      ),
+    ).toEqual({
+      issuer: 'https://example.com',
+      issuer_matches_origin: true,
+      authorization_endpoint: 'https://example.com/authorize',
+      token_endpoint: 'https://example.com/token',
+      jwks_uri: 'https://example.com/.well-known/jwks.json',
+      registration_endpoint: 'https://example.com/register',
+      non_https_endpoints: [],
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+    });
+  });
+
+  it('names http endpoints and a foreign issuer', () => {
+    const facts = inspectAuthorizationServer(
+      { issuer: 'https://login.other.test', token_endpoint: 'http://example.com/token', jwks_uri: 'http://example.com/jwks', authorization_endpoint: 'https://example.com/a' },
+      ORIGIN,
+    );
+    expect(facts.issuer_matches_origin).toBe(false);
+    expect(facts.non_https_endpoints).toEqual(['jwks_uri', 'token_endpoint']);
+    expect(facts.code_challenge_methods_supported).toBeNull();
+  });
+
+  it('accepts a trailing slash on the issuer and answers null without one', () => {
+    expect(inspectAuthorizationServer({ issuer: 'https://example.com/' }, ORIGIN).issuer_matches_origin).toBe(true);
+    expect(inspectAuthorizationServer({}, ORIGIN).issuer_matches_origin).toBeNull();
+  });
+});
+
+describe('inspectProtectedResource', () => {
+  it('reads RFC 9728 metadata', () => {
+    expect(
+      inspectProtectedResource({ resource: 'https://example.com', authorization_servers: ['https://auth.example.com', 'http://legacy.example.com'], bearer_methods_supported: ['header'], scopes_supported: ['write', 'read'] }, ORIGIN),
+    ).toEqual({
+      resource: 'https://example.com',
+      resource_matches_origin: true,
+      authorization_servers_count: 2,
+      authorization_servers_non_https_count: 1,
+      bearer_methods_supported: ['header'],
+      scopes_supported: ['read', 'write'],
+      jwks_uri: null,
+    });
+  });
+
+  it('notices a resource for another origin', () => {
+    expect(inspectProtectedResource({ resource: 'https://api.example.com' }, ORIGIN)).toMatchObject({ resource_matches_origin: false, authorization_servers_count: null });
+  });
+});

@@ -1,0 +1,123 @@
+// The agents probe against the fixture internet: the good site's documents and each ag-* site's defect.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorld, type World } from '../../world/index.ts';
+import { createNet } from '../../../src/net/index.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { provider } from '../../../plugins/agents/index.ts';
+import type { ProbeContext } from '../../../src/engine/types.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+const validate = new Ajv2020({ allErrors: true, strict: true }).compile(provider.schema);
+
+const OBSERVED_AT = '2026-06-01T00:00:00.000Z';
+const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined };
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+
+afterAll(async () => {
+  await world?.stop();
+});
+
+/** Collects the given facets (every facet when none are named) for a domain. */
+async function collect(domain: string, facets?: string[]): Promise<any> {
+  const ctx: ProbeContext = {
+    net: createNet(loadConfig(world.env)),
+    signal: AbortSignal.timeout(20_000),
+    observedAt: OBSERVED_AT,
+    log: silent,
+    needs: (path) => facets === undefined || facets.some((f) => path === `agents.${f}` || path.startsWith(`agents.${f}.`)),
+  };
+  return provider.collect(domain, ctx);
+}
+
+describe('agents provider on good.test', () => {
+  let obs: any;
+  beforeAll(async () => {
+    obs = await collect('good.test');
+  });
+
+  it('reads the server card and talks to the endpoint it names', () => {
+    expect(obs.mcp.manifest).toMatchObject({ format: 'server-card', name: 'test.good/catalogue', version: '1.0.0' });
+    expect(obs.mcp.manifest.response).toMatchObject({ status: 200, content_type: 'application/json', json_parsed: true, access_control_allow_origin: '*' });
+    expect(obs.mcp.manifest.remotes).toEqual([{ url: 'https://good.test/mcp', transport: 'streamable-http', https: true, on_site: true }]);
+    expect(obs.mcp.server_card.response.status).toBe(404);
+    expect(obs.mcp.endpoint).toMatchObject({
+      url: 'https://good.test/mcp',
+      status: 200,
+      content_type: 'text/event-stream',
+      framing: 'sse',
+      result_valid: true,
+      server_name: 'good-test-catalogue',
+      protocol_version: '2025-06-18',
+      capabilities: ['tools'],
+      tools_list_status: 200,
+      tools_count: 1,
+    });
+  });
+
+  it('reads the A2A card, OpenAPI description and API catalog', () => {
+    expect(obs.a2a.card).toMatchObject({ interface_style: 'supported-interfaces', skills_count: 1, skills_incomplete_count: 0, missing_required: [], endpoint_urls_non_https_count: 0 });
+    expect(obs.a2a.legacy_card.response.status).toBe(404);
+    expect(obs.openapi).toMatchObject({ family: 'openapi', spec_version: '3.1.0', operations_count: 2, operation_ids_count: 2, servers_non_https_count: 0 });
+    expect(obs.api_catalog.response.content_type).toBe('application/linkset+json');
+    expect(obs.api_catalog).toMatchObject({ profile: 'https://www.rfc-editor.org/info/rfc9727', linkset_present: true, service_desc_count: 1, contexts_without_absolute_anchor_count: 0 });
+  });
+
+  it('reads OAuth resource metadata and the key sets', () => {
+    expect(obs.oauth.protected_resource).toMatchObject({ resource_matches_origin: true, authorization_servers_count: 1, authorization_servers_non_https_count: 0 });
+    expect(obs.oauth.authorization_server.response.status).toBe(404);
+    expect(obs.identity.jwks).toMatchObject({ keys_count: 1, private_members: [], kid_thumbprint_mismatch_count: 0 });
+    expect(obs.identity.wba_directory.response.content_type).toBe('application/http-message-signatures-directory+json');
+    expect(obs.identity.wba_directory).toMatchObject({ keys_valid_at_observation_count: 1, kid_thumbprint_mismatch_count: 0, cache_control: 'max-age=86400' });
+  });
+
+  it('records absent manifests as misses and no payment challenge', () => {
+    expect(obs.manifests.ai_plugin.response).toMatchObject({ status: 404, json_parsed: false });
+    expect(obs.commerce.payment_challenges).toEqual([]);
+  });
+
+  it('emits every facet, valid against the observation schema', () => {
+    expect(Object.keys(obs).sort()).toEqual(['a2a', 'api_catalog', 'commerce', 'identity', 'manifests', 'mcp', 'oauth', 'openapi']);
+    expect(validate(obs), JSON.stringify(validate.errors)).toBe(true);
+  });
+});
+
+describe('agents provider on the broken sites', () => {
+  it('ag-mcp-broken: mcp.json does not parse and no endpoint is contacted', async () => {
+    const obs = await collect('ag-mcp-broken.test', ['mcp']);
+    expect(Object.keys(obs)).toEqual(['mcp']);
+    expect(obs.mcp.manifest.response).toMatchObject({ status: 200, json_parsed: false, looks_html: false });
+    expect(obs.mcp.manifest.response.parse_error).toEqual(expect.any(String));
+    expect(obs.mcp.endpoint).toBeNull();
+    expect(validate(obs), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('ag-card-incomplete: the card lacks skills, modes and an endpoint', async () => {
+    const obs = await collect('ag-card-incomplete.test', ['a2a']);
+    expect(obs.a2a.card.missing_required).toEqual(['defaultInputModes', 'defaultOutputModes', 'skills', 'supportedInterfaces']);
+  });
+
+  it('ag-jwks-private: the key set leaks d', async () => {
+    const obs = await collect('ag-jwks-private.test', ['identity']);
+    expect(obs.identity.jwks.private_members).toEqual(['d']);
+  });
+
+  it('ag-oauth-http: http endpoints and no PKCE', async () => {
+    const obs = await collect('ag-oauth-http.test', ['oauth']);
+    expect(obs.oauth.authorization_server).toMatchObject({
+      issuer_matches_origin: true,
+      non_https_endpoints: ['registration_endpoint', 'token_endpoint'],
+      code_challenge_methods_supported: null,
+    });
+  });
+
+  it('a name that does not resolve gives error facts, not a throw', async () => {
+    const obs = await collect('nxdomain.test', ['a2a']);
+    expect(obs.a2a.card.response).toMatchObject({ status: null, json_parsed: false });
+    expect(obs.a2a.card.response.error).toEqual(expect.any(String));
+  });
+});
