@@ -30,7 +30,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const log = createLogger({ logLevel: process.env.DVS_LOG_LEVEL ?? 'warn' });
   const agentKey = io.config.net.agentSigning ? await loadAgentKey(io.config.dataDir) : null;
   const scanner = createScanner({ config: io.config, ruleset, providers, log, agentKey });
-  const { observations, report } = await scanner(domain, values.full ? 'full' : 'quick');
+  const preflight = await scanner.preflight(domain);
+  if (!preflight.ok) {
+    io.stderr.write(`${preflight.text}\n`);
+    return 1;
+  }
+  const { observations, report } = await scanner.scan(domain, values.full ? 'full' : 'quick');
   const saveTo = values['save-observations'];
   if (saveTo) writeFileSync(saveTo, canonicalJson(observations) + '\n');
   io.stdout.write(values.json ? canonicalJson(report) + '\n' : summarise(report, ruleset) + '\n');
