@@ -1,0 +1,81 @@
+// Certificate facts from a live connection: the leaf, its issuers as Node linked them, and how they verified.
+import { X509Certificate } from 'node:crypto';
+import type { DetailedPeerCertificate } from 'node:tls';
+import type { TlsConnection } from '../../src/net/types.ts';
+import { describeCertificate, type CertificateFacts } from './parse-certificate.ts';
+import { anchorOf, fingerprint, type Anchors } from './trust-anchors.ts';
+
+export interface ChainEntry {
+  subject: string;
+  issuer: string;
+  sha256: string;
+  not_after: string;
+  signature_algorithm: string;
+  signature_hash: string | null;
+  key_type: string | null;
+  key_bits: number | null;
+  self_signed: boolean;
+  is_ca: boolean;
+  trust_anchor: boolean;
+}
+
+export interface ChainFacts {
+  chain_verified: boolean | null;
+  authorization_error: string | null;
+  chain_reaches_anchor: boolean | null;
+  anchor_public: boolean | null;
+  hostname_match: boolean | null;
+  leaf: CertificateFacts | null;
+  chain: ChainEntry[];
+}
+
+/** Node reports a name mismatch only after the chain itself verified, so that code means "chain fine, name not". */
+const NAME_MISMATCH = 'ERR_TLS_CERT_ALTNAME_INVALID';
+
+/** DER of the leaf and each issuer Node linked to it, stopping where the walk repeats (a self-signed root). */
+export function peerChain(peer: DetailedPeerCertificate): Buffer[] {
+  const out: Buffer[] = [];
+  const seen = new Set<string>();
+  for (let c: DetailedPeerCertificate | undefined = peer; c?.raw && !seen.has(c.fingerprint256); c = c.issuerCertificate) {
+    seen.add(c.fingerprint256);
+    out.push(c.raw);
+  }
+  return out;
+}
+
+/** A host-name match on dNSName entries only (RFC 9525 section 6.3 drops the subject CN fallback). */
+export function matchesHost(der: Buffer, host: string): boolean {
+  return new X509Certificate(der).checkHost(host, { subject: 'never' }) !== undefined;
+}
+
+export function chainFacts(conn: TlsConnection, host: string, anchors: Anchors): ChainFacts {
+  const ders = peerChain(conn.socket.getPeerCertificate(true));
+  const verified = conn.authorized || conn.authorizationError === NAME_MISMATCH;
+  const last = ders.at(-1);
+  const anchor = last ? anchorOf(new X509Certificate(last), anchors) : null;
+  const described = ders.map(describeCertificate);
+  const chain = described.map((c): ChainEntry => {
+    return {
+      subject: c.subject,
+      issuer: c.issuer,
+      sha256: c.sha256,
+      not_after: c.not_after,
+      signature_algorithm: c.signature_algorithm,
+      signature_hash: c.signature_hash,
+      key_type: c.key_type,
+      key_bits: c.key_bits,
+      self_signed: c.self_signed,
+      is_ca: c.is_ca,
+      trust_anchor: anchors.fingerprints.has(c.sha256),
+    };
+  });
+  return {
+    chain_verified: verified,
+    authorization_error: conn.authorized ? null : conn.authorizationError,
+    chain_reaches_anchor: last ? anchor !== null : null,
+    anchor_public: anchor ? anchors.public.has(fingerprint(anchor)) : null,
+    hostname_match: ders[0] ? matchesHost(ders[0], host) : null,
+    leaf: described[0] ?? null,
+    chain,
+  };
+}

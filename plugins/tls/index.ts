@@ -1,0 +1,35 @@
+// The tls probe: handshakes with the domain on the HTTPS port, each facet only when a rule of the run reads it.
+import schema from '../../schemas/observations/tls.json' with { type: 'json' };
+import type { ProbeProvider } from '../../src/engine/types.ts';
+import { collectCiphers } from './ciphers.ts';
+import { collectDefault } from './default-handshake.ts';
+import { collectFeatures } from './features.ts';
+import { collectVersions } from './versions.ts';
+import { collectWww } from './www.ts';
+
+export const provider: ProbeProvider = {
+  name: 'tls',
+  version: '1.0.0',
+  schema,
+  async collect(domain, ctx) {
+    const { net, signal } = ctx;
+    const want = (facet: string): boolean => ctx.needs(`tls.${facet}`);
+    const wantDefault = want('negotiated') || want('certificate') || want('ocsp');
+    const [defaults, versions, ciphers, features, www] = await Promise.all([
+      wantDefault ? collectDefault(net, domain, signal, want('ocsp')) : null,
+      want('versions') ? collectVersions(net, domain, signal) : null,
+      want('ciphers') ? collectCiphers(net, domain, signal) : null,
+      want('features') ? collectFeatures(net, domain, signal) : null,
+      want('www') ? collectWww(net, domain, signal) : null,
+    ]);
+    const out: Record<string, unknown> = {};
+    if (defaults && want('negotiated')) out.negotiated = defaults.negotiated;
+    if (defaults && want('certificate')) out.certificate = defaults.certificate;
+    if (defaults && want('ocsp')) out.ocsp = defaults.ocsp;
+    if (versions) out.versions = versions;
+    if (ciphers) out.ciphers = ciphers;
+    if (features) out.features = features;
+    if (www) out.www = www;
+    return out;
+  },
+};

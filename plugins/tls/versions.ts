@@ -1,0 +1,56 @@
+// Which protocol versions the server accepts: one handshake per TLS version with min = max, and a hand-built
+// SSL 3.0 ClientHello because OpenSSL 3 cannot speak SSL 3.0 at all.
+import type { Net } from '../../src/net/types.ts';
+import { buildClientHello, SSL3, SUITE_CLASSES } from './client-hello.ts';
+import { acceptance, attempt, firstFailure, mapLimited } from './handshake.ts';
+import { rawHello, type RawResult } from './raw-exchange.ts';
+
+export interface VersionFacts {
+  reachable: boolean;
+  error: string | null;
+  ssl3: boolean | null;
+  tls1_0: boolean | null;
+  tls1_1: boolean | null;
+  tls1_2: boolean | null;
+  tls1_3: boolean | null;
+}
+
+type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+const VERSIONS: [key: 'tls1_0' | 'tls1_1' | 'tls1_2' | 'tls1_3', version: TlsVersion][] = [
+  ['tls1_0', 'TLSv1'],
+  ['tls1_1', 'TLSv1.1'],
+  ['tls1_2', 'TLSv1.2'],
+  ['tls1_3', 'TLSv1.3'],
+];
+
+/** Security level 0 lets the local OpenSSL offer what the server might accept, so a refusal is the server's. */
+const ANY_SUITE = 'ALL:@SECLEVEL=0';
+
+/** SSL 3.0 is accepted only by a ServerHello that keeps version 3.0; an alert or a close is a refusal. */
+export function ssl3Acceptance(result: RawResult): boolean | null {
+  if ('error' in result) return null;
+  const reply = result.reply;
+  if (reply.kind === 'server_hello') return reply.version === SSL3;
+  if (reply.kind === 'alert' || reply.kind === 'closed') return false;
+  return null;
+}
+
+export async function collectVersions(net: Net, domain: string, signal: AbortSignal): Promise<VersionFacts> {
+  const hello = buildClientHello({ version: SSL3, suites: SUITE_CLASSES.ssl3, servername: domain, seed: `ssl3:${domain}` });
+  const [attempts, ssl3Result] = await Promise.all([
+    mapLimited(VERSIONS, 2, ([, v]) =>
+      attempt(net, domain, { minVersion: v, maxVersion: v, ciphers: v === 'TLSv1.3' ? undefined : ANY_SUITE, signal }, () => true),
+    ),
+    rawHello(net, domain, hello, signal),
+  ]);
+  const facts: VersionFacts = { reachable: false, error: null, ssl3: ssl3Acceptance(ssl3Result), tls1_0: null, tls1_1: null, tls1_2: null, tls1_3: null };
+  VERSIONS.forEach(([key], i) => (facts[key] = acceptance(attempts[i]!)));
+  // A refusal means something only next to a version that worked on the same host (a positive control).
+  const anyAccepted = attempts.some((a) => a.outcome === 'accepted');
+  if (!anyAccepted) {
+    for (const key of ['ssl3', 'tls1_0', 'tls1_1', 'tls1_2', 'tls1_3'] as const) if (facts[key] === false) facts[key] = null;
+  }
+  facts.reachable = attempts.some((a) => a.outcome !== 'failed') || !('error' in ssl3Result);
+  if (!facts.reachable) facts.error = firstFailure(attempts) ?? ('error' in ssl3Result ? ssl3Result.error : null);
+  return facts;
+}

@@ -1,0 +1,43 @@
+// The certificate served for www.<domain>: people and agents type both names.
+import { NetError, type Net } from '../../src/net/types.ts';
+import { chainFacts } from './chain.ts';
+import { attempt, errorCode } from './handshake.ts';
+import { anchorsFor } from './trust-anchors.ts';
+
+export interface WwwFacts {
+  resolves: boolean | null;
+  reachable: boolean;
+  error: string | null;
+  chain_verified: boolean | null;
+  hostname_match: boolean | null;
+  sha256: string | null;
+}
+
+const NO_NAME = new Set(['dns_nxdomain', 'dns_nodata']);
+
+async function resolves(net: Net, host: string, signal: AbortSignal): Promise<{ resolves: boolean | null; error: string | null }> {
+  try {
+    return { resolves: (await net.resolve(host, { signal })).length > 0, error: null };
+  } catch (err) {
+    if (err instanceof NetError && NO_NAME.has(err.code)) return { resolves: false, error: err.code };
+    if (err instanceof NetError && err.code === 'policy_refused') return { resolves: true, error: err.code };
+    return { resolves: null, error: errorCode(err).code };
+  }
+}
+
+export async function collectWww(net: Net, domain: string, signal: AbortSignal): Promise<WwwFacts> {
+  const host = `www.${domain}`;
+  const lookup = await resolves(net, host, signal);
+  const none = { chain_verified: null, hostname_match: null, sha256: null };
+  if (lookup.resolves !== true || lookup.error) return { resolves: lookup.resolves, reachable: false, error: lookup.error, ...none };
+  const a = await attempt(net, host, { ALPNProtocols: ['h2', 'http/1.1'], signal }, (conn) => chainFacts(conn, host, anchorsFor(net.ca)));
+  if (a.outcome !== 'accepted') return { resolves: true, reachable: a.outcome === 'refused', error: a.error, ...none };
+  return {
+    resolves: true,
+    reachable: true,
+    error: null,
+    chain_verified: a.value.chain_verified,
+    hostname_match: a.value.hostname_match,
+    sha256: a.value.leaf?.sha256 ?? null,
+  };
+}
