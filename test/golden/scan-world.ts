@@ -12,8 +12,15 @@ import { createScanner, type Scanner } from '../../src/scanner.ts';
 import { loadAgentKey } from '../../src/signing/keys.ts';
 import { startWorld, type World } from '../world/index.ts';
 
-/** The golden sites: the good one and broken ones, each failing for a reason its report names. */
-export const GOLDEN_SITES: readonly string[] = ['good.test'];
+export interface GoldenSite {
+  domain: string;
+  verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+  /** Required rules whose failure (or error) is the reason for the verdict. */
+  because: string[];
+}
+
+/** The golden sites: the good one, and broken ones each failing for the reasons named here. */
+export const GOLDEN_SITES: readonly GoldenSite[] = [{ domain: 'good.test', verdict: 'CERTIFIED', because: [] }];
 
 export const GOLDEN_DIR = path.join(import.meta.dirname);
 

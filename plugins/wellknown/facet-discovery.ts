@@ -1,0 +1,22 @@
+// The discovery facet: the home page's Link response header (RFC 8288), which lets agents find resources
+// without parsing HTML, and how the site answers a well-known path that does not exist.
+import { parseLinkHeader } from './parse-link-header.ts';
+import type { Fetcher } from './fetch-document.ts';
+
+/** The body of the home page is not needed here; the http probe reads it. */
+const HOME_BYTES = 16 * 1024;
+
+export async function collectDiscovery(f: Fetcher) {
+  const [home, notFound] = await Promise.all([f.get('/', HOME_BYTES), f.notFound()]);
+  const homeDoc = f.facts(home);
+  const header = home.exchange?.headers['link'];
+  const parsed = home.exchange ? parseLinkHeader(header ?? '', home.exchange.url) : null;
+  return {
+    home: homeDoc,
+    link_header: home.exchange ? (header ?? null) !== null : null,
+    links: parsed?.links ?? null,
+    link_rels: parsed ? [...new Set(parsed.links.flatMap((l) => l.rel))].sort() : null,
+    link_parse_errors: parsed?.errors ?? null,
+    unknown_well_known: f.facts(notFound),
+  };
+}

@@ -1,0 +1,44 @@
+// The llms_txt and llms_full_txt facets: /llms.txt outlined per llmstxt.org, and /llms-full.txt (a popular
+// convention without a fixed format) reduced to its response and first heading.
+import { firstHeading, parseLlmsTxt } from './parse-llms-txt.ts';
+import { isSuccess, type Fetcher } from './fetch-document.ts';
+
+/** Links listed in the facts; the counts cover all of them. */
+const LINKS_LISTED = 200;
+const MARKDOWN_TARGET = /\.(?:md|markdown|txt)$/i;
+
+function pathOf(url: string): string {
+  return url.split(/[?#]/)[0] ?? '';
+}
+
+export async function collectLlmsTxt(f: Fetcher) {
+  const fetched = await f.get('/llms.txt');
+  const document = await f.document(fetched);
+  const ex = fetched.exchange;
+  const p = isSuccess(document.status) && ex ? parseLlmsTxt(ex.body, ex.truncated) : null;
+  return {
+    document,
+    characters: p?.characters ?? null,
+    title: p?.title ?? null,
+    h1_count: p?.h1Count ?? null,
+    starts_with_h1: p?.startsWithH1 ?? null,
+    summary: p?.summary ?? null,
+    sections: p?.sections.map((s) => ({ title: s.title, line: s.line, items: s.items, link_items: s.linkItems })) ?? null,
+    links:
+      p?.links.slice(0, LINKS_LISTED).map((l) => ({ section: l.section, title: l.title, url: l.url, notes: l.notes, absolute: l.absolute })) ??
+      null,
+    link_count: p?.links.length ?? null,
+    absolute_link_count: p ? p.links.filter((l) => l.absolute).length : null,
+    http_link_count: p ? p.links.filter((l) => /^http:/i.test(l.url)).length : null,
+    markdown_link_count: p ? p.links.filter((l) => MARKDOWN_TARGET.test(pathOf(l.url))).length : null,
+    parse_errors: p?.errors ?? null,
+  };
+}
+
+export async function collectLlmsFullTxt(f: Fetcher) {
+  const fetched = await f.get('/llms-full.txt');
+  const document = await f.document(fetched);
+  const ex = fetched.exchange;
+  const heading = isSuccess(document.status) && ex ? firstHeading(ex.body, ex.truncated) : null;
+  return { document, first_heading: heading?.text ?? null, first_heading_level: heading?.level ?? null };
+}

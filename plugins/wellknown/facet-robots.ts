@@ -1,0 +1,109 @@
+// The robots facet: robots.txt fetched and parsed, and the RFC 9309 access of every AI crawler token to the
+// paths agents need. Access follows section 2.3.1: a 4xx file allows everything, a 5xx or network failure
+// disallows everything, more than five redirects count as unavailable.
+import { AI_CRAWLER_TOKENS, PROBED_PATHS } from './ai-crawlers.ts';
+import { decide, type Decision, type GroupMatch } from './robots-access.ts';
+import { parseRobots, ROBOTS_PARSE_LIMIT_BYTES, type ParsedRobots } from './parse-robots.ts';
+import { isSuccess, type DocumentFacts, type Fetcher } from './fetch-document.ts';
+
+export type Availability = 'available' | 'unavailable' | 'unreachable';
+
+export interface RobotsFile {
+  document: DocumentFacts;
+  availability: Availability;
+  parsed: ParsedRobots | null;
+}
+
+interface PathAccess {
+  root: Decision;
+  llms_txt: Decision;
+  well_known: Decision;
+  sitemap: Decision;
+  group: GroupMatch;
+}
+
+/** One byte past the parse limit, so a file over the limit is seen to be over it. */
+const ROBOTS_FETCH_BYTES = ROBOTS_PARSE_LIMIT_BYTES + 1;
+
+const robotsMemo = new WeakMap<Fetcher, Promise<RobotsFile>>();
+
+export function robotsFile(f: Fetcher): Promise<RobotsFile> {
+  let p = robotsMemo.get(f);
+  if (!p) {
+    p = (async () => {
+      const fetched = await f.get('/robots.txt', ROBOTS_FETCH_BYTES);
+      const document = await f.document(fetched);
+      const availability = availabilityOf(document);
+      const parsed = availability === 'available' && fetched.exchange ? parseRobots(fetched.exchange.body) : null;
+      return { document, availability, parsed };
+    })();
+    robotsMemo.set(f, p);
+  }
+  return p;
+}
+
+function availabilityOf(doc: DocumentFacts): Availability {
+  if (isSuccess(doc.status)) return 'available';
+  if (doc.error === 'too_many_redirects') return 'unavailable';
+  if (doc.status === null || doc.status >= 500) return 'unreachable';
+  return 'unavailable';
+}
+
+/** Absolute http(s) sitemap URLs declared in the file, in order. */
+export function declaredSitemaps(parsed: ParsedRobots | null): URL[] {
+  const out: URL[] = [];
+  for (const value of parsed?.sitemaps ?? []) {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'https:' || url.protocol === 'http:') out.push(url);
+    } catch {
+      // not an absolute URL: the sitemaps list keeps it as written, the rules judge it
+    }
+  }
+  return out;
+}
+
+function accessOf(file: RobotsFile, token: string, sitemapPath: string): PathAccess {
+  if (!file.parsed) {
+    const d: Decision = file.availability === 'unreachable' ? 'disallow' : 'allow';
+    return { root: d, llms_txt: d, well_known: d, sitemap: d, group: 'none' };
+  }
+  const at = (path: string) => decide(file.parsed!, token, path);
+  const root = at(PROBED_PATHS.root);
+  return {
+    root: root.decision,
+    llms_txt: at(PROBED_PATHS.llms_txt).decision,
+    well_known: at(PROBED_PATHS.well_known).decision,
+    sitemap: at(sitemapPath).decision,
+    group: root.group,
+  };
+}
+
+export async function collectRobots(f: Fetcher) {
+  const file = await robotsFile(f);
+  const p = file.parsed;
+  const sameHost = declaredSitemaps(p).find((u) => u.hostname.toLowerCase() === f.domain);
+  const sitemapPath = sameHost ? sameHost.pathname + sameHost.search : '/sitemap.xml';
+  return {
+    document: file.document,
+    availability: file.availability,
+    bom: p?.bom ?? null,
+    utf8_valid: p?.utf8Valid ?? null,
+    lines: p?.lines ?? null,
+    unknown_lines: p?.unknownLines ?? null,
+    unknown_keys: p?.unknownKeys ?? null,
+    parse_errors: p?.errors ?? null,
+    groups:
+      p?.groups.map((g) => ({
+        line: g.line,
+        user_agents: g.userAgents,
+        allow_rules: g.rules.filter((r) => r.kind === 'allow' && r.pattern !== '').length,
+        disallow_rules: g.rules.filter((r) => r.kind === 'disallow' && r.pattern !== '').length,
+        crawl_delay: g.crawlDelay,
+      })) ?? null,
+    sitemaps: p?.sitemaps ?? null,
+    sitemap_path: sitemapPath,
+    access: Object.fromEntries(AI_CRAWLER_TOKENS.map((t) => [t, accessOf(file, t, sitemapPath)])),
+    wildcard: accessOf(file, '*', sitemapPath),
+  };
+}

@@ -1,0 +1,177 @@
+// llms.txt per the llmstxt.org proposal: an H1 naming the site (the only mandatory part), an optional
+// blockquote summary, free prose without headings, then H2 sections whose list items are
+// `[name](url)` links with optional `: notes`. The outline is read line by line; fenced code is skipped.
+import { decodeUtf8, splitLines } from './text.ts';
+
+export type LlmsErrorCode =
+  | 'missing_h1'
+  | 'content_before_h1'
+  | 'multiple_h1'
+  | 'heading_before_sections'
+  | 'list_item_without_link'
+  | 'unclosed_code_fence';
+
+export interface LlmsLink {
+  /** The H2 section it is in, or null before the first H2. */
+  section: string | null;
+  title: string;
+  url: string;
+  /** The `: notes` after a list-item link, or null. */
+  notes: string | null;
+  absolute: boolean;
+  line: number;
+}
+
+export interface LlmsSection {
+  title: string;
+  line: number;
+  /** List items in the section, and how many of them are `[name](url)` links. */
+  items: number;
+  linkItems: number;
+}
+
+export interface ParsedLlmsTxt {
+  /** Unicode code points of the decoded text. */
+  characters: number;
+  title: string | null;
+  h1Count: number;
+  /** The first non-blank line is an H1. */
+  startsWithH1: boolean;
+  summary: string | null;
+  sections: LlmsSection[];
+  /** Every markdown link outside code, in document order. */
+  links: LlmsLink[];
+  errors: { line: number; code: LlmsErrorCode }[];
+}
+
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$/;
+const FENCE = /^ {0,3}(```|~~~)/;
+const BLOCKQUOTE = /^ {0,3}>[ ]?(.*)$/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/;
+const LINK = /(!?)\[([^\]]*)\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
+const LINK_ITEM = /^\[([^\]]*)\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)\s*(?::\s*(.*))?$/;
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
+
+function headingText(raw: string | undefined): string {
+  return (raw ?? '').trim();
+}
+
+function unwrap(url: string): string {
+  return url.startsWith('<') && url.endsWith('>') ? url.slice(1, -1) : url;
+}
+
+export function parseLlmsTxt(bytes: Uint8Array, cut = false): ParsedLlmsTxt {
+  const { text } = decodeUtf8(bytes, cut);
+  const lines = splitLines(text);
+  const out: ParsedLlmsTxt = {
+    characters: [...text].length,
+    title: null,
+    h1Count: 0,
+    startsWithH1: false,
+    summary: null,
+    sections: [],
+    links: [],
+    errors: [],
+  };
+  let fence: string | null = null;
+  let fenceLine = 0;
+  let seenContent = false;
+  let section: LlmsSection | null = null;
+  let quote: string[] | null = null;
+
+  lines.forEach((line, i) => {
+    const n = i + 1;
+    const fenceMatch = FENCE.exec(line);
+    if (fence) {
+      if (fenceMatch && fenceMatch[1] === fence) fence = null;
+      return;
+    }
+    if (fenceMatch) {
+      fence = fenceMatch[1]!;
+      fenceLine = n;
+      seenContent = true;
+      return;
+    }
+    if (line.trim() === '') {
+      if (quote && out.summary === null) out.summary = quote.join(' ').trim() || null;
+      quote = null;
+      return;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      const level = heading[1]!.length;
+      const title = headingText(heading[2]);
+      if (quote && out.summary === null) out.summary = quote.join(' ').trim() || null;
+      quote = null;
+      if (level === 1) {
+        out.h1Count++;
+        if (out.h1Count === 1) {
+          out.title = title;
+          out.startsWithH1 = !seenContent;
+          if (seenContent) out.errors.push({ line: n, code: 'content_before_h1' });
+        } else {
+          out.errors.push({ line: n, code: 'multiple_h1' });
+        }
+      } else if (level === 2) {
+        section = { title, line: n, items: 0, linkItems: 0 };
+        out.sections.push(section);
+      } else if (!section) {
+        out.errors.push({ line: n, code: 'heading_before_sections' });
+      }
+      seenContent = true;
+      return;
+    }
+    seenContent = true;
+    const bq = BLOCKQUOTE.exec(line);
+    if (bq && out.h1Count > 0 && !section && out.summary === null) {
+      (quote ??= []).push(bq[1]!.trim());
+    } else if (quote) {
+      if (out.summary === null) out.summary = quote.join(' ').trim() || null;
+      quote = null;
+    }
+    const item = LIST_ITEM.exec(line);
+    let notesFor: { url: string; notes: string | null } | null = null;
+    if (item && section) {
+      section.items++;
+      const li = LINK_ITEM.exec(item[1]!.trim());
+      if (li) {
+        section.linkItems++;
+        notesFor = { url: unwrap(li[2]!), notes: li[3]?.trim() || null };
+      } else {
+        out.errors.push({ line: n, code: 'list_item_without_link' });
+      }
+    }
+    for (const m of line.matchAll(LINK)) {
+      if (m[1] === '!') continue; // an image, not a link
+      const url = unwrap(m[3]!);
+      const notes = notesFor && notesFor.url === url ? notesFor.notes : null;
+      notesFor = null;
+      out.links.push({ section: section?.title ?? null, title: m[2]!.trim(), url, notes, absolute: ABSOLUTE.test(url), line: n });
+    }
+  });
+  if (quote && out.summary === null) out.summary = (quote as string[]).join(' ').trim() || null;
+  if (fence) out.errors.push({ line: fenceLine, code: 'unclosed_code_fence' });
+  if (out.h1Count === 0) out.errors.push({ line: 1, code: 'missing_h1' });
+  out.errors.sort((a, b) => a.line - b.line || a.code.localeCompare(b.code));
+  return out;
+}
+
+/** The first markdown heading of a text (for llms-full.txt), with its level. */
+export function firstHeading(bytes: Uint8Array, cut = false): { text: string; level: number } | null {
+  const { text } = decodeUtf8(bytes, cut);
+  let fence: string | null = null;
+  for (const line of splitLines(text)) {
+    const f = FENCE.exec(line);
+    if (fence) {
+      if (f && f[1] === fence) fence = null;
+      continue;
+    }
+    if (f) {
+      fence = f[1]!;
+      continue;
+    }
+    const h = HEADING.exec(line);
+    if (h) return { text: headingText(h[2]), level: h[1]!.length };
+  }
+  return null;
+}

@@ -1,0 +1,62 @@
+// Byte-level helpers shared by the parsers: UTF-8 decoding with a validity fact, BOM handling, line splitting
+// and the HTML sniff that tells a real text file from a page served by a catch-all route.
+
+export interface DecodedText {
+  text: string;
+  /** The bytes were valid UTF-8 (a cut at the end of a truncated body is not counted as invalid). */
+  utf8Valid: boolean;
+  bom: boolean;
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+/** Length of an incomplete UTF-8 sequence at the very end of the bytes (a cut, not an encoding error). */
+function trailingPartial(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const b = bytes[bytes.length - back]!;
+    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return need > back ? back : 0;
+  }
+  return 0;
+}
+
+/** Decodes UTF-8, dropping a leading BOM; `cut` says the bytes end where a size limit stopped reading. */
+export function decodeUtf8(bytes: Uint8Array, cut = false): DecodedText {
+  let body = bytes;
+  const bom = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+  if (bom) body = body.subarray(3);
+  if (cut) body = body.subarray(0, body.length - trailingPartial(body));
+  try {
+    return { text: strict.decode(body), utf8Valid: true, bom };
+  } catch {
+    return { text: lenient.decode(body), utf8Valid: false, bom };
+  }
+}
+
+/** Splits on CRLF, CR or LF (RFC 9309 and RFC 9116 both allow all three). */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+const HTML_START = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body)[\s>]/i;
+
+/** The body is an HTML document (what catch-all routes and error pages send), judged from its first KiB. */
+export function looksLikeHtml(bytes: Uint8Array): boolean {
+  const head = decodeUtf8(bytes.subarray(0, 1024), true).text;
+  return HTML_START.test(head);
+}
+
+/** Media type and charset of a Content-Type header, lower-cased; null parts when absent. */
+export function parseContentType(value: string | undefined): { mediaType: string | null; charset: string | null } {
+  if (!value) return { mediaType: null, charset: null };
+  const [essence, ...params] = value.split(';');
+  const mediaType = essence?.trim().toLowerCase() || null;
+  let charset: string | null = null;
+  for (const p of params) {
+    const m = /^\s*charset\s*=\s*"?([^";\s]+)"?\s*$/i.exec(p);
+    if (m) charset = m[1]!.toLowerCase();
+  }
+  return { mediaType, charset };
+}

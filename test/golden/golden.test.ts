@@ -1,0 +1,45 @@
+// Golden evidence: saved observations re-evaluate to byte-identical reports, and a fresh scan of the fixture
+// internet still gives the same verdicts and outcomes. Refresh with `npm run golden:update` (see README.md).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/engine/evaluate.ts';
+import { loadRuleset } from '../../src/engine/ruleset.ts';
+import type { Observations, Report } from '../../src/engine/types.ts';
+import { canonicalJson } from '../../src/signing/canonical.ts';
+import { GOLDEN_DIR, GOLDEN_SITES, worldScanner, type WorldScanner } from './scan-world.ts';
+
+const ruleset = loadRuleset();
+const saved = (domain: string, kind: 'observations' | 'report') => readFileSync(path.join(GOLDEN_DIR, `${domain}.${kind}.json`), 'utf8');
+const outcomes = (r: Report) => Object.fromEntries(r.results.map((x) => [x.id, x.outcome]));
+
+describe.each(GOLDEN_SITES.map((s) => [s.domain, s]))('golden %s', (domain, site) => {
+  it('re-evaluates its saved observations to the saved report, byte for byte', () => {
+    const observations = JSON.parse(saved(domain, 'observations')) as Observations;
+    expect(canonicalJson(evaluate(observations, ruleset, 'full')) + '\n').toBe(saved(domain, 'report'));
+  });
+
+  it(`has the verdict ${site.verdict} for the reasons it names`, () => {
+    const report = JSON.parse(saved(domain, 'report')) as Report;
+    expect(report.verdict).toBe(site.verdict);
+    const failedRequired = report.results.filter((r) => r.level === 'required' && (r.outcome === 'fail' || r.outcome === 'error')).map((r) => r.id);
+    expect(failedRequired).toEqual(site.because);
+  });
+});
+
+describe('a fresh scan of the fixture internet', () => {
+  let ws: WorldScanner;
+  beforeAll(async () => {
+    ws = await worldScanner();
+  });
+  afterAll(async () => {
+    await ws?.stop();
+  });
+
+  it.each(GOLDEN_SITES.map((s) => [s.domain]))('%s gives the golden outcomes', async (domain) => {
+    const golden = JSON.parse(saved(domain, 'report')) as Report;
+    const { report } = await ws.scan(domain, 'full');
+    expect(report.verdict).toBe(golden.verdict);
+    expect(outcomes(report)).toEqual(outcomes(golden));
+  });
+});

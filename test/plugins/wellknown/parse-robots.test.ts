@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseRobots, ROBOTS_PARSE_LIMIT_BYTES } from '../../../plugins/wellknown/parse-robots.ts';
+import { decide, normalisePath, patternMatches } from '../../../plugins/wellknown/robots-access.ts';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const allowed = (robots: string, token: string, path: string) => decide(parseRobots(bytes(robots)), token, path).decision;
+
+// RFC 9309 section 5.1.
+const SIMPLE = `User-Agent: *
+Disallow: *.gif$
+Disallow: /example/
+Allow: /publications/
+
+User-Agent: foobot
+Disallow:/
+Allow:/example/page.html
+Allow:/example/allowed.gif
+
+User-Agent: barbot
+User-Agent: bazbot
+Disallow: /example/page.html
+
+User-Agent: quxbot
+
+EOF`;
+
+describe('parseRobots', () => {
+  it('reads the groups of the RFC 9309 simple example', () => {
+    const p = parseRobots(bytes(SIMPLE));
+    expect(p.groups.map((g) => g.userAgents)).toEqual([['*'], ['foobot'], ['barbot', 'bazbot'], ['quxbot']]);
+    expect(p.groups[0]!.rules.map((r) => [r.kind, r.pattern])).toEqual([
+      ['disallow', '*.gif$'],
+      ['disallow', '/example/'],
+      ['allow', '/publications/'],
+    ]);
+    // The trailing "EOF" has no separator.
+    expect(p.errors).toEqual([{ line: 17, code: 'missing_separator' }]);
+  });
+
+  it('does not end a group at blank lines, comments or sitemap records', () => {
+    const p = parseRobots(bytes('User-agent: a\n\n# note\nSitemap: https://x.test/s.xml\nUser-agent: b\nDisallow: /p\n'));
+    expect(p.groups.map((g) => g.userAgents)).toEqual([['a', 'b']]);
+    expect(p.sitemaps).toEqual(['https://x.test/s.xml']);
+  });
+
+  it('starts a new group at a user-agent line after rules', () => {
+    const p = parseRobots(bytes('User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n'));
+    expect(p.groups.map((g) => [g.userAgents, g.rules.length])).toEqual([[['a'], 1], [['b'], 1]]);
+  });
+
+  it('lower-cases product tokens and keys, strips comments and the BOM, accepts CR and CRLF', () => {
+    const p = parseRobots(bytes('\ufeffUSER-AGENT: GPTBot # openai\r\nDISALLOW: /private # secret\rAllow: /private/ok\n'));
+    expect(p.bom).toBe(true);
+    expect(p.groups[0]!.userAgents).toEqual(['gptbot']);
+    expect(p.groups[0]!.rules.map((r) => r.pattern)).toEqual(['/private', '/private/ok']);
+    expect(p.lines).toBe(3);
+  });
+
+  it('reports rules before any group, bad tokens, bad paths and bad crawl delays with their lines', () => {
+    const p = parseRobots(bytes('Disallow: /a\nUser-agent: Googlebot/2.1\nDisallow: private\nCrawl-delay: soon\n'));
+    expect(p.errors).toEqual([
+      { line: 1, code: 'rule_outside_group' },
+      { line: 2, code: 'invalid_user_agent' },
+      { line: 3, code: 'invalid_path' },
+      { line: 4, code: 'invalid_crawl_delay' },
+    ]);
+    // An invalid value still names the token it starts with.
+    expect(p.groups[0]!.userAgents).toEqual(['googlebot']);
+  });
+
+  it('counts unknown records without treating them as errors', () => {
+    const p = parseRobots(bytes('User-agent: *\nHost: example.test\nClean-param: ref /\nDisallow:\n'));
+    expect(p.unknownLines).toBe(2);
+    expect(p.unknownKeys).toEqual(['clean-param', 'host']);
+    expect(p.errors).toEqual([]);
+  });
+
+  it('keeps crawl-delay, content signals, content usage and licenses with their group', () => {
+    const p = parseRobots(
+      bytes('Content-Signal: search=yes\nUser-agent: *\nCrawl-delay: 2.5\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\nLicense: https://x.test/license.xml\nAllow: /\n'),
+    );
+    expect(p.groups[0]!.crawlDelay).toBe(2.5);
+    expect(p.contentSignals).toEqual([
+      { line: 1, group: null, value: 'search=yes' },
+      { line: 4, group: 0, value: 'ai-train=no' },
+    ]);
+    expect(p.contentUsage).toEqual([{ line: 5, group: 0, value: 'train-ai=n' }]);
+    expect(p.licenses).toEqual(['https://x.test/license.xml']);
+    expect(p.groups[0]!.rules).toHaveLength(1);
+  });
+
+  it('reads only the first 500 KiB and drops the line the limit cuts', () => {
+    const head = 'User-agent: *\nDisallow: /a\n';
+    const filler = '#'.repeat(ROBOTS_PARSE_LIMIT_BYTES - head.length - 1) + '\n';
+    const p = parseRobots(bytes(head + filler + 'Disallow: /beyond\n'));
+    expect(p.groups[0]!.rules.map((r) => r.pattern)).toEqual(['/a']);
+    expect(p.utf8Valid).toBe(true);
+  });
+
+  it('notes invalid UTF-8 and still parses', () => {
+    const p = parseRobots(new Uint8Array([...bytes('User-agent: *\nDisallow: /'), 0xff, 0x0a]));
+    expect(p.utf8Valid).toBe(false);
+    expect(p.groups).toHaveLength(1);
+  });
+
+  it('never throws, whatever the bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), (b) => {
+        const p = parseRobots(b);
+        expect(p.lines).toBeGreaterThanOrEqual(0);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 500 }), fc.string({ maxLength: 40 }), (text, path) => {
+        decide(parseRobots(bytes(text)), 'testbot', '/' + path);
+      }),
+    );
+  });
+});
+
+describe('robots access', () => {
+  it('decides the RFC 9309 simple example', () => {
+    expect(allowed(SIMPLE, 'foobot', '/example/page.html')).toBe('allow');
+    expect(allowed(SIMPLE, 'foobot', '/example/allowed.gif')).toBe('allow');
+    expect(allowed(SIMPLE, 'foobot', '/other')).toBe('disallow');
+    expect(allowed(SIMPLE, 'FooBot', '/other')).toBe('disallow');
+    expect(allowed(SIMPLE, 'barbot', '/example/page.html')).toBe('disallow');
+    expect(allowed(SIMPLE, 'bazbot', '/example/other.html')).toBe('allow');
+    expect(allowed(SIMPLE, 'quxbot', '/example/page.html')).toBe('allow');
+    expect(allowed(SIMPLE, 'otherbot', '/example/page.html')).toBe('disallow');
+    expect(allowed(SIMPLE, 'otherbot', '/x/image.gif')).toBe('disallow');
+    expect(allowed(SIMPLE, 'otherbot', '/x/image.gif?v=1')).toBe('allow');
+    expect(allowed(SIMPLE, 'otherbot', '/publications/x')).toBe('allow');
+  });
+
+  it('applies the longest match (RFC 9309 section 5.2)', () => {
+    const robots = 'User-Agent: foobot\nAllow: /example/page/\nDisallow: /example/page/disallowed.gif\n';
+    expect(allowed(robots, 'foobot', '/example/page/')).toBe('allow');
+    expect(allowed(robots, 'foobot', '/example/page/disallowed.gif')).toBe('disallow');
+  });
+
+  it('lets allow win a tie of equal length', () => {
+    expect(allowed('User-agent: *\nDisallow: /page\nAllow: /page\n', 'x', '/page')).toBe('allow');
+    expect(allowed('User-agent: *\nAllow: /pag*\nDisallow: /page\n', 'x', '/page')).toBe('allow');
+  });
+
+  it('merges every group naming the token and ignores * groups then', () => {
+    const robots = 'User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n\nUser-agent: a\nDisallow: /y\n';
+    const p = parseRobots(bytes(robots));
+    expect(decide(p, 'a', '/x')).toEqual({ decision: 'disallow', group: 'specific' });
+    expect(decide(p, 'a', '/y').decision).toBe('disallow');
+    expect(decide(p, 'a', '/z')).toEqual({ decision: 'allow', group: 'specific' });
+    expect(decide(p, 'b', '/z')).toEqual({ decision: 'disallow', group: 'wildcard' });
+  });
+
+  it('allows everything when no group applies, and always allows /robots.txt', () => {
+    expect(decide(parseRobots(bytes('User-agent: a\nDisallow: /\n')), 'b', '/')).toEqual({ decision: 'allow', group: 'none' });
+    expect(allowed('User-agent: *\nDisallow: /\n', 'b', '/robots.txt')).toBe('allow');
+  });
+
+  it('treats an empty disallow as no rule', () => {
+    expect(allowed('User-agent: *\nDisallow:\n', 'x', '/anything')).toBe('allow');
+  });
+
+  it('matches * and $ as RFC 9309 section 2.2.3 says', () => {
+    expect(patternMatches('/this/*/exactly', '/this/a/b/exactly/more')).toBe(true);
+    expect(patternMatches('/this/path/exactly$', '/this/path/exactly')).toBe(true);
+    expect(patternMatches('/this/path/exactly$', '/this/path/exactly/')).toBe(false);
+    expect(patternMatches('/*.php$', '/a/b.php')).toBe(true);
+    expect(patternMatches('/*.php$', '/a/b.php5')).toBe(false);
+    expect(patternMatches('/a*b*c', '/aXbYc')).toBe(true);
+    expect(patternMatches('/a*b*c$', '/aXbYcZ')).toBe(false);
+    expect(patternMatches('*', '/anything')).toBe(true);
+  });
+
+  it('compares percent-encoded and raw octets alike (RFC 9309 section 2.2.2)', () => {
+    expect(normalisePath('/foo/bar/ツ')).toBe('/foo/bar/%E3%83%84');
+    expect(normalisePath('/foo/bar/%e3%83%84')).toBe('/foo/bar/%E3%83%84');
+    expect(allowed('User-agent: *\nDisallow: /foo/bar/ツ\n', 'x', '/foo/bar/%E3%83%84')).toBe('disallow');
+    expect(allowed('User-agent: *\nDisallow: /foo/bar/%62%61%7A\n', 'x', '/foo/bar/baz')).toBe('allow');
+    expect(allowed('User-agent: *\nDisallow: /foo/bar?baz=quz\n', 'x', '/foo/bar?baz=quz')).toBe('disallow');
+  });
+
+  it('keeps a path disallowed by an exact rule when unrelated lines are appended', () => {
+    const segment = fc.stringMatching(/^[a-z0-9._~-]{1,12}$/);
+    const otherToken = fc.stringMatching(/^[a-z_-]{1,12}$/).filter((t) => t !== 'testbot');
+    const unrelated = fc.oneof(
+      fc.constant(''),
+      fc.string({ maxLength: 30 }).map((s) => '# ' + s.replace(/[\r\n]/g, ' ')),
+      segment.map((s) => `Sitemap: https://example.test/${s}.xml`),
+      fc.tuple(fc.oneof(otherToken, fc.constant('*')), fc.constantFrom('Allow', 'Disallow'), segment).map(
+        ([ua, kind, s]) => `User-agent: ${ua}\n${kind}: /${s}`,
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.array(unrelated, { maxLength: 8 }), (parts, extra) => {
+        const path = '/' + parts.join('/');
+        const base = `User-agent: testbot\nDisallow: ${path}$\n`;
+        expect(allowed(base, 'testbot', path)).toBe('disallow');
+        expect(allowed(base + extra.join('\n') + '\n', 'testbot', path)).toBe('disallow');
+      }),
+    );
+  });
+});
