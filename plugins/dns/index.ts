@@ -1,0 +1,63 @@
+// The DNS probe: what the configured recursive resolver says about the domain, gathered facet by facet
+// (each only when a rule of the run reads it) with every question asked once and in parallel.
+//
+// Status: NXDOMAIN, SERVFAIL and REFUSED are facts about the domain and land in the facets' `rcode`. A
+// resolver that does not answer about the domain at all is a failure of the run: the timeout propagates
+// and the engine records the probe as `timeout` (see query.ts for names the domain only points to).
+import schema from '../../schemas/observations/dns.json' with { type: 'json' };
+import type { ProbeProvider } from '../../src/engine/types.ts';
+import { hostAddresses } from './collect-addresses.ts';
+import { collectCaa } from './collect-caa.ts';
+import { collectDmarc } from './collect-dmarc.ts';
+import { collectDnssec } from './collect-dnssec.ts';
+import { collectHttpsRr } from './collect-https-rr.ts';
+import { collectBimi, collectDkim, collectMtaSts, collectTlsRpt } from './collect-mail-policies.ts';
+import { collectMx } from './collect-mx.ts';
+import { collectSpf, expandSpf } from './collect-spf.ts';
+import { collectNs, collectSoa, collectTtl } from './collect-zone.ts';
+import type { DnsObservations } from './facts.ts';
+import { createQuerier } from './query.ts';
+
+type Facet = keyof DnsObservations;
+
+export const provider: ProbeProvider = {
+  name: 'dns',
+  version: '1.0.0',
+  schema,
+  async collect(domain, ctx) {
+    const name = domain.toLowerCase().replace(/\.$/, '');
+    const q = createQuerier(ctx.net, ctx.signal);
+    let spfFacet: ReturnType<typeof collectSpf> | undefined;
+    const spf = () => (spfFacet ??= collectSpf(q, name));
+    const collectors: { [F in Facet]-?: () => Promise<NonNullable<DnsObservations[F]>> } = {
+      addresses: async () => {
+        const [apex, www] = await Promise.all([
+          hostAddresses(q, ctx.net, ctx.signal, name),
+          hostAddresses(q, ctx.net, ctx.signal, `www.${name}`),
+        ]);
+        return { apex, www };
+      },
+      ns: () => collectNs(q, name),
+      soa: () => collectSoa(q, name),
+      mx: () => collectMx(q, name),
+      spf,
+      spf_expansion: async () => expandSpf(q, await spf()),
+      dmarc: () => collectDmarc(q, name),
+      mta_sts: () => collectMtaSts(q, name),
+      tls_rpt: () => collectTlsRpt(q, name),
+      bimi: () => collectBimi(q, name),
+      dkim: () => collectDkim(q, name),
+      caa: () => collectCaa(q, name),
+      https_rr: () => collectHttpsRr(q, name),
+      dnssec: () => collectDnssec(q, name),
+      ttl: () => collectTtl(q, name),
+    };
+    const wanted = (Object.keys(collectors) as Facet[]).filter((facet) => ctx.needs(`dns.${facet}`));
+    const values = await Promise.all(wanted.map((facet) => collectors[facet]()));
+    const out: Record<string, unknown> = {};
+    wanted.forEach((facet, i) => {
+      out[facet] = values[i];
+    });
+    return out as DnsObservations;
+  },
+};

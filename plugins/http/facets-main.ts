@@ -1,0 +1,106 @@
+// The facets read from the home page fetch (one chain of requests): response, security headers, cookies and
+// the parsed HTML. Pure functions of what was received.
+import type { HttpExchange } from '../../src/net/types.ts';
+import { decodeBody, looksLikeHtml, sha256 } from './body.ts';
+import type { ChainResult } from './fetch-chain.ts';
+import { parseCookiesOf } from './parse-cookies.ts';
+import { parseCspList } from './parse-csp.ts';
+import {
+  altSvcProtocols, firstToken, frameOptions, header, httpDate, parseCacheControl, parseContentType, permissionsPolicy,
+  presentHeaders, referrerPolicy, tokenList,
+} from './parse-headers.ts';
+import { parseHsts } from './parse-hsts.ts';
+import { emptyHtml, parseHtml } from './parse-html.ts';
+import type { CookiesFacet, HtmlFacet, ResponseFacet, SecurityHeadersFacet } from './types.ts';
+
+const DEPRECATED = ['expect-ct', 'public-key-pins', 'public-key-pins-report-only'];
+const DISCLOSURE = ['x-aspnet-version', 'x-aspnetmvc-version', 'x-generator', 'x-powered-by'];
+const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
+
+function finalOf(result: ChainResult): HttpExchange | null {
+  return result.exchanges.at(-1) ?? null;
+}
+
+/** Header map as emitted: Set-Cookie lives in the cookies facet. */
+function headersOf(ex: HttpExchange | null): Record<string, string> {
+  if (ex === null) return {};
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(ex.headers).sort()) if (name !== 'set-cookie') out[name] = ex.headers[name]!;
+  return out;
+}
+
+export function buildResponse(result: ChainResult): ResponseFacet {
+  const ex = finalOf(result);
+  const headers = headersOf(ex);
+  const { type, charset } = parseContentType(header(headers, 'content-type'));
+  return {
+    chain: result.chain,
+    status: ex?.status ?? null,
+    headers,
+    content_type: type,
+    charset,
+    content_encoding: ex?.contentEncoding?.toLowerCase() ?? null,
+    body_bytes: ex?.body.length ?? null,
+    wire_bytes: ex?.wireBytes ?? null,
+    body_sha256: ex ? sha256(ex.body) : null,
+    truncated: ex?.truncated ?? null,
+    http_version: ex?.httpVersion ?? null,
+    ttfb_ms: ex ? Math.round(ex.timings.ttfbMs) : null,
+    date: httpDate(header(headers, 'date')),
+    cache_control: parseCacheControl(header(headers, 'cache-control')),
+    vary: tokenList(header(headers, 'vary')),
+    alt_svc: altSvcProtocols(header(headers, 'alt-svc')),
+    x_robots_tag: header(headers, 'x-robots-tag'),
+  };
+}
+
+export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet {
+  const headers = headersOf(finalOf(result));
+  const firstHop = result.chain.hops[0];
+  const firstIsHttpsRedirect = firstHop !== undefined && firstHop.url.startsWith('https:') && firstHop.location !== null;
+  return {
+    hsts: {
+      ...parseHsts(header(headers, 'strict-transport-security')),
+      on_first_redirect: firstIsHttpsRedirect ? firstHop.strict_transport_security !== null : null,
+    },
+    csp: {
+      policies: parseCspList(header(headers, 'content-security-policy')),
+      report_only: parseCspList(header(headers, 'content-security-policy-report-only')),
+    },
+    x_content_type_options: firstToken(header(headers, 'x-content-type-options')),
+    x_frame_options: frameOptions(header(headers, 'x-frame-options')),
+    referrer_policy: referrerPolicy(header(headers, 'referrer-policy')),
+    permissions_policy: permissionsPolicy(header(headers, 'permissions-policy')),
+    cross_origin_opener_policy: firstToken(header(headers, 'cross-origin-opener-policy')),
+    cross_origin_embedder_policy: firstToken(header(headers, 'cross-origin-embedder-policy')),
+    cross_origin_resource_policy: firstToken(header(headers, 'cross-origin-resource-policy')),
+    x_xss_protection: header(headers, 'x-xss-protection')?.trim() ?? null,
+    deprecated: presentHeaders(headers, DEPRECATED),
+    server: header(headers, 'server'),
+    x_powered_by: header(headers, 'x-powered-by'),
+    disclosure: presentHeaders(headers, DISCLOSURE),
+  };
+}
+
+export function buildCookies(result: ChainResult, observedAt: string): CookiesFacet {
+  const items = result.exchanges.flatMap((ex, i) =>
+    parseCookiesOf(ex.setCookies, result.chain.hops[i]!.url, i === result.exchanges.length - 1, observedAt),
+  );
+  return { count: items.length, items };
+}
+
+/** The decoded body, when the final response is an HTML document. */
+export function htmlText(result: ChainResult): { text: string; url: string; bytes: number } | null {
+  const ex = finalOf(result);
+  if (ex === null) return null;
+  const { type, charset } = parseContentType(ex.headers['content-type'] ?? null);
+  const text = decodeBody(ex.body, charset);
+  const isHtml = type === null ? looksLikeHtml(text) : HTML_TYPES.has(type);
+  return isHtml ? { text, url: result.chain.hops.at(-1)!.url, bytes: ex.body.length } : null;
+}
+
+export function buildHtml(result: ChainResult): HtmlFacet {
+  const page = htmlText(result);
+  if (page === null) return emptyHtml(finalOf(result)?.body.length ?? 0);
+  return parseHtml(page.text, page.url, page.bytes);
+}

@@ -1,0 +1,115 @@
+// Follows a URL hop by hop, one guarded request per hop, so every hop's status, Location, HSTS and cookies
+// are observed (the network layer's own redirect following reports only the final response's headers).
+import { NetError, type HttpExchange, type HttpRequestOptions, type Net } from '../../src/net/types.ts';
+import { probeUrl } from './urls.ts';
+import type { Chain, Hop } from './types.ts';
+
+/** Redirects recorded before the chain is cut (RFC 9110 leaves the limit to the client; browsers use 20). */
+export const MAX_HOPS = 10;
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A network failure becomes its NetErrorCode; anything else is a bug in this probe and propagates. */
+export function errorCode(err: unknown, signal: AbortSignal): string {
+  if (err instanceof NetError) return err.code;
+  if (signal.aborted) return 'aborted';
+  throw err;
+}
+
+export interface ChainResult {
+  chain: Chain;
+  /** Every response received, in order; the last is the final one. */
+  exchanges: HttpExchange[];
+}
+
+export type ChainRequest = Pick<HttpRequestOptions, 'headers' | 'decompress' | 'maxBodyBytes'>;
+
+function scheme(url: URL): string {
+  return url.protocol.replace(/:$/, '');
+}
+
+export async function followChain(net: Net, start: string, signal: AbortSignal, opts: ChainRequest = {}): Promise<ChainResult> {
+  const hops: Hop[] = [];
+  const exchanges: HttpExchange[] = [];
+  const visited = new Set<string>();
+  let error: string | null = null;
+  let loop = false;
+  let next: URL | null = new URL(start);
+
+  while (next !== null) {
+    const url = probeUrl(next, net.ports);
+    visited.add(url);
+    let ex: HttpExchange;
+    try {
+      ex = await net.request(url, { ...opts, method: 'GET', followRedirects: false, signal });
+    } catch (err) {
+      error = errorCode(err, signal);
+      break;
+    }
+    exchanges.push(ex);
+    const location = ex.headers.location ?? null;
+    let target: URL | null = null;
+    if (location !== null) {
+      try {
+        target = new URL(location, url);
+      } catch {
+        target = null;
+      }
+    }
+    hops.push({
+      url,
+      status: ex.status,
+      location: target?.href ?? null,
+      strict_transport_security: url.startsWith('https:') ? (ex.headers['strict-transport-security'] ?? null) : null,
+    });
+    next = null;
+    if (!REDIRECTS.has(ex.status) || target === null || (target.protocol !== 'http:' && target.protocol !== 'https:')) break;
+    if (visited.has(probeUrl(target, net.ports))) {
+      loop = true;
+      break;
+    }
+    if (hops.length > MAX_HOPS) {
+      error = 'too_many_redirects';
+      break;
+    }
+    next = target;
+  }
+
+  const first = hops[0];
+  const last = hops.at(-1);
+  const firstLocation = first?.location ? new URL(first.location) : null;
+  const lastUrl = last ? new URL(last.url) : null;
+  return {
+    exchanges,
+    chain: {
+      url: start,
+      error,
+      hops,
+      redirects: Math.max(0, hops.length - 1),
+      loop,
+      downgrade: hops.some((h, i) => i > 0 && h.url.startsWith('http:') && hops[i - 1]!.url.startsWith('https:')),
+      first_status: first?.status ?? null,
+      first_location: first?.location ?? null,
+      first_location_scheme: firstLocation ? scheme(firstLocation) : null,
+      first_location_same_host: firstLocation ? firstLocation.hostname === new URL(start).hostname : null,
+      final_url: last?.url ?? null,
+      final_scheme: lastUrl ? scheme(lastUrl) : null,
+      final_host: lastUrl ? lastUrl.hostname : null,
+      final_status: last?.status ?? null,
+    },
+  };
+}
+
+/** One request (the network layer follows redirects when asked); a network failure is returned as its code. */
+export async function fetchOnce(
+  net: Net,
+  url: string,
+  signal: AbortSignal,
+  opts: Omit<HttpRequestOptions, 'signal'> = {},
+): Promise<{ ex: HttpExchange; error: null } | { ex: null; error: string }> {
+  try {
+    return { ex: await net.request(url, { ...opts, signal }), error: null };
+  } catch (err) {
+    return { ex: null, error: errorCode(err, signal) };
+  }
+}

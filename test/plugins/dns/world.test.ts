@@ -1,0 +1,298 @@
+// The dns probe against the fixture internet: the real network layer, the good site and each dns-* site that
+// breaks one thing. Facts are asserted directly, then judged by the dns and email rules: good.test must pass
+// (or not need) every one, and each broken site must fail the rules written for what it breaks.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorld, type World } from '../../world/index.ts';
+import { createNet } from '../../../src/net/index.ts';
+import { NetError } from '../../../src/net/types.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { loadRuleset, REPO_ROOT, type Ruleset } from '../../../src/engine/ruleset.ts';
+import { evaluateRule } from '../../../src/engine/evaluate.ts';
+import { provider } from '../../../plugins/dns/index.ts';
+import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
+
+const OBSERVED_AT = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+const CATEGORIES = ['dns', 'email'];
+/**
+ * Rules good.test cannot pass yet, asserted as failing so the list shrinks when the causes go away:
+ * - the world gives a site AAAA ::1 only with nothing listening there, so good has no IPv6 address without
+ *   breaking the HTTP and TLS probes;
+ * - test/world/dns.test.ts pins good's CAA and HTTPS records as they are, so the accounturi parameter and the
+ *   ech parameter these two rules want wait for that test to move to another site.
+ */
+const GOOD_KNOWN_GAPS = ['dns.caa.account_bound', 'dns.ipv6.apex_aaaa', 'dns.ipv6.www_aaaa', 'dns.svcb.ech_published'];
+
+let world: World;
+let rules: Ruleset;
+let rulesDir: string;
+
+beforeAll(async () => {
+  world = await startWorld();
+  // Only this probe's categories, so the test judges its own rules whatever state the rest of the catalogue is in.
+  rulesDir = mkdtempSync(path.join(tmpdir(), 'dvs-dns-rules-'));
+  cpSync(path.join(REPO_ROOT, 'rules', 'ruleset.yaml'), path.join(rulesDir, 'ruleset.yaml'));
+  for (const c of CATEGORIES) cpSync(path.join(REPO_ROOT, 'rules', c), path.join(rulesDir, c), { recursive: true });
+  rules = loadRuleset({ rulesDir });
+});
+
+afterAll(async () => {
+  await world?.stop();
+  if (rulesDir) rmSync(rulesDir, { recursive: true, force: true });
+});
+
+function context(needs: (path: string) => boolean = () => true, env: Record<string, string> = {}): ProbeContext {
+  return {
+    net: createNet(loadConfig({ ...world.env, ...env })),
+    signal: AbortSignal.timeout(20_000),
+    observedAt: OBSERVED_AT,
+    log: { debug() {}, info() {}, warn() {} },
+    needs,
+  };
+}
+
+async function observe(domain: string): Promise<Record<string, any>> {
+  const data = await provider.collect(domain, context());
+  expect(rules.schemas.validate('dns', data, 'complete')).toBeNull();
+  return data as Record<string, any>;
+}
+
+function outcomes(domain: string, dns: unknown): Record<string, string> {
+  const doc: Observations = { target: { domain, observed_at: OBSERVED_AT }, probes: { dns: { status: 'ok', ms: 1 } }, dns };
+  return Object.fromEntries(rules.rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
+}
+
+const failing = (o: Record<string, string>) => Object.keys(o).filter((id) => o[id] === 'fail' || o[id] === 'error').sort();
+
+describe('dns probe in the fixture world', () => {
+  it('observes everything good.test publishes', async () => {
+    const good = world.sites.find((s) => s.name === 'good')!;
+    const dns = await observe('good.test');
+
+    expect(dns.addresses.apex).toEqual({
+      name: 'good.test',
+      rcode: 'NOERROR',
+      cname_chain: [],
+      a: [{ address: good.address, ttl: 300, policy_allowed: true }],
+      aaaa: [],
+    });
+    expect(dns.addresses.www.a.map((a: { address: string }) => a.address)).toEqual([good.address]);
+
+    expect(dns.ns).toMatchObject({ zone: 'good.test', rcode: 'NOERROR', ttl: 3600, names: ['ns1.good.test', 'ns2.good.test'] });
+    expect(dns.ns.hosts.map((h: any) => [h.name, h.is_cname, h.ipv4.length, h.ipv6])).toEqual([
+      ['ns1.good.test', false, 1, ['::1']],
+      ['ns2.good.test', false, 1, ['::1']],
+    ]);
+    expect(dns.ns.networks).toHaveLength(3);
+    expect(dns.soa).toMatchObject({ zone: 'good.test', mname: 'ns1.good.test', refresh: 7200, retry: 3600, expire: 1209600, minimum: 3600 });
+
+    expect(dns.mx).toMatchObject({ rcode: 'NOERROR', null_mx: false, records: [{ preference: 10, exchange: 'mail.good.test' }] });
+    expect(dns.mx.hosts).toEqual([{ name: 'mail.good.test', rcode: 'NOERROR', is_cname: false, ipv4: ['127.0.10.25'], ipv6: [] }]);
+
+    expect(dns.spf).toMatchObject({ count: 1, records: ['v=spf1 mx -all'], parsed: { all: '-', lookup_terms: 1, errors: [] } });
+    expect(dns.spf_expansion).toEqual({ lookups: 1, void_lookups: 0, effective_all: '-', complete: true, targets: [] });
+    expect(dns.dmarc).toMatchObject({ location: '_dmarc.good.test', org_domain: 'good.test', count: 1, parsed: { p: 'reject', errors: [] } });
+    expect(dns.dmarc.reports).toEqual([{ uri: 'mailto:dmarc-reports@good.test', domain: 'good.test', external: false, authorized: null }]);
+    expect(dns.mta_sts).toMatchObject({ count: 1, id: '20250101T000000', errors: [] });
+    expect(dns.tls_rpt).toMatchObject({ count: 1, rua: ['mailto:tls-reports@good.test'], errors: [] });
+    expect(dns.bimi).toMatchObject({ count: 1, location: 'https://good.test/logo.svg', errors: [] });
+    expect(dns.dkim).toEqual({ name: '_domainkey.good.test', rcode: 'NOERROR' });
+
+    expect(dns.caa).toMatchObject({ rcode: 'NOERROR', found_at: 'good.test', iodef: ['mailto:security@good.test'] });
+    expect(dns.caa.records.map((r: any) => [r.tag, r.issuer, r.parse_error])).toEqual([
+      ['iodef', null, null],
+      ['issue', 'letsencrypt.org', null],
+    ]);
+
+    expect(dns.https_rr.apex.records).toEqual([
+      {
+        priority: 1,
+        mode: 'service',
+        target: '.',
+        alpn: ['h2', 'http/1.1'],
+        no_default_alpn: false,
+        port: null,
+        ipv4hint: [],
+        ipv6hint: [],
+        ech: false,
+        mandatory: [],
+        mandatory_missing: [],
+        unknown_keys: [],
+        hints_unpublished: [],
+        target_resolves: null,
+      },
+    ]);
+    expect(dns.https_rr.www).toEqual({ name: 'www.good.test', rcode: 'NOERROR', decode_error: null, records: [] });
+
+    expect(dns.dnssec).toMatchObject({
+      ad: true,
+      ds: [{ key_tag: 23289, algorithm: 13, digest_type: 2 }],
+      dnskey: [{ flags: 257, protocol: 3, algorithm: 13 }],
+      dnskey_algorithms: [13],
+      ds_digest_types: [2],
+    });
+    expect(dns.ttl).toEqual({ address_min: 300, address_max: 300, ns: 3600, mx: 300, soa: 3600 });
+  });
+
+  it('good.test passes every dns and email rule but the known gaps', async () => {
+    const o = outcomes('good.test', await observe('good.test'));
+    expect(failing(o)).toEqual(GOOD_KNOWN_GAPS);
+    expect(Object.values(o).filter((x) => x === 'pass').length).toBeGreaterThan(50);
+  });
+
+  it('collects only the facets the run needs', async () => {
+    const asked = new Set(['dns.ns', 'dns.caa']);
+    const data = await provider.collect('good.test', context((p) => asked.has(p)));
+    expect(Object.keys(data as object).sort()).toEqual(['caa', 'ns']);
+  });
+
+  it('finds the enclosing zone for a name that is not a zone apex', async () => {
+    const dns = await observe('www.good.test');
+    expect(dns.soa.zone).toBe('good.test');
+    expect(dns.ns).toMatchObject({ zone: 'good.test', names: ['ns1.good.test', 'ns2.good.test'] });
+    expect(dns.caa.found_at).toBe('good.test');
+    expect(dns.dmarc.location).toBe('_dmarc.good.test');
+  });
+
+  it('records NXDOMAIN and SERVFAIL as facts, and lets a silent resolver time the probe out', async () => {
+    const nx = await observe('nxdomain.test');
+    expect(nx.addresses.apex).toEqual({ name: 'nxdomain.test', rcode: 'NXDOMAIN', cname_chain: [], a: [], aaaa: [] });
+    expect(nx.ns).toMatchObject({ rcode: 'NXDOMAIN', names: [], hosts: [] });
+    expect(nx.dmarc.rcode).toBe('NXDOMAIN');
+    expect(failing(outcomes('nxdomain.test', nx))).toEqual(expect.arrayContaining(['dns.ns.at_least_two', 'dns.records.apex_resolves']));
+
+    const sf = await observe('dns-servfail.test');
+    expect(sf.addresses.apex.rcode).toBe('SERVFAIL');
+    expect(sf.spf).toMatchObject({ rcode: 'SERVFAIL', count: 0 });
+    expect(outcomes('dns-servfail.test', sf)['dns.records.apex_resolves']).toBe('fail');
+
+    const silent = provider.collect('dns-timeout.test', context(() => true, { DVS_DNS_TIMEOUT_MS: '300' }));
+    await expect(silent).rejects.toBeInstanceOf(NetError);
+    await expect(silent).rejects.toMatchObject({ code: 'dns_timeout' });
+  });
+});
+
+describe('broken dns sites', () => {
+  const judged = async (domain: string) => {
+    const dns = await observe(domain);
+    return { dns, o: outcomes(domain, dns) };
+  };
+
+  it('dns-single-ns: one nameserver', async () => {
+    const { dns, o } = await judged('dns-single-ns.test');
+    expect(dns.ns.names).toEqual(['ns1.dns-single-ns.test']);
+    expect(o['dns.ns.at_least_two']).toBe('fail');
+    expect(o['dns.ns.network_diversity']).toBe('fail');
+    expect(o['dns.records.apex_resolves']).toBe('pass');
+  });
+
+  it('dns-no-email-auth: mail without SPF or DMARC', async () => {
+    const { dns, o } = await judged('dns-no-email-auth.test');
+    expect(dns.spf).toMatchObject({ count: 0, parsed: null });
+    expect(dns.dmarc).toMatchObject({ count: 0, location: null, parsed: null });
+    expect(dns.dkim.rcode).toBe('NXDOMAIN');
+    expect([o['email.spf.present'], o['email.dmarc.present'], o['email.dkim.selectors_exist']]).toEqual(['fail', 'fail', 'fail']);
+    expect(o['email.dmarc.policy_enforcing']).toBe('not_applicable');
+  });
+
+  it('dns-weak-dmarc: p=none, sp=none, pct=20, neutral SPF, unauthorised report destination', async () => {
+    const { dns, o } = await judged('dns-weak-dmarc.test');
+    expect(dns.dmarc.parsed).toMatchObject({ p: 'none', sp: 'none', pct: 20, errors: [] });
+    expect(dns.dmarc.reports).toEqual([
+      { uri: 'mailto:dmarc@reports.dns-no-caa.test', domain: 'reports.dns-no-caa.test', external: true, authorized: false },
+    ]);
+    expect(dns.spf_expansion.effective_all).toBe('?');
+    for (const id of ['email.dmarc.policy_enforcing', 'email.dmarc.subdomain_policy_enforcing', 'email.dmarc.pct_full', 'email.dmarc.external_reports_authorized', 'email.spf.all_strict']) {
+      expect(o[id], id).toBe('fail');
+    }
+    expect(o['email.dmarc.syntax_valid']).toBe('pass');
+  });
+
+  it('dns-no-caa: no CAA anywhere up to the registrable domain', async () => {
+    const { dns, o } = await judged('dns-no-caa.test');
+    expect(dns.caa).toEqual({ rcode: 'NOERROR', found_at: null, records: [], issue: [], issuewild: [], iodef: [] });
+    expect(o['dns.caa.present']).toBe('fail');
+    expect(o['dns.caa.issue_defined']).toBe('not_applicable');
+    expect(o['dns.dnssec.ds_published']).toBe('fail');
+  });
+
+  it('dns-caa-broken: unknown critical tag and an issue value that does not parse', async () => {
+    const { dns, o } = await judged('dns-caa-broken.test');
+    expect(dns.caa.records.map((r: any) => [r.tag, r.critical, r.parse_error])).toEqual([
+      ['issue', false, '"lets encrypt" is not a domain name'],
+      ['issuer-policy', true, null],
+    ]);
+    expect([o['dns.caa.critical_tags_known'], o['dns.caa.values_parse'], o['dns.caa.issue_defined']]).toEqual(['fail', 'fail', 'pass']);
+  });
+
+  it('dns-dnssec-stale-ds: DS without DNSKEY', async () => {
+    const { dns, o } = await judged('dns-dnssec-stale-ds.test');
+    expect(dns.dnssec).toMatchObject({ ds: [{ key_tag: 4711, algorithm: 13, digest_type: 2 }], dnskey: [], ad: false });
+    expect(o['dns.dnssec.delegation_consistent']).toBe('fail');
+    expect(o['dns.dnssec.ds_published']).toBe('pass');
+  });
+
+  it('dns-dnssec-legacy: RSA/SHA-1 keys and a SHA-1 DS', async () => {
+    const { dns, o } = await judged('dns-dnssec-legacy.test');
+    expect(dns.dnssec).toMatchObject({ ad: true, dnskey_algorithms: [5], ds_algorithms: [5], ds_digest_types: [1] });
+    for (const id of ['dns.dnssec.algorithms_current', 'dns.dnssec.ds_algorithms_current', 'dns.dnssec.ds_digest_current']) expect(o[id], id).toBe('fail');
+    expect([o['dns.dnssec.validated'], o['dns.dnssec.delegation_consistent'], o['dns.dnssec.ksk_present']]).toEqual(['pass', 'pass', 'pass']);
+  });
+
+  it('dns-dangling-www: www aliases a name that does not exist', async () => {
+    const { dns, o } = await judged('dns-dangling-www.test');
+    expect(dns.addresses.www).toMatchObject({ rcode: 'NXDOMAIN', cname_chain: ['retired-app.cloud-gone.test'], a: [], aaaa: [] });
+    expect(o['dns.records.www_cname_target_resolves']).toBe('fail');
+    expect(o['dns.records.www_resolves']).toBe('fail');
+  });
+
+  it('dns-apex-cname: the apex is an alias', async () => {
+    const { dns, o } = await judged('dns-apex-cname.test');
+    expect(dns.addresses.apex.cname_chain).toEqual(['good.test']);
+    expect(o['dns.records.apex_not_cname']).toBe('fail');
+    expect(o['dns.records.apex_resolves']).toBe('pass');
+  });
+
+  it('dns-spf-lookups: eleven lookups and a void include', async () => {
+    const { dns, o } = await judged('dns-spf-lookups.test');
+    expect(dns.spf_expansion).toMatchObject({ lookups: 11, void_lookups: 1, effective_all: '-', complete: true });
+    expect(dns.spf_expansion.targets.map((t: any) => [t.domain, t.rcode, t.spf_count])).toEqual([
+      ['_s1.dns-spf-lookups.test', 'NOERROR', 1],
+      ['_s2.dns-spf-lookups.test', 'NOERROR', 1],
+      ['_spf.gone-provider.test', 'NXDOMAIN', 0],
+    ]);
+    expect([o['email.spf.lookup_limit'], o['email.spf.include_targets_published'], o['email.spf.void_lookup_limit']]).toEqual(['fail', 'fail', 'pass']);
+  });
+
+  it('dns-spf-duplicate: two SPF records', async () => {
+    const { dns, o } = await judged('dns-spf-duplicate.test');
+    expect(dns.spf).toMatchObject({ count: 2, parsed: null, bytes: null });
+    expect(o['email.spf.single']).toBe('fail');
+    expect(o['email.spf.all_strict']).toBe('not_applicable');
+  });
+
+  it('dns-https-rr-stale: a stale address hint and an alias to nowhere', async () => {
+    const { dns, o } = await judged('dns-https-rr-stale.test');
+    expect(dns.https_rr.apex.records[0]).toMatchObject({ mode: 'service', alpn: ['h3'], ipv4hint: ['127.0.11.99'], hints_unpublished: ['127.0.11.99'] });
+    expect(dns.https_rr.www.records[0]).toMatchObject({ mode: 'alias', target: 'edge.gone-cdn.test', target_resolves: false });
+    expect([o['dns.svcb.hints_match_addresses'], o['dns.svcb.targets_resolve'], o['dns.svcb.https_rr_decodes']]).toEqual(['fail', 'fail', 'pass']);
+  });
+
+  it('dns-mx-broken: a dangling and an aliased exchanger', async () => {
+    const { dns, o } = await judged('dns-mx-broken.test');
+    expect(dns.mx.hosts.map((h: any) => [h.name, h.rcode, h.is_cname, h.ipv4])).toEqual([
+      ['mx.gone-mail.test', 'NXDOMAIN', false, []],
+      ['mail.dns-mx-broken.test', 'NOERROR', true, ['127.0.11.26']],
+    ]);
+    expect([o['email.mx.hosts_resolve'], o['email.mx.hosts_not_cname']]).toEqual(['fail', 'fail']);
+  });
+
+  it('dns-null-mx: a domain without mail, locked down', async () => {
+    const { dns, o } = await judged('dns-null-mx.test');
+    expect(dns.mx).toMatchObject({ null_mx: true, records: [{ preference: 0, exchange: '.' }], hosts: [] });
+    expect([o['email.mx.null_mx_alone'], o['email.mx.nonmail_spf_locked'], o['email.mx.nonmail_dmarc_reject']]).toEqual(['pass', 'pass', 'pass']);
+    expect([o['email.mta_sts.published'], o['email.dkim.selectors_exist']]).toEqual(['not_applicable', 'not_applicable']);
+  });
+});

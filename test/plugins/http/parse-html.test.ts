@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { emptyHtml, extractJsonLd, parseHtml } from '../../../plugins/http/parse-html.ts';
+import { decodeBody, looksLikeHtml } from '../../../plugins/http/body.ts';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const sites = path.join(here, '..', '..', 'world', 'sites');
+
+function parseFile(file: string, url: string) {
+  const bytes = readFileSync(file);
+  return parseHtml(bytes.toString('utf8'), url, bytes.length);
+}
+
+describe('parseHtml on fixture pages', () => {
+  const rich = parseFile(path.join(here, 'fixtures', 'rich.html'), 'https://beispiel.example/');
+
+  it('reads the head', () => {
+    expect(rich).toMatchObject({
+      parsed: true,
+      document_mode: 'no-quirks',
+      lang: 'de-CH',
+      title: 'Beispiel AG',
+      title_count: 2,
+      meta_charset: 'iso-8859-1',
+      robots: 'noindex, follow',
+      canonical: ['/de/', 'https://beispiel.example/'],
+      canonical_url: 'https://beispiel.example/de/',
+      canonical_absolute: false,
+      open_graph: { 'og:title': 'Beispiel AG', 'og:type': 'website' },
+      twitter: { 'twitter:card': 'summary_large_image' },
+      markdown_alternate: 'https://beispiel.example/index.md',
+      llms_link: 'https://beispiel.example/docs/llms.txt',
+      feeds: ['https://beispiel.example/feed.atom'],
+      csp_meta: ["default-src 'self'"],
+    });
+  });
+
+  it('counts scripts, third-party scripts and their integrity', () => {
+    expect([rich.script_count, rich.external_scripts, rich.external_scripts_without_integrity]).toEqual([4, 2, 1]);
+  });
+
+  it('reads JSON-LD blocks, including @graph members and parse errors', () => {
+    expect(rich.json_ld).toMatchObject({
+      blocks: 2,
+      types: ['Organization'],
+      nodes: 2,
+      untyped_nodes: 1,
+      schema_org_context: true,
+      identity: { type: 'Organization', name: 'Beispiel AG', url: 'https://beispiel.example/', logo: true, same_as: 2 },
+      name_visible: true,
+    });
+    expect(rich.json_ld.parse_errors).toHaveLength(1);
+    expect(rich.json_ld.parse_errors[0]).toMatch(/^block 2: /);
+  });
+
+  it('measures visible text without script and template, noscript counted apart', () => {
+    expect(rich.noscript_text_chars).toBe('Bitte JavaScript aktivieren.'.length);
+    expect(rich.text_chars).toBeGreaterThan(rich.noscript_text_chars);
+    const text = 'Text mit Leerzeichen.';
+    expect(rich.text_chars).toBeGreaterThan(text.length);
+    expect(rich.word_count).toBeGreaterThan(5);
+  });
+
+  it('reads headings, landmarks, images, controls and mixed content', () => {
+    expect(rich).toMatchObject({
+      h1_count: 2, h1_nonempty_count: 1, landmarks: { main: 1, nav: 1 }, images: 2, images_without_alt: 1, controls: 7, controls_unnamed: 2,
+      insecure_subresources: ['http://cdn.example/site.css', 'http://forms.example/post', 'http://img.example/a.png'],
+    });
+  });
+
+  it('sees the good site as a complete page', () => {
+    const good = parseFile(path.join(sites, 'good', 'files', 'index.html'), 'https://good.test/');
+    expect(good).toMatchObject({ title: 'Good Test: a well-kept example site', lang: 'en', h1_count: 1, canonical_absolute: true, mount_point: null });
+    expect(good.text_chars).toBeGreaterThanOrEqual(1000);
+    expect(good.json_ld).toMatchObject({ blocks: 1, parse_errors: [], identity: { type: 'Organization', name: 'Good Test' } });
+    expect(Object.keys(good.open_graph).sort()).toEqual(expect.arrayContaining(['og:image', 'og:title', 'og:type', 'og:url']));
+  });
+
+  it('sees the SPA shell as an empty mount point', () => {
+    const shell = parseFile(path.join(sites, 'http-spa-shell', 'files', 'index.html'), 'https://http-spa-shell.test/');
+    expect(shell).toMatchObject({ mount_point: 'root', mount_point_empty: true, body_elements: 1, script_count: 1 });
+    expect(shell.text_chars).toBe(shell.noscript_text_chars);
+  });
+
+  it('sees a page without metadata as such', () => {
+    const bare = parseFile(path.join(sites, 'http-no-metadata', 'files', 'index.html'), 'https://http-no-metadata.test/');
+    expect(bare).toMatchObject({
+      document_mode: 'quirks', lang: null, title: null, title_count: 0, meta_description: null, canonical: [], open_graph: {},
+      json_ld: { blocks: 0, schema_org_context: null, identity: null, name_visible: null }, images_without_alt: 1, controls_unnamed: 1,
+    });
+  });
+});
+
+describe('extractJsonLd', () => {
+  it('refuses non-object top-level items and finds WebSite identity when no organisation is given', () => {
+    const j = extractJsonLd(['[1, {"@context": "http://schema.org/", "@type": "WebSite", "name": "Site", "url": "https://s.example/"}]'], ['Other']);
+    expect(j.parse_errors).toEqual(['block 1: top-level item is not an object']);
+    expect(j.identity).toEqual({ type: 'WebSite', name: 'Site', url: 'https://s.example/', logo: false, same_as: 0 });
+    expect(j.name_visible).toBe(false);
+  });
+
+  it('does not count a context from another vocabulary as schema.org', () => {
+    expect(extractJsonLd(['{"@context": "https://example.org/vocab", "@type": "Thing"}'], []).schema_org_context).toBe(false);
+  });
+});
+
+describe('body helpers', () => {
+  it('decodes with the header charset, then the meta charset, then UTF-8', () => {
+    const latin = Buffer.from('<meta charset="iso-8859-1"><p>Gr\xfc\xdfe</p>', 'latin1');
+    expect(decodeBody(latin, null)).toContain('Grüße');
+    expect(decodeBody(Buffer.from('Grüße'), null)).toBe('Grüße');
+    expect(decodeBody(Buffer.from('Grüße'), 'no-such-charset')).toBe('Grüße');
+  });
+
+  it('tells HTML from markdown', () => {
+    expect(looksLikeHtml('\uFEFF  <!DOCTYPE html><html>')).toBe(true);
+    expect(looksLikeHtml('<div>x</div><body>')).toBe(true);
+    expect(looksLikeHtml('# Title\n\nSome <em>inline</em> html.')).toBe(false);
+  });
+
+  it('gives an unparsed facet for non-HTML responses', () => {
+    expect(emptyHtml(12)).toMatchObject({ parsed: false, html_bytes: 12, title: null });
+  });
+});
