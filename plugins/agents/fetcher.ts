@@ -2,7 +2,8 @@
 // Discovery documents are fetched the way verifiers are told to: no credentials, no redirects followed (a 3xx
 // is recorded as what the site answered), a size cap. Every answer is kept in a log so the commerce facet can
 // report the 402 challenges this probe met.
-import { NetError, type HttpExchange, type HttpRequestOptions } from '../../src/net/types.ts';
+import { failureFact } from '../../src/net/failure-fact.ts';
+import type { HttpExchange, HttpRequestOptions } from '../../src/net/types.ts';
 import type { ProbeContext } from '../../src/engine/types.ts';
 
 export interface ResponseFacts {
@@ -37,11 +38,6 @@ export function mediaType(value: string | undefined): string | null {
   return essence ? essence : null;
 }
 
-export function errorCode(err: unknown): string {
-  if (err instanceof NetError) return err.code;
-  if (err instanceof Error && err.name === 'AbortError') return 'aborted';
-  return 'protocol_error';
-}
 
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -92,7 +88,7 @@ export class Fetcher {
         decompress: true,
       });
     } catch (err) {
-      return { response: failed(url, errorCode(err)), json: undefined, exchange: null };
+      return { response: failed(url, failureFact(err)), json: undefined, exchange: null };
     }
     const text = stripBom(exchange.body.toString('utf8'));
     const response: ResponseFacts = {

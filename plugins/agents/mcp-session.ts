@@ -4,7 +4,8 @@
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { challengeSchemes } from './inspect-payment.ts';
 import { countListedTools, inspectInitializeResult, readJsonRpc, type McpRemote } from './inspect-mcp.ts';
-import { errorCode, mediaType, type Fetcher } from './fetcher.ts';
+import { failureFact } from '../../src/net/failure-fact.ts';
+import { mediaType, type Fetcher } from './fetcher.ts';
 
 export interface McpEndpointFacts {
   url: string;
@@ -89,7 +90,7 @@ export async function talkToEndpoint(fetcher: Fetcher, remote: McpRemote): Promi
     facts.tools_count = countListedTools(readJsonRpc(list.body.toString('utf8'), mediaType(list.headers['content-type']), 2).result);
   } catch (err) {
     // A failure after initialize keeps what initialize showed; tools/list then stays unanswered (null).
-    if (facts.status === null) facts.error = errorCode(err);
+    if (facts.status === null) facts.error = failureFact(err);
   }
   return facts;
 }

@@ -1,6 +1,7 @@
 // Follows a URL hop by hop, one guarded request per hop, so every hop's status, Location, HSTS and cookies
 // are observed (the network layer's own redirect following reports only the final response's headers).
-import { NetError, type HttpExchange, type HttpRequestOptions, type Net } from '../../src/net/types.ts';
+import { failureFact } from '../../src/net/failure-fact.ts';
+import type { HttpExchange, HttpRequestOptions, Net } from '../../src/net/types.ts';
 import { probeUrl } from './urls.ts';
 import type { Chain, Hop } from './types.ts';
 
@@ -9,12 +10,6 @@ export const MAX_HOPS = 10;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** A network failure becomes its NetErrorCode; anything else is a bug in this probe and propagates. */
-export function errorCode(err: unknown, signal: AbortSignal): string {
-  if (err instanceof NetError) return err.code;
-  if (signal.aborted) return 'aborted';
-  throw err;
-}
 
 export interface ChainResult {
   chain: Chain;
@@ -43,7 +38,7 @@ export async function followChain(net: Net, start: string, signal: AbortSignal, 
     try {
       ex = await net.request(url, { ...opts, method: 'GET', followRedirects: false, signal });
     } catch (err) {
-      error = errorCode(err, signal);
+      error = failureFact(err);
       break;
     }
     exchanges.push(ex);
@@ -110,6 +105,6 @@ export async function fetchOnce(
   try {
     return { ex: await net.request(url, { ...opts, signal }), error: null };
   } catch (err) {
-    return { ex: null, error: errorCode(err, signal) };
+    return { ex: null, error: failureFact(err) };
   }
 }

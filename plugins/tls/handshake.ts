@@ -1,5 +1,6 @@
 // Runs handshakes through the guarded network and turns their end into a fact: accepted (with what was read from
 // the live socket), refused by the server (a TLS-level answer), or failed before the server could say (null facts).
+import { notObserved } from '../../src/net/failure-fact.ts';
 import { NetError, type Net, type TlsConnection, type TlsConnectOptions } from '../../src/net/types.ts';
 
 export type Attempt<T> =
@@ -15,6 +16,7 @@ const LOCAL_CODES = new Set(['ERR_SSL_NO_CIPHER_MATCH', 'ERR_SSL_NO_CIPHERS_AVAI
 
 export function errorCode(err: unknown): { refused: boolean; code: string } {
   if (err instanceof NetError) {
+    if (notObserved(err)) throw err;
     const code = err.detail ?? err.code;
     return { refused: REFUSAL_CODES.has(err.code) && !LOCAL_CODES.has(code), code };
   }

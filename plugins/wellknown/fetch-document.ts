@@ -2,7 +2,8 @@
 // answer (or failure) into the same response facts. One deterministic nonexistent path is fetched once, so
 // each document can say whether its body is just the site's answer for a page that does not exist.
 import { gunzipSync } from 'node:zlib';
-import { NetError, type HttpExchange } from '../../src/net/types.ts';
+import { failureFact } from '../../src/net/failure-fact.ts';
+import type { HttpExchange } from '../../src/net/types.ts';
 import type { ProbeContext } from '../../src/engine/types.ts';
 import { looksLikeHtml, parseContentType } from './text.ts';
 
@@ -32,11 +33,6 @@ export interface Fetched {
   error: string | null;
 }
 
-export function errorCode(err: unknown): string {
-  if (err instanceof NetError) return err.code;
-  if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return 'aborted';
-  return 'protocol_error';
-}
 
 export function isSuccess(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
@@ -75,7 +71,7 @@ export class Fetcher {
         .request(url, { method: 'GET', followRedirects: true, maxBodyBytes, decompress: true, signal: this.ctx.signal })
         .then(
           (exchange) => ({ url, exchange, error: null }),
-          (err: unknown) => ({ url, exchange: null, error: errorCode(err) }),
+          (err: unknown) => ({ url, exchange: null, error: failureFact(err) }),
         );
       this.memo.set(key, p);
     }

@@ -31,11 +31,12 @@ const RCODE_ERRORS: Record<string, NetError['code']> = {
 };
 
 /**
- * One resolver per scan. A name's addresses are looked up once and kept for the scan, so every probe connects
- * to the same checked addresses; failures are not kept (a retry may succeed).
+ * One resolver per scan. A name is looked up once and the outcome, addresses or failure, is kept for the scan:
+ * every probe connects to the same checked addresses and sees the same DNS, and a resolver that does not answer
+ * costs one timeout per scan rather than one per request. Only an aborted lookup is forgotten.
  */
 export function createResolver(dns: DnsClient, policy: AddressPolicy): Resolver {
-  const resolved = new Map<string, ResolvedAddress[]>();
+  const lookups = new Map<string, Promise<ResolvedAddress[]>>();
   const refuse = (host: string, refused: string[]): NetError =>
     new NetError('policy_refused', `${host} has no address this service may connect to`, refused.join(', '));
 
@@ -49,6 +50,20 @@ export function createResolver(dns: DnsClient, policy: AddressPolicy): Resolver 
     return allowed;
   }
 
+  async function lookup(name: string, signal: AbortSignal | undefined): Promise<ResolvedAddress[]> {
+    const [a, aaaa] = await Promise.allSettled([dns.query(name, 'A', { signal }), dns.query(name, 'AAAA', { signal })]);
+    const found = [a, aaaa].flatMap((r, i) =>
+      r.status === 'fulfilled' && r.value.rcode === 'NOERROR' ? addressesIn(r.value, name, i === 0 ? 'A' : 'AAAA') : [],
+    );
+    if (found.length > 0) return allowedOnly(name, found);
+    for (const r of [a, aaaa]) if (r.status === 'rejected') throw r.reason;
+    const rcode = (a as PromiseFulfilledResult<DnsResponse>).value.rcode;
+    const code = RCODE_ERRORS[rcode];
+    if (code) throw new NetError(code, `${name}: ${rcode}`);
+    if (rcode !== 'NOERROR') throw new NetError('dns_error', `${name}: ${rcode}`);
+    throw new NetError('dns_nodata', `${name} has no A or AAAA record`);
+  }
+
   return {
     async resolve(rawHost, opts = {}) {
       const classified = classifyHost(rawHost);
@@ -57,26 +72,15 @@ export function createResolver(dns: DnsClient, policy: AddressPolicy): Resolver 
       }
       if (classified.kind === 'ip') return allowedOnly(classified.host, [classified.host]);
       const name = normaliseName(classified.host);
-      const known = resolved.get(name);
-      if (known) return known;
-      const [a, aaaa] = await Promise.allSettled([
-        dns.query(name, 'A', { signal: opts.signal }),
-        dns.query(name, 'AAAA', { signal: opts.signal }),
-      ]);
-      const found = [a, aaaa].flatMap((r, i) =>
-        r.status === 'fulfilled' && r.value.rcode === 'NOERROR' ? addressesIn(r.value, name, i === 0 ? 'A' : 'AAAA') : [],
-      );
-      if (found.length > 0) {
-        const addresses = allowedOnly(name, found);
-        resolved.set(name, addresses);
-        return addresses;
+      let pending = lookups.get(name);
+      if (!pending) {
+        pending = lookup(name, opts.signal);
+        lookups.set(name, pending);
+        pending.catch((err: unknown) => {
+          if (err instanceof NetError && err.code === 'aborted') lookups.delete(name);
+        });
       }
-      for (const r of [a, aaaa]) if (r.status === 'rejected') throw r.reason;
-      const rcode = (a as PromiseFulfilledResult<DnsResponse>).value.rcode;
-      const code = RCODE_ERRORS[rcode];
-      if (code) throw new NetError(code, `${name}: ${rcode}`);
-      if (rcode !== 'NOERROR') throw new NetError('dns_error', `${name}: ${rcode}`);
-      throw new NetError('dns_nodata', `${name} has no A or AAAA record`);
+      return pending;
     },
 
     checkAddress(address) {

@@ -67,13 +67,21 @@ describe('resolver', () => {
     await expect(resolver.resolve('closed.test')).rejects.toMatchObject({ code: 'dns_refused' });
   });
 
-  it('keeps a successful answer for the scan but not a failure', async () => {
+  it('keeps the outcome for the scan, a failure too: one view of DNS per scan', async () => {
     const resolver = resolverWith(['127.0.0.0/8']);
     await expect(resolver.resolve('flaky.test')).rejects.toMatchObject({ code: 'dns_servfail' });
-    expect(await resolver.resolve('flaky.test')).toEqual([{ address: '127.0.0.5', family: 4 }]);
     const before = server.queries.filter((q) => q.name === 'flaky.test').length;
-    await resolver.resolve('flaky.test');
+    await expect(resolver.resolve('flaky.test')).rejects.toMatchObject({ code: 'dns_servfail' });
     expect(server.queries.filter((q) => q.name === 'flaky.test').length).toBe(before);
+    // The next scan (a new resolver) asks again, and sees the server's second answer.
+    expect(await resolverWith(['127.0.0.0/8']).resolve('flaky.test')).toEqual([{ address: '127.0.0.5', family: 4 }]);
+  });
+
+  it('shares one lookup between concurrent callers', async () => {
+    const resolver = resolverWith(['127.0.0.0/8']);
+    const before = server.queries.filter((q) => q.name === 'mixed.test').length;
+    await Promise.all([resolver.resolve('mixed.test'), resolver.resolve('mixed.test'), resolver.resolve('mixed.test')]);
+    expect(server.queries.filter((q) => q.name === 'mixed.test').length - before).toBe(2);
   });
 
   it('checks IP literals without DNS and refuses odd spellings', async () => {
