@@ -21,6 +21,8 @@ export interface FetchOptions {
   path?: string;
   method?: string;
   headers?: Record<string, string>;
+  /** Request body (sent with Content-Length). */
+  body?: string;
   ca?: string;
   minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
   maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
@@ -75,6 +77,6 @@ export function fetchSite(opts: FetchOptions): Promise<Fetched> {
     );
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
     req.on('error', reject);
-    req.end();
+    req.end(opts.body);
   });
 }

@@ -2,6 +2,7 @@
 // its own loopback address, and hands back the DVS_* settings that point the service at them.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import type http from 'node:http';
+import type https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { TestCa, type ServerCredentials } from './ca.ts';
 import { startDnsServer, zoneResponder, silentResponder, type DnsServer } from './dns-server.ts';
 import { loadSites, type Site } from './site-config.ts';
-import { createHttpServer, createHttpsServer, type SiteServerContext } from './site-server.ts';
+import { createHttpServer, createHttpsServer, siteHandler, type SiteServerContext } from './site-server.ts';
+import { createHostFront, SniFront } from './shared-address.ts';
 import { botAuthVerifier, type AgentJwk } from './bot-auth.ts';
 import { Zones } from './zones.ts';
 
@@ -44,12 +46,20 @@ export interface World {
   deadDnsPort: number;
   httpsPort: number;
   httpPort: number;
+  /**
+   * A valid certificate (leaf and intermediate, EC P-256) from the world's CA for these names: for a server
+   * the world does not run itself (see external-site.ts).
+   */
+  issueCertificate(label: string, names: string[]): Promise<ServerCredentials>;
   /** `https://<domain>:<port><path>` of a site (by site name), for tests that build URLs. */
   url(siteName: string, pathname?: string, scheme?: 'http' | 'https'): string;
   stop(): Promise<void>;
 }
 
-type Server = http.Server;
+/** A listener the world closes: a site server, or a shared front on [::1]. */
+type Server = net.Server & { closeAllConnections(): void };
+/** Where `ipv6: true` sites are served, all on one address as their AAAA records say. */
+const IPV6_ADDRESS = '::1';
 const LISTEN_ATTEMPTS = 10;
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -138,12 +148,24 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const verifyBotAuth = botAuthVerifier(opts.trustedAgentKeys ?? []);
   const httpsGroup: { server: Server; address: string }[] = [];
   const httpGroup: { server: Server; address: string }[] = [];
+  const httpsOnV6 = new Map<string, https.Server>();
+  const httpOnV6 = new Map<string, http.RequestListener>();
   for (const site of sites) {
     const ctx: SiteServerContext = { site, ports, verifyBotAuth, signal: stopping.signal };
     const creds = credentials.get(site.name);
-    if (creds) httpsGroup.push({ server: createHttpsServer(ctx, creds), address: site.address });
-    if (site.spec.http) httpGroup.push({ server: createHttpServer(ctx), address: site.address });
+    const names = [site.spec.domain, ...site.spec.aliases];
+    if (creds) {
+      const server = createHttpsServer(ctx, creds);
+      httpsGroup.push({ server, address: site.address });
+      if (site.spec.ipv6) for (const name of names) httpsOnV6.set(name, server);
+    }
+    if (site.spec.http) {
+      httpGroup.push({ server: createHttpServer(ctx), address: site.address });
+      if (site.spec.ipv6) for (const name of names) httpOnV6.set(name, siteHandler(ctx, 'http'));
+    }
   }
+  if (httpsOnV6.size > 0) httpsGroup.push({ server: new SniFront(httpsOnV6), address: IPV6_ADDRESS });
+  if (httpOnV6.size > 0) httpGroup.push({ server: createHostFront(httpOnV6), address: IPV6_ADDRESS });
 
   const dnsServers: DnsServer[] = [];
   const servers = [...httpsGroup, ...httpGroup].map((s) => s.server);
@@ -180,6 +202,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     deadDnsPort: dead.port,
     httpsPort: ports.https,
     httpPort: ports.http,
+    issueCertificate: (label, names) => ca.issue({ label, names, certificate: 'valid', key: 'ec-p256', expiresInDays: 90 }),
     url(siteName, pathname = '/', scheme = 'https') {
       const site = byName.get(siteName);
       if (!site) throw new Error(`no world site named ${siteName}`);

@@ -89,6 +89,42 @@ const dnsRecord = z.discriminatedUnion('type', [
     .strict(),
 ]);
 
+/** An Ed25519 private key as a JWK (RFC 8037): the world signs responses with it. */
+const privateJwk = z
+  .object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().min(1), d: z.string().min(1), kid: z.string().optional() })
+  .strict();
+
+const mediaType = z.string().regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/, { message: 'not a media type (type/subtype, lower case)' });
+
+/** Another representation of a route, chosen by the request's Accept: a file from files/, and headers of its own. */
+const variant = z.union([
+  z.string().transform((file) => ({ file, headers: {} as Record<string, string | string[]> })),
+  z.object({ file: z.string(), headers: headers.default({}) }).strict(),
+]);
+
+/** A Streamable HTTP MCP server at the route, answered by the MCP SDK (stateless: no session id). */
+const mcpServer = z
+  .object({
+    name: z.string().min(1),
+    version: z.string().min(1),
+    /** true: answers as one JSON body; false: as an SSE stream (both are valid Streamable HTTP). */
+    json_response: z.boolean().default(false),
+    tools: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            description: z.string().min(1),
+            input_schema: z.record(z.string(), z.unknown()),
+            /** The text a tools/call of this tool answers with. */
+            answer: z.string(),
+          })
+          .strict(),
+      )
+      .default([]),
+  })
+  .strict();
+
 const route = z
   .object({
     status: z.number().int().min(100).max(599).optional(),
@@ -100,10 +136,18 @@ const route = z
     /** Shortcut for a redirect: the Location value (status from redirect_status, default 301). */
     redirect: z.string().optional(),
     redirect_status: z.union([z.literal(301), z.literal(302), z.literal(303), z.literal(307), z.literal(308)]).optional(),
+    /** Media type -> file served instead when the request's Accept prefers it; every answer gets Vary: Accept. */
+    variants: z.record(mediaType, variant).optional(),
+    mcp: mcpServer.optional(),
+    /** Private keys that sign the response as a key directory (draft-meunier-http-message-signatures-directory). */
+    sign_directory: z.array(privateJwk).min(1).optional(),
   })
   .strict()
-  .refine((r) => [r.body, r.file, r.generate_bytes, r.redirect].filter((x) => x !== undefined).length <= 1, {
-    message: 'a route has at most one of body, file, generate_bytes, redirect',
+  .refine((r) => [r.body, r.file, r.generate_bytes, r.redirect, r.mcp].filter((x) => x !== undefined).length <= 1, {
+    message: 'a route has at most one of body, file, generate_bytes, redirect, mcp',
+  })
+  .refine((r) => r.variants === undefined || (r.body === undefined && r.generate_bytes === undefined && r.redirect === undefined && r.mcp === undefined), {
+    message: 'variants go with a file route (the file at the path or `file`)',
   });
 
 const siteSchema = z
@@ -140,6 +184,11 @@ const siteSchema = z
     delay_ms: uint(600_000).default(0),
     catch_all: z.boolean().default(false),
     web_bot_auth: z.boolean().default(false),
+    /** Requests for the site's other names redirect to this one (path and query kept); HTTP upgrades first. */
+    canonical_host: z
+      .object({ name: hostname, status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).default(301) })
+      .strict()
+      .optional(),
     compress: z.boolean().default(false),
     routes: z.record(z.string().startsWith('/'), route).default({}),
     dns: z
@@ -151,12 +200,18 @@ const siteSchema = z
       .strict()
       .default({ behaviour: 'normal', ad: false, records: [] }),
   })
-  .strict();
+  .strict()
+  .refine((s) => s.canonical_host === undefined || [s.domain, ...s.aliases].includes(s.canonical_host.name), {
+    message: 'canonical_host.name must be the domain or one of the aliases',
+    path: ['canonical_host', 'name'],
+  });
 
 export type SiteSpec = z.infer<typeof siteSchema>;
 export type DnsRecordSpec = z.infer<typeof dnsRecord>;
 export type RouteSpec = z.infer<typeof route>;
 export type HeaderMap = z.infer<typeof headers>;
+export type McpServerSpec = z.infer<typeof mcpServer>;
+export type PrivateJwk = z.infer<typeof privateJwk>;
 
 /** A site as the world serves it: its folder name, the validated spec and the addresses given to it. */
 export interface Site {

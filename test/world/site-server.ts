@@ -13,7 +13,9 @@ import { createGzip, gzipSync } from 'node:zlib';
 import type { Site, RouteSpec, HeaderMap } from './site-config.ts';
 import type { ServerCredentials } from './ca.ts';
 import type { BotAuthVerifier } from './bot-auth.ts';
-
+import { answerMcp } from './mcp-responder.ts';
+import { preferredIndex } from './negotiate.ts';
+import { directorySigner, type DirectorySigner } from './sign-directory.ts';
 
 export interface SiteServerContext {
   site: Site;
@@ -84,6 +86,10 @@ async function readFileIn(root: string, urlPath: string): Promise<{ file: string
   }
 }
 
+function mediaTypeOf(contentType: string | string[] | undefined): string {
+  return String(contentType ?? DEFAULT_TYPE).split(';')[0]!.trim().toLowerCase();
+}
+
 function fileReply(file: string, data: Buffer, status = 200): Reply {
   const type = contentTypeOf(file);
   const body = isText(type) ? Buffer.from(expandTemplates(data.toString('utf8'))) : data;
@@ -110,6 +116,22 @@ async function routeReply(site: Site, route: RouteSpec, urlPath: string): Promis
   if (route.file !== undefined) throw new Error(`site ${site.name}: route file ${route.file} is missing`);
   if (route.status !== undefined) return { status: route.status, headers: {}, body: Buffer.alloc(0) };
   return notFound(site);
+}
+
+/** A route with variants: the representation the request's Accept prefers, always with Vary: Accept. */
+async function negotiatedReply(site: Site, route: RouteSpec, req: IncomingMessage, byDefault: Reply): Promise<Reply> {
+  const variants = Object.entries(route.variants ?? {});
+  const offered = [mediaTypeOf(byDefault.headers['content-type']), ...variants.map(([type]) => type)];
+  const chosen = preferredIndex(req.headers.accept, offered);
+  byDefault.headers.vary = 'accept';
+  if (chosen === 0) return byDefault;
+  const [type, variant] = variants[chosen - 1]!;
+  const found = await readFileIn(site.filesDir, `/${variant.file.replace(/^\/+/, '')}`);
+  if (!found) throw new Error(`site ${site.name}: variant file ${variant.file} is missing`);
+  const reply = fileReply(found.file, found.data, byDefault.status);
+  const charset = /;\s*charset=[^;]+/.exec(String(reply.headers['content-type']))?.[0] ?? '';
+  reply.headers = { ...reply.headers, 'content-type': `${type}${charset}`, ...variant.headers, vary: 'accept' };
+  return reply;
 }
 
 async function staticReply(site: Site, urlPath: string): Promise<Reply> {
@@ -142,7 +164,7 @@ async function send(req: IncomingMessage, res: ServerResponse, reply: Reply, bas
   const gzip = compress && hasBody && wantsGzip(req);
   if (gzip) {
     headers['content-encoding'] = 'gzip';
-    headers.vary = 'accept-encoding';
+    headers.vary = headers.vary === undefined ? 'accept-encoding' : `${String(headers.vary)}, accept-encoding`;
   }
   const body = gzip && reply.generate === undefined ? gzipSync(reply.body) : reply.body;
   // A gzipped stream has no length known in advance: it goes out chunked.
@@ -170,10 +192,22 @@ function requestPath(req: IncomingMessage): string {
   }
 }
 
-function handler(ctx: SiteServerContext, scheme: 'http' | 'https') {
+/** `host[:port]` as a client writes it: the port only when it is not the scheme's default. */
+function authority(host: string, scheme: 'http' | 'https', port: number): string {
+  return port === (scheme === 'https' ? 443 : 80) ? host : `${host}:${port}`;
+}
+
+function redirect(status: number, location: string): Reply {
+  return { status, headers: { location }, body: Buffer.alloc(0) };
+}
+
+/** The request handler of one site for one scheme (exported for the shared [::1] front). */
+export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
   const { site, ports, signal } = ctx;
   const { spec } = site;
   const baseHeaders = scheme === 'https' ? spec.headers : (spec.http?.headers ?? {});
+  const signers = new Map<string, DirectorySigner>();
+  for (const [routePath, route] of Object.entries(spec.routes)) if (route.sign_directory) signers.set(routePath, directorySigner(route.sign_directory));
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const closed = new AbortController();
     res.on('close', () => closed.abort());
@@ -184,9 +218,13 @@ function handler(ctx: SiteServerContext, scheme: 'http' | 'https') {
       if (delay > 0) await sleep(delay, undefined, { signal: AbortSignal.any([signal, closed.signal]) });
       const host = hostOf(req, site);
       if (scheme === 'http' && spec.http?.redirect_to_https) {
-        const port = ports.https === 443 ? '' : `:${ports.https}`;
-        const location = `https://${host}${port}${req.url ?? '/'}`;
-        return await send(req, res, { status: spec.http.redirect_status, headers: { location }, body: Buffer.alloc(0) }, baseHeaders, false);
+        const location = `https://${authority(host, 'https', ports.https)}${req.url ?? '/'}`;
+        return await send(req, res, redirect(spec.http.redirect_status, location), baseHeaders, false);
+      }
+      const canonical = spec.canonical_host;
+      if (canonical && host !== canonical.name) {
+        const location = `${scheme}://${authority(canonical.name, scheme, ports[scheme])}${req.url ?? '/'}`;
+        return await send(req, res, redirect(canonical.status, location), baseHeaders, false);
       }
       if (spec.web_bot_auth && !(await ctx.verifyBotAuth(req, `${scheme}://${req.headers.host ?? host}${req.url ?? '/'}`))) {
         const reply: Reply = {
@@ -196,8 +234,16 @@ function handler(ctx: SiteServerContext, scheme: 'http' | 'https') {
         };
         return await send(req, res, reply, baseHeaders, false);
       }
-      const reply = route ? await routeReply(site, route, urlPath) : await staticReply(site, urlPath);
+      if (route?.mcp) return await answerMcp(route.mcp, req, res, { ...baseHeaders, ...route.headers });
+      let reply = route ? await routeReply(site, route, urlPath) : await staticReply(site, urlPath);
       if (route?.headers) reply.headers = { ...reply.headers, ...route.headers };
+      if (route?.variants) reply = await negotiatedReply(site, route, req, reply);
+      const sign = signers.get(urlPath);
+      if (sign) {
+        const url = `${scheme}://${req.headers.host ?? authority(host, scheme, ports[scheme])}${req.url ?? '/'}`;
+        const request = { method: req.method ?? 'GET', url, headers: { host: req.headers.host ?? '' } };
+        reply.headers = { ...reply.headers, ...(await sign(request, reply.status)) };
+      }
       await send(req, res, reply, baseHeaders, spec.compress);
     } catch (err) {
       if (closed.signal.aborted || signal.aborted) return void res.destroy();
@@ -225,7 +271,7 @@ export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCre
       ALPNProtocols: tls.alpn ?? ['http/1.1'],
       keepAliveTimeout: 1000,
     },
-    handler(ctx, 'https'),
+    siteHandler(ctx, 'https'),
   );
   // TLS handshake failures are what many sites exist to produce; they are not errors of the world.
   server.on('tlsClientError', () => undefined);
@@ -233,5 +279,5 @@ export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCre
 }
 
 export function createHttpServer(ctx: SiteServerContext): http.Server {
-  return http.createServer({ keepAliveTimeout: 1000 }, handler(ctx, 'http'));
+  return http.createServer({ keepAliveTimeout: 1000 }, siteHandler(ctx, 'http'));
 }

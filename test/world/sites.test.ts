@@ -1,8 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import canonicalize from 'canonicalize';
+import { httpbis, createVerifier, type SignatureParameters } from 'http-message-signatures';
+import { calculateJwkThumbprint, flattenedVerify, importJWK } from 'jose';
 import { keyFromSeed } from '../../src/signing/keys.ts';
 import { createWebBotAuthSigner } from '../../src/net/web-bot-auth.ts';
 import { startWorld, type World } from './index.ts';
@@ -10,28 +14,27 @@ import { fetchSite, type FetchOptions } from './https-client.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sites');
 
-let world: World;
 let fixtures: World;
 const agent = await keyFromSeed('agent-key', new Uint8Array(32).fill(7), '2025-01-01T00:00:00Z');
 const stranger = await keyFromSeed('agent-key', new Uint8Array(32).fill(9), '2025-01-01T00:00:00Z');
 
 beforeAll(async () => {
-  [world, fixtures] = await Promise.all([startWorld(), startWorld({ sitesDir: FIXTURES, trustedAgentKeys: [agent.publicJwk] })]);
+  fixtures = await startWorld({ sitesDir: FIXTURES, trustedAgentKeys: [agent.publicJwk] });
 });
 afterAll(async () => {
-  await Promise.all([world?.stop(), fixtures?.stop()]);
+  await fixtures?.stop();
 });
 
 /** GET from a fixture site by site name over HTTPS, trusting the world CA unless told otherwise. */
-function get(siteName: string, pathname = '/', extra: Partial<FetchOptions> = {}, w = fixtures) {
-  const site = w.sites.find((s) => s.name === siteName)!;
+function get(siteName: string, pathname = '/', extra: Partial<FetchOptions> = {}) {
+  const site = fixtures.sites.find((s) => s.name === siteName)!;
   const scheme = extra.scheme ?? 'https';
   return fetchSite({
     address: site.address,
-    port: scheme === 'https' ? w.httpsPort : w.httpPort,
+    port: scheme === 'https' ? fixtures.httpsPort : fixtures.httpPort,
     host: site.domain,
     path: pathname,
-    ca: w.caPem,
+    ca: fixtures.caPem,
     ...extra,
   });
 }
@@ -47,9 +50,9 @@ async function tlsError(siteName: string, extra: Partial<FetchOptions> = {}): Pr
 
 describe('HTTPS and the test CA', () => {
   it('serves a valid chain (leaf and intermediate) that node:https accepts with the world CA', async () => {
-    const r = await get('good', '/', {}, world);
+    const r = await get('basic');
     expect(r.status).toBe(200);
-    expect(r.peer!.subjectaltname).toBe('DNS:good.test, DNS:www.good.test');
+    expect(r.peer!.subjectaltname).toBe('DNS:basic.test, DNS:www.basic.test, DNS:basic-alias.test');
     expect(r.peer!.issuerCertificate.subject.CN).toBe('DVS World Test Intermediate CA');
     const leaf = new X509Certificate(r.peer!.raw);
     expect(Date.parse(leaf.validTo)).toBeGreaterThan(Date.now());
@@ -57,7 +60,8 @@ describe('HTTPS and the test CA', () => {
   });
 
   it('serves the alias with the same certificate', async () => {
-    expect((await get('good', '/', { host: 'www.good.test' }, world)).status).toBe(200);
+    const r = await get('basic', '/', { host: 'basic-alias.test' });
+    expect([r.status, r.peer!.subjectaltname]).toEqual([200, 'DNS:basic.test, DNS:www.basic.test, DNS:basic-alias.test']);
   });
 
   it('is not trusted without the world CA', async () => {
@@ -80,9 +84,9 @@ describe('HTTPS and the test CA', () => {
     expect(r.peer!.modulus).toBeTruthy();
   });
 
-  it('keeps to the site TLS versions: 1.3 on good, 1.0/1.1 only on legacy', async () => {
-    expect((await get('good', '/', {}, world)).protocol).toBe('TLSv1.3');
-    expect(await tlsError('good', { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' })).not.toBe('no error');
+  it('keeps to the site TLS versions: 1.3 on basic, 1.0/1.1 only on legacy', async () => {
+    expect((await get('basic')).protocol).toBe('TLSv1.3');
+    expect(await tlsError('basic', { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' })).not.toBe('no error');
     const legacy = await get('legacy', '/', { minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' });
     expect(legacy.protocol).toBe('TLSv1.1');
     expect(await tlsError('legacy', { minVersion: 'TLSv1.2' })).not.toBe('no error');
@@ -94,8 +98,6 @@ describe('plain HTTP', () => {
     const r = await get('redirector', '/a/b?c=d', { scheme: 'http', host: 'www.redirector.test' });
     expect(r.status).toBe(308);
     expect(r.headers.location).toBe(`https://www.redirector.test:${fixtures.httpsPort}/a/b?c=d`);
-    const good = await get('good', '/', { scheme: 'http' }, world);
-    expect([good.status, good.headers.location]).toEqual([301, `https://good.test:${world.httpsPort}/`]);
   });
 
   it('serves files with the http headers (not the HTTPS ones) when the site does not redirect', async () => {
@@ -135,14 +137,6 @@ describe('files, headers and routes', () => {
   it('answers HEAD without a body', async () => {
     const r = await get('basic', '/hello.txt', { method: 'HEAD' });
     expect([r.status, r.body.length, r.headers['content-length']]).toEqual([200, 0, '600']);
-  });
-
-  it('serves good.test with the security headers and a security.txt that has not expired', async () => {
-    const r = await get('good', '/.well-known/security.txt', {}, world);
-    expect(r.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains; preload');
-    const expires = /^Expires: (.+)$/m.exec(r.body.toString())![1]!;
-    expect(Date.parse(expires)).toBeGreaterThan(Date.now());
-    for (const file of ['/robots.txt', '/sitemap.xml', '/llms.txt', '/about.md']) expect((await get('good', file, {}, world)).status).toBe(200);
   });
 
   it('answers route redirects, statuses, bodies, files and extra headers', async () => {
@@ -245,5 +239,160 @@ describe('Web Bot Auth', () => {
 
   it('answers 401 to a valid signature from a key it does not trust', async () => {
     expect((await signed(stranger)).status).toBe(401);
+  });
+});
+
+describe('canonical host', () => {
+  it('redirects the other names to the canonical one on HTTPS and on plain HTTP, keeping path and query', async () => {
+    const https = await get('canonical', '/a?b=c');
+    expect([https.status, https.headers.location]).toEqual([308, `https://www.canonical.test:${fixtures.httpsPort}/a?b=c`]);
+    const plain = await get('canonical', '/a?b=c', { scheme: 'http' });
+    expect([plain.status, plain.headers.location]).toEqual([308, `http://www.canonical.test:${fixtures.httpPort}/a?b=c`]);
+    const www = await get('canonical', '/', { host: 'www.canonical.test' });
+    expect([www.status, www.body.toString().trim()]).toEqual([200, 'canonical home']);
+  });
+
+  it('upgrades plain HTTP on the same host first when the site redirects to HTTPS', async () => {
+    const first = await get('redirector', '/p', { scheme: 'http', host: 'www.redirector.test' });
+    expect(first.headers.location).toBe(`https://www.redirector.test:${fixtures.httpsPort}/p`);
+    const second = await get('redirector', '/p', { host: 'www.redirector.test' });
+    expect([second.status, second.headers.location]).toEqual([301, `https://redirector.test:${fixtures.httpsPort}/p`]);
+    expect((await get('redirector', '/p')).status).toBe(404);
+  });
+});
+
+describe('IPv6: the ipv6 sites share [::1]', () => {
+  const onV6 = (host: string, extra: Partial<FetchOptions> = {}) =>
+    fetchSite({ address: '::1', port: extra.scheme === 'http' ? fixtures.httpPort : fixtures.httpsPort, host, ca: fixtures.caPem, ...extra });
+
+  it('chooses the site and its certificate by SNI', async () => {
+    const basic = await onV6('www.basic.test');
+    expect([basic.status, basic.headers['x-site'], basic.peer!.subject.CN]).toEqual([200, 'basic', 'basic.test']);
+    const canonical = await onV6('canonical.test');
+    expect([canonical.status, canonical.peer!.subject.CN]).toEqual([308, 'canonical.test']);
+  });
+
+  it('keeps each site TLS settings', async () => {
+    const legacy = await onV6('legacy.test', { minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' });
+    expect(legacy.protocol).toBe('TLSv1.1');
+    expect((await onV6('basic.test')).protocol).toBe('TLSv1.3');
+  });
+
+  it('closes connections whose SNI names no ipv6 site', async () => {
+    await expect(onV6('redirector.test')).rejects.toMatchObject({ code: 'ECONNRESET' });
+  });
+
+  it('chooses the plain-HTTP site by Host, and answers 421 to an unknown one', async () => {
+    const r = await onV6('basic.test', { scheme: 'http', path: '/hello.txt' });
+    expect([r.status, r.headers['x-plain']]).toEqual([200, 'yes']);
+    expect((await onV6('nobody.test', { scheme: 'http' })).status).toBe(421);
+  });
+});
+
+describe('content negotiation', () => {
+  const page = (accept?: string, extra: Partial<FetchOptions> = {}) =>
+    get('agent', '/page', { ...extra, headers: { ...(accept === undefined ? {} : { accept }), ...extra.headers } });
+
+  it('serves the default representation to browsers and clients that send no Accept, with Vary: Accept', async () => {
+    for (const accept of [undefined, 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', '*/*']) {
+      const r = await page(accept);
+      expect([r.status, r.headers['content-type'], r.headers.vary, r.headers['x-route']]).toEqual([200, 'text/html; charset=utf-8', 'accept', 'page']);
+    }
+  });
+
+  it('serves the variant the Accept header prefers, with its own headers', async () => {
+    const md = await page('text/markdown');
+    expect([md.headers['content-type'], md.body.toString(), md.headers.vary, md.headers['x-route']]).toEqual([
+      'text/markdown; charset=utf-8', '# The page\n', 'accept', 'page',
+    ]);
+    const plain = await page('text/markdown;q=0.4, text/plain;q=0.5');
+    expect([plain.headers['content-type'], plain.headers['x-variant']]).toEqual(['text/plain; charset=utf-8', 'plain']);
+  });
+
+  it('adds accept-encoding to Vary when it compresses a variant', async () => {
+    const r = await page('text/markdown', { headers: { 'accept-encoding': 'gzip' } });
+    expect([r.headers.vary, gunzipSync(r.body).toString()]).toEqual(['accept, accept-encoding', '# The page\n']);
+  });
+});
+
+describe('an MCP route', () => {
+  const rpc = (pathname: string, message: object, headers: Record<string, string> = {}) =>
+    get('agent', pathname, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    });
+  const initialize = { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+
+  it('answers initialize, tools/list and tools/call as JSON, without a session', async () => {
+    const init = await rpc('/mcp', initialize);
+    expect([init.status, init.headers['content-type'], init.headers['mcp-session-id']]).toEqual([200, 'application/json', undefined]);
+    expect(JSON.parse(init.body.toString())).toMatchObject({ id: 1, result: { serverInfo: { name: 'agent-test', version: '2.0.0' }, capabilities: { tools: {} } } });
+    const list = JSON.parse((await rpc('/mcp', { id: 2, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' })).body.toString());
+    expect(list.result.tools).toEqual([{ name: 'echo', description: 'Answers with a fixed text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }]);
+    const call = JSON.parse((await rpc('/mcp', { id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } })).body.toString());
+    expect(call.result.content).toEqual([{ type: 'text', text: 'fixed text' }]);
+  });
+
+  it('answers as an SSE stream with the route headers when the route asks for it', async () => {
+    const r = await rpc('/mcp-sse', initialize);
+    expect([r.status, r.headers['content-type'], r.headers['x-route']]).toEqual([200, 'text/event-stream', 'mcp-sse']);
+    const data = /^data: (.+)$/m.exec(r.body.toString())![1]!;
+    expect(JSON.parse(data)).toMatchObject({ id: 1, result: { serverInfo: { name: 'agent-test-sse' } } });
+  });
+
+  it('answers GET with 405 and a JSON-RPC error to a body that is not JSON', async () => {
+    const r = await get('agent', '/mcp');
+    expect([r.status, r.headers.allow]).toEqual([405, 'POST']);
+    const bad = await get('agent', '/mcp', { method: 'POST', body: '{', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    expect(JSON.parse(bad.body.toString()).error.code).toBe(-32700);
+  });
+});
+
+describe('a signed key directory', () => {
+  const directory = '/.well-known/http-message-signatures-directory';
+  const publicJwk = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' } as const;
+
+  async function verifyDirectory(authority: string, r: Awaited<ReturnType<typeof get>>) {
+    const keyid = await calculateJwkThumbprint(publicJwk);
+    const seen: SignatureParameters[] = [];
+    const verified = await httpbis.verifyMessage(
+      {
+        requiredFields: ['@authority;req'],
+        keyLookup: async (params) => {
+          seen.push(params);
+          return params.keyid === keyid ? { id: keyid, algs: ['ed25519'], verify: createVerifier(createPublicKey({ key: publicJwk, format: 'jwk' }), 'ed25519') } : null;
+        },
+      },
+      { status: r.status, headers: r.headers as Record<string, string> },
+      { method: 'GET', url: `https://${authority}${directory}`, headers: { host: authority } },
+    );
+    return { verified, seen };
+  }
+
+  it('signs the response with the listed key over the authority the client asked for', async () => {
+    const authority = `agent.test:${fixtures.httpsPort}`;
+    const r = await get('agent', directory);
+    expect(r.headers['signature-input']).toMatch(/^binding0=\("@authority";req\);created=\d+;expires=\d+;keyid="kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k";alg="ed25519";tag="http-message-signatures-directory"$/);
+    const { verified, seen } = await verifyDirectory(authority, r);
+    expect(verified).toBe(true);
+    expect(seen[0]!.tag).toBe('http-message-signatures-directory');
+  });
+
+  it('does not verify for another origin', async () => {
+    const r = await get('agent', directory);
+    expect((await verifyDirectory('elsewhere.test', r)).verified).toBe(false);
+  });
+});
+
+describe('the good site', () => {
+  it('publishes an A2A card whose JWS (over the RFC 8785 form without signatures) verifies with its JWKS key', async () => {
+    const files = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sites', 'good', 'files', '.well-known');
+    const { signatures, ...card } = JSON.parse(readFileSync(path.join(files, 'agent-card.json'), 'utf8'));
+    const [jwk] = JSON.parse(readFileSync(path.join(files, 'jwks.json'), 'utf8')).keys;
+    const [sig] = signatures as { protected: string; signature: string }[];
+    const payload = Buffer.from(canonicalize(card)!).toString('base64url');
+    const { protectedHeader } = await flattenedVerify({ protected: sig!.protected, signature: sig!.signature, payload }, await importJWK(jwk, 'EdDSA'));
+    expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: jwk.kid, typ: 'JOSE' });
   });
 });

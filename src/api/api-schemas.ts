@@ -1,0 +1,58 @@
+// The API's JSON Schemas (schemas/api/*.json): loaded once, compiled by ajv for request validation, and
+// reused as-is by openapi.json and the MCP tool input schemas, so there is one source for all three.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { REPO_ROOT } from '../engine/ruleset.ts';
+
+export type ApiSchemaName = 'quickscan-request' | 'fullvalidation-request' | 'scan-result' | 'error';
+
+const cache = new Map<string, Record<string, unknown>>();
+
+export function apiSchema(name: ApiSchemaName | 'certificate'): Record<string, unknown> {
+  let s = cache.get(name);
+  if (!s) {
+    const file = name === 'certificate' ? path.join(REPO_ROOT, 'schemas', 'certificate.schema.json') : path.join(REPO_ROOT, 'schemas', 'api', `${name}.json`);
+    s = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    cache.set(name, s);
+  }
+  return s;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats.default(ajv);
+const validators = new Map<string, ValidateFunction>();
+
+function validator(name: ApiSchemaName): ValidateFunction {
+  let v = validators.get(name);
+  if (!v) {
+    v = ajv.compile(apiSchema(name));
+    validators.set(name, v);
+  }
+  return v;
+}
+
+function describe(e: ErrorObject, schema: Record<string, unknown>): string {
+  const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  switch (e.keyword) {
+    case 'required':
+      return `${String(e.params.missingProperty)} is required`;
+    case 'additionalProperties': {
+      const allowed = Object.keys((schema.properties as object) ?? {}).join(', ');
+      return `unknown field "${String(e.params.additionalProperty)}" (allowed: ${allowed})`;
+    }
+    case 'type':
+      return field ? `${field} must be a ${String(e.params.type)}` : `the body must be a JSON ${String(e.params.type)}`;
+    default:
+      return `${field || 'the body'} ${e.message ?? 'is invalid'}`;
+  }
+}
+
+/** Null when the value is valid; otherwise one sentence naming every problem. */
+export function validationProblem(name: ApiSchemaName, value: unknown): string | null {
+  const v = validator(name);
+  if (v(value)) return null;
+  const schema = apiSchema(name);
+  return [...new Set((v.errors ?? []).map((e) => describe(e, schema)))].join('; ');
+}

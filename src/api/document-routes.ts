@@ -1,0 +1,71 @@
+// The published documents: openapi.json, the JWK set, the Web Bot Auth key directory, the MCP manifest,
+// security.txt, the guides and the site's agent-facing files. Public, cacheable for a few minutes, readable
+// from any origin (agents fetch them cross-site).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Config } from '../config.ts';
+import { REPO_ROOT } from '../engine/ruleset.ts';
+import type { ServiceJwks } from '../signing/jwks.ts';
+import type { SigningKey } from '../signing/keys.ts';
+import { buildMcpManifest } from './mcp-manifest.ts';
+import { buildOpenApi } from './openapi.ts';
+import { securityTxt } from './security-txt.ts';
+import { DIRECTORY_MEDIA_TYPE, directoryKeys, signDirectory } from './signature-directory.ts';
+import { API_CATALOG_TYPE, apiCatalog, homeLinks, homePage, llmsFullTxt, llmsTxt, robotsTxt, sitemapXml } from './site-documents.ts';
+
+/** The guides served at /docs/<name> and /docs/<name>.md, as markdown. */
+const GUIDES = ['api', 'operations'] as const;
+const readGuide = (name: string) => readFileSync(path.join(REPO_ROOT, 'docs', `${name}.md`), 'utf8');
+
+export interface DocumentDeps {
+  config: Pick<Config, 'baseUrl' | 'trustProxy' | 'securityTxt'>;
+  jwks: ServiceJwks;
+  /** The key outgoing probe requests are signed with; null when agent signing is off (no directory then). */
+  agentKey: SigningKey | null;
+  now?: () => Date;
+}
+
+function publish(ctx: Context, type: string, body: unknown): void {
+  ctx.set({ 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+  ctx.type = type;
+  ctx.body = typeof body === 'string' ? body : JSON.stringify(body, null, 2) + '\n';
+}
+
+export function documentRoutes(deps: DocumentDeps): Router {
+  const now = deps.now ?? (() => new Date());
+  const { baseUrl } = deps.config;
+  // Built once: they depend only on configuration and the schemas, both fixed at start.
+  const openapi = buildOpenApi({ baseUrl, trustProxy: deps.config.trustProxy });
+  const manifest = buildMcpManifest(baseUrl);
+  const guides = new Map(GUIDES.map((name) => [name, readGuide(name)]));
+  const router = new Router();
+
+  router.get('/', (ctx) => {
+    ctx.set('Link', homeLinks());
+    publish(ctx, 'text/html; charset=utf-8', homePage(baseUrl));
+  });
+  for (const [name, text] of guides) {
+    for (const at of [`/docs/${name}`, `/docs/${name}.md`]) router.get(at, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', text));
+  }
+  router.get('/robots.txt', (ctx) => publish(ctx, 'text/plain; charset=utf-8', robotsTxt(baseUrl)));
+  router.get('/sitemap.xml', (ctx) => publish(ctx, 'application/xml; charset=utf-8', sitemapXml(baseUrl)));
+  router.get('/llms.txt', (ctx) => publish(ctx, 'text/markdown; charset=utf-8', llmsTxt(baseUrl)));
+  router.get('/llms-full.txt', (ctx) => publish(ctx, 'text/markdown; charset=utf-8', llmsFullTxt(baseUrl, guides.get('api')!)));
+  router.get('/.well-known/api-catalog', (ctx) => publish(ctx, API_CATALOG_TYPE, apiCatalog(baseUrl)));
+
+  router.get('/openapi.json', (ctx) => publish(ctx, 'application/json', openapi));
+  router.get('/.well-known/jwks.json', (ctx) => publish(ctx, 'application/jwk-set+json', deps.jwks));
+  router.get('/.well-known/mcp.json', (ctx) => publish(ctx, 'application/json', manifest));
+  router.get('/.well-known/security.txt', (ctx) => publish(ctx, 'text/plain; charset=utf-8', securityTxt(deps.config, now())));
+  const agentKey = deps.agentKey;
+  if (agentKey) {
+    router.get('/.well-known/http-message-signatures-directory', async (ctx) => {
+      const at = now();
+      publish(ctx, DIRECTORY_MEDIA_TYPE, directoryKeys(agentKey, at));
+      await signDirectory(ctx, agentKey, at);
+    });
+  }
+  return router;
+}

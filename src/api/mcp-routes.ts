@@ -1,0 +1,65 @@
+// MCP over Streamable HTTP at /mcp, stateless: every POST gets its own low-level Server and transport, so any
+// instance can answer any request. GET (a server-to-client stream) and DELETE (ending a session) have no
+// meaning without sessions and answer 405.
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Context } from 'koa';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../engine/types.ts';
+import { ApiError } from './errors.ts';
+import { BODY_LIMIT } from './json-body.ts';
+import { callTool, MCP_TOOLS } from './mcp-tools.ts';
+import type { ScanOperations } from './scan-operations.ts';
+import { callerOf } from './scan-routes.ts';
+import { SERVICE_INFO } from './service-info.ts';
+
+export const MCP_PATH = '/mcp';
+
+const parse = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', jsonStrict: true });
+
+/** A JSON-RPC error with no id, for a body the protocol layer never got to read. */
+function rpcError(ctx: Context, status: number, code: number, message: string): void {
+  ctx.status = status;
+  ctx.body = { jsonrpc: '2.0', id: null, error: { code, message } };
+}
+
+function buildServer(ops: ScanOperations, ctx: Context, log: Logger): Server {
+  const server = new Server({ name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(ops, request.params.name, request.params.arguments, callerOf(ctx), log));
+  return server;
+}
+
+export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
+  const router = new Router();
+  const notAllowed = (ctx: Context) => {
+    throw new ApiError(405, `${ctx.method} is not allowed on ${MCP_PATH}: this MCP server is stateless, so there is no stream to open or session to end; POST JSON-RPC messages instead`, '/docs/api#mcp', { Allow: 'POST' });
+  };
+  router.get(MCP_PATH, notAllowed).delete(MCP_PATH, notAllowed);
+
+  router.post(MCP_PATH, async (ctx) => {
+    // A JSON body is parsed here under the service's size limit; anything else goes to the SDK, which answers
+    // a wrong content type with its own JSON-RPC error.
+    if (ctx.is('application/json')) {
+      try {
+        await parse(ctx, async () => {});
+      } catch (raw) {
+        const err = raw as { type?: string };
+        if (err.type === 'entity.too.large') return rpcError(ctx, 413, ErrorCode.InvalidRequest, `the message is larger than ${BODY_LIMIT}`);
+        return rpcError(ctx, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+      }
+    }
+    const server = buildServer(ops, ctx, log);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.respond = false;
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, ctx.is('application/json') ? ctx.request.body : undefined);
+  });
+  return router;
+}

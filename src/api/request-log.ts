@@ -1,0 +1,29 @@
+// A request id on every request (kept from X-Request-Id when it is sane) and one log line per response.
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { AppLogger } from '../log.ts';
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+export interface RequestState {
+  requestId: string;
+  log: AppLogger;
+}
+
+export function requestLog(log: AppLogger): Middleware<RequestState> {
+  return async function logRequest(ctx, next) {
+    const given = ctx.get('x-request-id');
+    const requestId = SANE_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = log.child({ req_id: requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, status, ms: Math.round(ms) }, 'request');
+    }
+  };
+}

@@ -1,0 +1,121 @@
+// The two operations as both surfaces see them: the same input checks, the same messages, the same ScanResult.
+// REST turns an ApiError into its status and Error body; MCP turns it into a tool result with isError.
+import { DomainError, normaliseDomain } from '../domain-name.ts';
+import { ScanDeadlineError } from '../engine/scan.ts';
+import type { Verdict } from '../engine/types.ts';
+import { PaymentRequiredError, type FullValidations } from '../service/full-validations.ts';
+import type { ServiceMetrics } from '../service/metrics.ts';
+import type { QuickScans } from '../service/quick-scans.ts';
+import type { RateLimiter } from '../service/rate-limit.ts';
+import type { ScanResult } from '../service/scan-result.ts';
+import { validationProblem, type ApiSchemaName } from './api-schemas.ts';
+import { ApiError } from './errors.ts';
+
+export interface ScanOperationDeps {
+  quickScans: QuickScans;
+  fullValidations: FullValidations;
+  rateLimiter: RateLimiter;
+  extraSuffixes: readonly string[];
+  metrics: ServiceMetrics;
+}
+
+export interface OperationOutcome {
+  result: ScanResult;
+  /** The report (quick scan) or the certificate `{payload, jws}` (full validation); null when nothing was judged. */
+  structured: Record<string, unknown> | null;
+  cached: boolean;
+}
+
+/** Who is asking, as far as limits and error messages care. */
+export interface Caller {
+  /** The client key for rate limiting (the client address). */
+  client: string;
+  /** The Authorization header as sent (never used as a token; only to explain a 402). */
+  authorization: string;
+}
+
+export function validInput<T>(schema: ApiSchemaName, body: unknown): T {
+  const problem = validationProblem(schema, body);
+  if (problem) throw new ApiError(400, problem, '/docs/api#requests');
+  return body as T;
+}
+
+export function domainOf(input: string, extraSuffixes: readonly string[]): string {
+  try {
+    return normaliseDomain(input, extraSuffixes).ascii;
+  } catch (err) {
+    if (err instanceof DomainError) throw new ApiError(400, `invalid domain: ${err.message}`, '/docs/api#domains');
+    throw err;
+  }
+}
+
+/** The 402 for a request without a token, saying so plainly when the token came in a header instead. */
+export function missingToken(authorization: string): ApiError {
+  const hint = authorization
+    ? ' A token in the Authorization header is never accepted (headers end up in logs and proxies); put it in the JSON body.'
+    : ' Get one at /checkout.';
+  return new ApiError(402, `payment_token is required in the request body: one token pays for one Full Validation.${hint}`, '/checkout');
+}
+
+function deadlineError(err: ScanDeadlineError): ApiError {
+  return new ApiError(504, `the scan did not finish within its ${err.deadlineMs} ms deadline; nothing was charged, try again later`, '/docs/api#deadlines');
+}
+
+const seconds = (startedNs: bigint) => Number(process.hrtime.bigint() - startedNs) / 1e9;
+
+export class ScanOperations {
+  constructor(private readonly deps: ScanOperationDeps) {}
+
+  async quickscan(body: unknown, caller: Caller): Promise<OperationOutcome> {
+    const { domain: input } = validInput<{ domain: string }>('quickscan-request', body);
+    const domain = domainOf(input, this.deps.extraSuffixes);
+    const { quickScans, rateLimiter, metrics } = this.deps;
+    let outcome = quickScans.cached(domain);
+    if (outcome) {
+      metrics.cacheHit();
+    } else {
+      // Only scans that really run count against the limit: a cached answer costs nothing.
+      const decision = await rateLimiter.take(caller.client);
+      if (!decision.allowed) {
+        throw new ApiError(429, `too many quick scans from this client; try again in ${decision.retryAfter} s`, '/docs/api#limits', {
+          'Retry-After': String(decision.retryAfter),
+        });
+      }
+      const started = process.hrtime.bigint();
+      try {
+        outcome = await quickScans.run(domain);
+      } catch (err) {
+        if (err instanceof ScanDeadlineError) {
+          metrics.scanFinished('quick', 'deadline', seconds(started));
+          throw deadlineError(err);
+        }
+        throw err;
+      }
+      if (outcome.cached) metrics.cacheHit();
+      else metrics.scanFinished('quick', outcome.report?.verdict ?? 'not_scanned', seconds(started));
+    }
+    return { result: outcome.result, structured: outcome.report as unknown as Record<string, unknown> | null, cached: outcome.cached };
+  }
+
+  async fullvalidation(body: unknown, caller: Caller): Promise<OperationOutcome> {
+    if (body !== null && typeof body === 'object' && !Array.isArray(body) && (body as Record<string, unknown>).payment_token === undefined) {
+      throw missingToken(caller.authorization);
+    }
+    const input = validInput<{ domain: string; payment_token: string }>('fullvalidation-request', body);
+    const domain = domainOf(input.domain, this.deps.extraSuffixes);
+    const started = process.hrtime.bigint();
+    try {
+      const outcome = await this.deps.fullValidations.run(domain, input.payment_token);
+      const certificate = outcome.certificate as { payload: { verdict: Verdict } } | null;
+      if (!outcome.replayed) this.deps.metrics.scanFinished('full', certificate?.payload.verdict ?? 'not_scanned', seconds(started));
+      return { result: outcome.result, structured: certificate as Record<string, unknown> | null, cached: outcome.replayed };
+    } catch (err) {
+      if (err instanceof PaymentRequiredError) throw new ApiError(402, err.message, '/checkout');
+      if (err instanceof ScanDeadlineError) {
+        this.deps.metrics.scanFinished('full', 'deadline', seconds(started));
+        throw deadlineError(err);
+      }
+      throw err;
+    }
+  }
+}

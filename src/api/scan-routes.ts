@@ -1,0 +1,24 @@
+// REST: POST /api/quickscan and POST /api/fullvalidation. Translation only: parse the body, call the
+// operation, send the ScanResult (an ApiError becomes the status and Error body in errors.ts).
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { jsonBody } from './json-body.ts';
+import type { Caller, ScanOperations } from './scan-operations.ts';
+
+export const callerOf = (ctx: Context): Caller => ({ client: ctx.ip, authorization: ctx.get('authorization') });
+
+export function scanRoutes(ops: ScanOperations): Router {
+  const router = new Router();
+
+  router.post('/api/quickscan', jsonBody(), async (ctx) => {
+    const outcome = await ops.quickscan(ctx.request.body, callerOf(ctx));
+    ctx.set('X-Cache', outcome.cached ? 'hit' : 'miss');
+    ctx.body = outcome.result;
+  });
+
+  router.post('/api/fullvalidation', jsonBody(), async (ctx) => {
+    ctx.body = (await ops.fullvalidation(ctx.request.body, callerOf(ctx))).result;
+  });
+
+  return router;
+}

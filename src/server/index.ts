@@ -1,0 +1,153 @@
+// Starting and stopping the whole service: keys, ledger, scanner, the Koa app on HTTPS, the optional
+// plain-HTTP redirect and metrics listeners, and graceful shutdown that lets running validations finish.
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type Router from '@koa/router';
+import type { Config } from '../config.ts';
+import { loadRuleset } from '../engine/ruleset.ts';
+import { providers } from '../../plugins/index.ts';
+import { createApp } from '../api/app.ts';
+import { documentRoutes } from '../api/document-routes.ts';
+import { healthRoutes } from '../api/health-routes.ts';
+import { mcpRoutes } from '../api/mcp-routes.ts';
+import { signResponses } from '../api/response-signing.ts';
+import { ScanOperations } from '../api/scan-operations.ts';
+import { scanRoutes } from '../api/scan-routes.ts';
+import { createLogger, type AppLogger } from '../log.ts';
+import type { PaymentGate } from '../payments/gate.ts';
+import { createScanner } from '../scanner.ts';
+import { FullValidations } from '../service/full-validations.ts';
+import { QuickScans } from '../service/quick-scans.ts';
+import { WindowRateLimiter } from '../service/rate-limit.ts';
+import { loadJwks } from '../signing/jwks.ts';
+import { loadAgentKey, loadSigningKey } from '../signing/keys.ts';
+import { startRedirectServer } from './http-redirect.ts';
+import { PromMetrics, startMetricsServer } from './metrics.ts';
+import { selfSignedForLocalhost } from './self-signed.ts';
+
+/** What the payments side hands the server (src/payments/index.ts `openPayments`). */
+export interface PaymentsHandle {
+  gate: PaymentGate;
+  close(): Promise<void>;
+  /** Checkout and certificate routes. */
+  routers?: Router[];
+  /** Resolves when the ledger answers; readiness uses it when offered. */
+  ready?(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  log?: AppLogger;
+  /** The payments side (`openPayments` in production, an in-memory ledger in tests); closed with the service. */
+  payments: PaymentsHandle;
+}
+
+export interface RunningService {
+  /** https://localhost:port the service listens on (the bound port, useful when configured as 0). */
+  url: string;
+  port: number;
+  /** The bound ports of the optional plain-HTTP redirect and metrics listeners. */
+  httpPort: number | null;
+  metricsPort: number | null;
+  /** Stops accepting work, waits for running validations (up to the full deadline), then closes. */
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startService(config: Config, opts: ServiceOptions): Promise<RunningService> {
+  const log = opts.log ?? createLogger(config);
+  const ruleset = loadRuleset();
+  const signingKey = await loadSigningKey(config.dataDir);
+  const jwks = await loadJwks(config.dataDir);
+  const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
+  const { payments } = opts;
+  const metrics = new PromMetrics();
+  const scanner = createScanner({ config, ruleset, providers, log, agentKey });
+  const quickScans = new QuickScans(scanner, ruleset, config.quickScan.cacheTtlSeconds);
+  const fullValidations = new FullValidations({
+    scanner,
+    ruleset,
+    gate: payments.gate,
+    signingKey,
+    baseUrl: config.baseUrl,
+    log,
+    waitForHolderMs: config.deadlines.fullMs + 5_000,
+  });
+  const ops = new ScanOperations({
+    quickScans,
+    fullValidations,
+    rateLimiter: new WindowRateLimiter(config.quickScan.rateLimitPerMinute),
+    extraSuffixes: config.extraSuffixes,
+    metrics,
+  });
+
+  let draining = false;
+  const readiness = {
+    async problem(): Promise<string | null> {
+      if (draining) return 'shutting down';
+      if (ruleset.rules.length === 0) return 'no rules loaded';
+      try {
+        await payments.ready?.();
+      } catch (err) {
+        return `the payment ledger does not answer: ${(err as Error).message}`;
+      }
+      return null;
+    },
+  };
+  const app = createApp({
+    baseUrl: config.baseUrl,
+    trustProxy: config.trustProxy,
+    log,
+    wrap: [metrics.requestCounter(), signResponses(signingKey)],
+    routers: [
+      healthRoutes(readiness),
+      scanRoutes(ops),
+      mcpRoutes(ops, log),
+      documentRoutes({ config, jwks, agentKey }),
+      ...(payments.routers ?? []),
+    ],
+  });
+
+  const tlsMaterial = config.tls.certFile
+    ? { cert: readFileSync(config.tls.certFile, 'utf8'), key: readFileSync(config.tls.keyFile!, 'utf8') }
+    : await selfSignedForLocalhost(config.dataDir);
+  const server = https.createServer({ ...tlsMaterial, minVersion: 'TLSv1.2' }, app.callback());
+  server.headersTimeout = 15_000;
+  server.requestTimeout = Math.max(config.deadlines.fullMs, config.deadlines.quickMs) + 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.listen.port, config.listen.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const redirect = config.listen.httpPort === null ? null : await startRedirectServer(config.listen.host, config.listen.httpPort, config.baseUrl);
+  const metricsServer = config.listen.metricsPort === null ? null : await startMetricsServer(metrics, config.listen.host, config.listen.metricsPort);
+  log.info(
+    { url: `https://localhost:${port}`, base_url: config.baseUrl, rules: ruleset.rules.length, ruleset: ruleset.version, metrics_port: metricsServer?.port ?? null },
+    'service listening',
+  );
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      draining = true;
+      log.info({ validations: fullValidations.inFlight, quick_scans: quickScans.inFlight }, 'shutting down: finishing running work');
+      let stopped = false;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve())).then(() => (stopped = true));
+      await redirect?.close();
+      // A paid validation is finished and certified, not cut off; past its deadline it would have failed anyway.
+      // Meanwhile every connection is closed as soon as it is idle, so keep-alive clients do not hold the stop.
+      const giveUpAt = Date.now() + config.deadlines.fullMs + 5_000;
+      while ((!stopped || fullValidations.inFlight > 0) && Date.now() < giveUpAt) {
+        server.closeIdleConnections();
+        await sleep(50);
+      }
+      server.closeAllConnections();
+      await closed;
+      await metricsServer?.close();
+      quickScans.close();
+      await payments.close();
+      log.info('stopped');
+    })());
+  return { url: `https://localhost:${port}`, port, httpPort: redirect?.port ?? null, metricsPort: metricsServer?.port ?? null, close };
+}

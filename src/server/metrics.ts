@@ -1,0 +1,93 @@
+// Prometheus metrics (prom-client): requests by route and status, scans by tier and verdict, scan duration,
+// cache hits, plus the process defaults. Served on their own listener so they never share the public port.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Middleware } from 'koa';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { Tier } from '../engine/types.ts';
+import type { ScanEnd, ServiceMetrics } from '../service/metrics.ts';
+
+export class PromMetrics implements ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'dvs_http_requests_total',
+    help: 'HTTP requests answered, by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly scans = new Counter({
+    name: 'dvs_scans_total',
+    help: 'Scans run to their end, by tier and verdict (not_scanned: the domain could not be judged; deadline: it passed its deadline)',
+    labelNames: ['tier', 'verdict'] as const,
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'dvs_scan_duration_seconds',
+    help: 'Time from the start of a scan to its end, by tier',
+    labelNames: ['tier'] as const,
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 90, 180],
+    registers: [this.registry],
+  });
+  private readonly cacheHits = new Counter({
+    name: 'dvs_quickscan_cache_hits_total',
+    help: 'Quick scans answered from the cache',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  scanFinished(tier: Tier, end: ScanEnd, seconds: number): void {
+    this.scans.inc({ tier, verdict: end });
+    this.duration.observe({ tier }, seconds);
+  }
+
+  cacheHit(): void {
+    this.cacheHits.inc();
+  }
+
+  /** Counts every response by its matched route (a low-cardinality label), or "unmatched". */
+  requestCounter(): Middleware {
+    return async (ctx, next) => {
+      try {
+        await next();
+      } finally {
+        const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+        const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
+        this.requests.inc({ method: ctx.method, route: String(route), status: String(status) });
+      }
+    };
+  }
+}
+
+export interface MetricsServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** GET /metrics on a plain-HTTP listener of its own (scraped from inside the operator's network). */
+export async function startMetricsServer(metrics: PromMetrics, host: string, port: number): Promise<MetricsServer> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('metrics are at GET /metrics\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
+      (err: Error) => res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`metrics failed: ${err.message}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,94 @@
+// A Full Validation: reserve the payment token, scan every rule, sign the certificate, and commit the token
+// with it. If the validation does not complete (the engine failed, or passed its deadline) the token is
+// released, so the buyer can try again. Nothing is lost.
+import type { Ruleset } from '../engine/ruleset.ts';
+import { summarise } from '../engine/summary.ts';
+import type { Logger } from '../engine/types.ts';
+import type { PaymentGate, StoredCertificate } from '../payments/gate.ts';
+import type { Scanner } from '../scanner.ts';
+import { certificateText, issueCertificate } from '../signing/certificate.ts';
+import type { SigningKey } from '../signing/keys.ts';
+import { scanError, scanResult, type ScanResult } from './scan-result.ts';
+
+export class PaymentRequiredError extends Error {
+  override name = 'PaymentRequiredError';
+}
+
+export interface FullValidationOutcome {
+  result: ScanResult;
+  /** The certificate's `{payload, jws}`, when one was issued or found (MCP's structuredContent). */
+  certificate: unknown | null;
+  /** True when the token had already paid for this domain and the stored certificate was returned. */
+  replayed: boolean;
+}
+
+export interface FullValidationDeps {
+  scanner: Scanner;
+  ruleset: Ruleset;
+  gate: PaymentGate;
+  signingKey: SigningKey;
+  baseUrl: string;
+  log: Logger;
+  /** How long to wait for another request that holds the same token (ms), and how often to look. */
+  waitForHolderMs: number;
+  pollMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class FullValidations {
+  private running = 0;
+
+  constructor(private readonly deps: FullValidationDeps) {}
+
+  /** Validations running now; graceful shutdown waits for them. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  private fromStored(stored: StoredCertificate): FullValidationOutcome {
+    const certificate = JSON.parse(stored.body) as { payload: { verdict: string; score: number } };
+    const summary = `Full Validation of ${stored.domain}: ${certificate.payload.verdict}, score ${certificate.payload.score}/100 (certificate ${stored.id}, issued earlier for this token)`;
+    return { result: scanResult(summary, stored.body), certificate, replayed: true };
+  }
+
+  async run(domain: string, token: string, signal?: AbortSignal): Promise<FullValidationOutcome> {
+    const { scanner, gate } = this.deps;
+    // A domain with nothing to scan is answered before the token is touched.
+    const preflight = await scanner.preflight(domain);
+    if (!preflight.ok) return { result: scanError(preflight.text), certificate: null, replayed: false };
+
+    const waitUntil = Date.now() + this.deps.waitForHolderMs;
+    for (;;) {
+      const r = await gate.reserve(token, domain);
+      if (r.kind === 'refused') throw new PaymentRequiredError(r.message);
+      if (r.kind === 'redeemed') return this.fromStored(r.certificate);
+      if (r.kind === 'reserved') return this.validate(domain, token, r.reservationId, signal);
+      // Another request holds this token for this domain: its certificate will be ours too.
+      if (Date.now() >= waitUntil) {
+        throw new PaymentRequiredError('this payment token is being used by a validation that is still running; retry when it has finished');
+      }
+      await sleep(this.deps.pollMs ?? 100);
+    }
+  }
+
+  private async validate(domain: string, token: string, reservationId: string, signal?: AbortSignal): Promise<FullValidationOutcome> {
+    const { scanner, gate, ruleset, signingKey, baseUrl, log } = this.deps;
+    this.running++;
+    let committed = false;
+    try {
+      const { report } = await scanner.scan(domain, 'full', signal);
+      const certificate = issueCertificate({ report, issuer: { baseUrl }, key: signingKey });
+      const body = certificateText(certificate);
+      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body });
+      committed = true;
+      log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');
+      return { result: scanResult(summarise(report, ruleset), body), certificate, replayed: false };
+    } finally {
+      this.running--;
+      if (!committed) {
+        await gate.release(token, reservationId).catch((err: Error) => log.warn({ domain, err: err.message }, 'could not release a payment reservation; its lease will'));
+      }
+    }
+  }
+}

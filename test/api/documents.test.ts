@@ -1,0 +1,223 @@
+// The published documents and response integrity: openapi.json valid by an OpenAPI validator and built from
+// the schemas, the JWK set, the signed Web Bot Auth key directory, mcp.json, security.txt, and an RFC 9421
+// signature with a Content-Digest on every response, verified with the http-message-signatures library.
+import { createHash, createPublicKey } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createVerifier, httpbis } from 'http-message-signatures';
+import { calculateJwkThumbprint } from 'jose';
+import { apiSchema } from '../../src/api/api-schemas.ts';
+import { loadAgentKey, loadSigningKey } from '../../src/signing/keys.ts';
+import { startApiWorld, startTestService, type ApiResponse, type TestService } from '../server/harness.ts';
+
+type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
+let world: ApiWorld;
+let svc: TestService;
+const BASE = 'https://dvs.example.net';
+
+beforeAll(async () => {
+  world = await startApiWorld();
+  svc = await startTestService({ ...world.env, DVS_BASE_URL: BASE, DVS_SECURITY_CONTACT: 'mailto:security@example.net', DVS_SECURITY_POLICY: `${BASE}/docs/security` });
+});
+
+afterAll(async () => {
+  await svc?.stop();
+  await world?.stop();
+  world?.removeSites();
+});
+
+type Jwk = { kty: 'OKP'; crv: 'Ed25519'; x: string; kid: string };
+
+/** Verifies the response's sig1 the way docs/api.md tells a caller to: digest first, then the signature. */
+async function verifyResponse(res: ApiResponse, jwks: { keys: Jwk[] }): Promise<boolean | null> {
+  const digest = `sha-256=:${createHash('sha256').update(res.text, 'utf8').digest('base64')}:`;
+  if (res.headers['content-digest'] !== digest) return false;
+  return httpbis.verifyMessage(
+    {
+      requiredFields: ['@status', 'content-digest', 'content-type'],
+      requiredParams: ['created', 'keyid'],
+      keyLookup: async (params) => {
+        const jwk = jwks.keys.find((k) => k.kid === params.keyid);
+        if (!jwk) return null;
+        const { kty, crv, x } = jwk;
+        return { id: jwk.kid, algs: ['ed25519'], verify: createVerifier(createPublicKey({ key: { kty, crv, x }, format: 'jwk' }), 'ed25519') };
+      },
+    },
+    { status: res.status, headers: res.headers },
+  );
+}
+
+describe('/openapi.json', () => {
+  it('is a valid OpenAPI 3.1.0 document with both operations and every status', async () => {
+    const res = await svc.call('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = res.json() as Record<string, any>;
+    const validator = new Validator();
+    const verdict = await validator.validate(doc);
+    expect(verdict.errors ?? null).toBeNull();
+    expect(verdict.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.servers).toEqual([{ url: BASE }]);
+    expect(doc.paths['/api/quickscan'].post.operationId).toBe('quickscan');
+    expect(doc.paths['/api/fullvalidation'].post.operationId).toBe('fullvalidation');
+    expect(Object.keys(doc.paths['/api/quickscan'].post.responses).sort()).toEqual(['200', '400', '413', '429', '500', '504']);
+    expect(Object.keys(doc.paths['/api/fullvalidation'].post.responses).sort()).toEqual(['200', '400', '402', '413', '500', '504']);
+    expect(Object.keys(doc.paths['/mcp'].get.responses)).toEqual(['405']);
+    for (const status of ['400', '402', '413', '504']) {
+      expect(doc.paths['/api/fullvalidation'].post.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+  });
+
+  it('carries the schemas of schemas/ unchanged apart from the dialect', async () => {
+    const doc = (await svc.call('GET', '/openapi.json')).json() as { components: { schemas: Record<string, Record<string, unknown>> } };
+    const { $schema: _d, ...quick } = apiSchema('quickscan-request');
+    expect(doc.components.schemas.QuickScanRequest).toEqual(quick);
+    const { $schema: _c, ...certificate } = apiSchema('certificate');
+    expect(doc.components.schemas.Certificate).toEqual(certificate);
+  });
+
+  it('lists 403 for a request over plain HTTP when the service runs behind a proxy', async () => {
+    const proxied = await startTestService({ ...world.env, DVS_TRUST_PROXY: '1' });
+    try {
+      const doc = (await proxied.call('GET', '/openapi.json', { headers: { 'x-forwarded-proto': 'https' } })).json() as Record<string, any>;
+      expect(doc.paths['/api/quickscan'].post.responses['403']).toBeDefined();
+      expect((await new Validator().validate(doc)).valid).toBe(true);
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
+describe('the well-known documents', () => {
+  it('publishes the signing key in /.well-known/jwks.json', async () => {
+    const res = await svc.call('GET', '/.well-known/jwks.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/jwk-set+json');
+    const key = await loadSigningKey(svc.dataDir);
+    expect(res.json()).toEqual({ keys: [key.publicJwk] });
+    expect((res.json() as { keys: Jwk[] }).keys[0]!.kid).toBe('service-signing-key-v1');
+  });
+
+  it('publishes the agent key in the Web Bot Auth directory, signed as the directory draft says', async () => {
+    const res = await svc.call('GET', '/.well-known/http-message-signatures-directory');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/http-message-signatures-directory+json');
+    const { keys } = res.json() as { keys: (Jwk & { nbf: number; exp: number })[] };
+    const agent = await loadAgentKey(svc.dataDir);
+    expect(keys).toHaveLength(1);
+    const [key] = keys as [Jwk & { nbf: number; exp: number }];
+    expect(key.x).toBe(agent.publicJwk.x);
+    expect(key.kid).toBe(await calculateJwkThumbprint({ kty: key.kty, crv: key.crv, x: key.x }, 'sha256'));
+    const nowS = Date.now() / 1000;
+    expect(key.nbf).toBeLessThanOrEqual(nowS);
+    expect(key.exp).toBeGreaterThan(nowS);
+    expect(res.headers['signature-input']).toMatch(/tag="http-message-signatures-directory"/);
+
+    const verified = await httpbis.verifyMessage(
+      {
+        requiredParams: ['created', 'expires', 'keyid', 'tag'],
+        requiredFields: ['@authority'],
+        keyLookup: async (params) => {
+          if (params.tag !== 'http-message-signatures-directory') return null;
+          const jwk = keys.find((k) => k.kid === params.keyid);
+          return jwk ? { id: jwk.kid, algs: ['ed25519'], verify: createVerifier(createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' }), 'ed25519') } : null;
+        },
+      },
+      { status: res.status, headers: res.headers },
+      { method: 'GET', url: `${svc.url}/.well-known/http-message-signatures-directory`, headers: {} },
+    );
+    expect(verified).toBe(true);
+    // The signature binds the directory to the authority it was fetched from.
+    const elsewhere = { method: 'GET', url: 'https://impostor.example/.well-known/http-message-signatures-directory', headers: {} };
+    const moved = await httpbis.verifyMessage(
+      {
+        keyLookup: async () => ({ id: key.kid, algs: ['ed25519'], verify: createVerifier(createPublicKey({ key: { kty: key.kty, crv: key.crv, x: key.x }, format: 'jwk' }), 'ed25519') }),
+      },
+      { status: res.status, headers: { 'signature-input': res.headers['signature-input']!.split(', sig1=')[0]!, signature: res.headers.signature!.split(', sig1=')[0]! } },
+      elsewhere,
+    );
+    expect(moved).toBe(false);
+  });
+
+  it('publishes the MCP manifest with the endpoint under the base URL and the tools', async () => {
+    const res = await svc.call('GET', '/.well-known/mcp.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const manifest = res.json() as Record<string, any>;
+    expect(manifest).toMatchObject({
+      name: 'domain-validation-service',
+      endpoint: `${BASE}/mcp`,
+      transport: { type: 'streamable-http', endpoint: `${BASE}/mcp` },
+      remotes: [{ type: 'streamable-http', url: `${BASE}/mcp` }],
+      authentication: { type: 'none' },
+    });
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual(['service_quickscan', 'service_fullvalidation']);
+    expect(manifest.tools[0].inputSchema.required).toEqual(['domain']);
+  });
+
+  it('publishes security.txt as RFC 9116 asks, with Expires ahead', async () => {
+    const res = await svc.call('GET', '/.well-known/security.txt');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const fields = Object.fromEntries(res.text.trim().split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+    expect(fields).toMatchObject({
+      Contact: 'mailto:security@example.net',
+      Canonical: `${BASE}/.well-known/security.txt`,
+      Policy: `${BASE}/docs/security`,
+      'Preferred-Languages': 'en',
+    });
+    const expires = Date.parse(fields.Expires!);
+    expect(expires).toBeGreaterThan(Date.now() + 30 * 86_400_000);
+    expect(expires).toBeLessThan(Date.now() + 366 * 86_400_000);
+  });
+});
+
+describe('the service\'s own agent-facing surface', () => {
+  it('links its descriptions from the home page and serves the guides, robots.txt, llms.txt and the API catalog', async () => {
+    const home = await svc.call('GET', '/');
+    expect(home.status).toBe(200);
+    expect(home.headers.link).toContain('</llms.txt>; rel="describedby"');
+    expect(home.headers.link).toContain('</.well-known/api-catalog>; rel="api-catalog"');
+    const guide = await svc.call('GET', '/docs/api.md');
+    expect(guide.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(guide.text).toMatch(/^# Domain Validation Service: API guide/);
+    expect((await svc.call('GET', '/docs/operations')).text).toContain('DVS_QUICK_RATE_LIMIT');
+    const robots = await svc.call('GET', '/robots.txt');
+    expect(robots.text).toContain(`Sitemap: ${BASE}/sitemap.xml`);
+    const llms = await svc.call('GET', '/llms.txt');
+    expect(llms.text).toMatch(/^# Domain Validation Service\n\n> /);
+    expect((await svc.call('GET', '/llms-full.txt')).text).toContain(guide.text);
+    const catalog = await svc.call('GET', '/.well-known/api-catalog');
+    expect(catalog.headers['content-type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(catalog.json()).toMatchObject({ linkset: [{ 'service-desc': [{ href: `${BASE}/openapi.json` }] }] });
+  });
+});
+
+describe('response integrity', () => {
+  it('signs results, errors and documents with the JWKS key, over the status, Content-Digest and Content-Type', async () => {
+    const jwks = (await svc.call('GET', '/.well-known/jwks.json')).json() as { keys: Jwk[] };
+    const responses = [
+      await svc.post('/api/quickscan', { domain: 'nxdomain.test' }),
+      await svc.post('/api/quickscan', { domain: 'https://good.test' }),
+      await svc.post('/api/fullvalidation', { domain: 'good.test' }),
+      await svc.call('GET', '/openapi.json'),
+      await svc.call('GET', '/.well-known/security.txt'),
+      await svc.call('GET', '/.well-known/http-message-signatures-directory'),
+      await svc.call('GET', '/nowhere'),
+    ];
+    for (const res of responses) {
+      expect(res.headers['signature-input'], res.text).toMatch(/sig1=\("@status" "content-digest" "content-type"\);created=\d+;keyid="service-signing-key-v1";alg="ed25519"/);
+      expect(await verifyResponse(res, jwks)).toBe(true);
+    }
+  });
+
+  it('does not verify when the body, the status or the content type was altered', async () => {
+    const jwks = (await svc.call('GET', '/.well-known/jwks.json')).json() as { keys: Jwk[] };
+    const res = await svc.post('/api/quickscan', { domain: 'nxdomain.test' });
+    expect(await verifyResponse({ ...res, text: res.text.replace('NXDOMAIN', 'NOERROR') }, jwks)).toBe(false);
+    expect(await verifyResponse({ ...res, status: 201 }, jwks)).toBe(false);
+    expect(await verifyResponse({ ...res, headers: { ...res.headers, 'content-type': 'text/plain' } }, jwks)).toBe(false);
+  });
+});

@@ -1,0 +1,76 @@
+// The service certifies itself: it is served inside the fixture internet as dvs.test (on the world's HTTPS
+// port, with a certificate from the world's CA) and runs a Full Validation of its own published surface.
+// Every agent-facing rule that applies to it must pass.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { externalSite } from '../world/external-site.ts';
+import { startApiWorld, startTestService, type TestService } from '../server/harness.ts';
+
+type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
+let world: ApiWorld;
+let svc: TestService;
+let tlsDir: string;
+
+/** The rule categories that describe what an agent finds and uses on a site. */
+const AGENT_FACING = new Set(['mcp', 'a2a', 'agents', 'api', 'identity', 'oauth', 'wellknown', 'llms', 'robots']);
+
+/**
+ * Rules that apply to every site but ask for a surface this service rightly does not have, or that the fixture
+ * internet cannot satisfy; each with the reason. Nothing required or recommended may be here but the last.
+ */
+const NOT_FOR_THIS_SERVICE: Record<string, string> = {
+  'a2a.card.published': 'informational: the service speaks REST and MCP, not A2A, so an agent card would promise an endpoint that does not exist',
+  'agents.agents_md.published': 'informational: AGENTS.md guides coding agents in a source tree; the service publishes no source tree',
+  'agents.auth_md.published': 'informational: there is no agent registration to describe (MCP and Quick Scans need no authentication)',
+  'agents.skills_index.published': 'informational: the service offers MCP tools, not agent skill bundles',
+  'wellknown.security_txt.canonical':
+    'the rule expects the port-less https://dvs.test/.well-known/security.txt, while in the fixture internet the service is at a random port and Canonical names its real URL (with DVS_BASE_URL on port 443 it names exactly the URL the rule expects)',
+};
+
+beforeAll(async () => {
+  world = await startApiWorld([]);
+  const site = await externalSite(world, 'dvs');
+  tlsDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-self-tls-'));
+  writeFileSync(path.join(tlsDir, 'cert.pem'), site.credentials.certPem);
+  writeFileSync(path.join(tlsDir, 'key.pem'), site.credentials.keyPem, { mode: 0o600 });
+  svc = await startTestService(
+    {
+      ...world.env,
+      DVS_HOST: site.host,
+      DVS_PORT: String(site.port),
+      DVS_TLS_CERT: path.join(tlsDir, 'cert.pem'),
+      DVS_TLS_KEY: path.join(tlsDir, 'key.pem'),
+      DVS_BASE_URL: `https://${site.domain}:${site.port}`,
+      DVS_FULL_DEADLINE_MS: '60000',
+    },
+    { tls: { caPem: world.caPem, servername: site.domain, host: site.host } },
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await svc?.stop();
+  await world?.stop();
+  world?.removeSites();
+  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
+});
+
+it('passes every agent-facing rule that applies to its own published surface', async () => {
+  const res = await svc.post('/api/fullvalidation', { domain: 'dvs.test', payment_token: svc.gate.issue() });
+  expect(res.status, res.text).toBe(200);
+  const certificate = JSON.parse((res.json() as { content: { text: string }[] }).content[1]!.text) as {
+    payload: { domain: string; results: { id: string; outcome: string; level: string }[] };
+  };
+  expect(certificate.payload.domain).toBe('dvs.test');
+  const agentFacing = certificate.payload.results.filter((r) => AGENT_FACING.has(r.id.split('.')[0]!));
+  const applicable = agentFacing.filter((r) => r.outcome !== 'not_applicable');
+  // The surface it publishes (openapi.json, mcp.json and the endpoint, jwks.json, the key directory) is judged.
+  for (const id of ['api.openapi.parses', 'mcp.manifest.parses', 'mcp.endpoint.tools_listed', 'identity.jwks.parses', 'identity.wba_directory.signed']) {
+    expect(applicable.map((r) => r.id)).toContain(id);
+  }
+  const failing = applicable.filter((r) => r.outcome !== 'pass' && !(r.id in NOT_FOR_THIS_SERVICE));
+  expect(failing).toEqual([]);
+  const excusedAboveInformational = applicable.filter((r) => r.id in NOT_FOR_THIS_SERVICE && r.level !== 'informational').map((r) => r.id);
+  expect(excusedAboveInformational).toEqual(['wellknown.security_txt.canonical']);
+}, 90_000);

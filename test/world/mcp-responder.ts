@@ -1,0 +1,41 @@
+// A route that is an MCP server over Streamable HTTP, answered by the MCP SDK: initialize, tools/list and
+// tools/call of the tools the site declares (each call answers the tool's configured text). Stateless, as a
+// server behind a load balancer is: every POST gets its own server and transport, and no session id.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpServerSpec } from './site-config.ts';
+
+/** The SDK is loaded on the first MCP request, so worlds without MCP sites start without it. */
+const sdk = async () => {
+  const [{ Server }, { StreamableHTTPServerTransport }, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { Server, StreamableHTTPServerTransport, types };
+};
+
+/** Answers one request at an MCP route; `headers` (the site's) go on every answer. */
+export async function answerMcp(spec: McpServerSpec, req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>): Promise<void> {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (req.method !== 'POST') {
+    // Without sessions there is no stream to open (GET) or session to end (DELETE).
+    res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain; charset=utf-8' });
+    return void res.end('POST JSON-RPC messages to this MCP endpoint.\n');
+  }
+  const { Server, StreamableHTTPServerTransport, types } = await sdk();
+  const server = new Server({ name: spec.name, version: spec.version }, { capabilities: { tools: { listChanged: false } } });
+  const tools = spec.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: { type: 'object' as const, ...t.input_schema } }));
+  server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(types.CallToolRequestSchema, (request) => {
+    const tool = spec.tools.find((t) => t.name === request.params.name);
+    if (!tool) throw new types.McpError(types.ErrorCode.InvalidParams, `no tool named ${request.params.name}`);
+    return { content: [{ type: 'text' as const, text: tool.answer }] };
+  });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: spec.json_response });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}
