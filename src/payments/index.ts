@@ -1,0 +1,66 @@
+// Payments as the service sees them: the gate full validations go through, the ledger behind it, the
+// processor that sells tokens, and the routes of the checkout and of issued certificates.
+import type Router from '@koa/router';
+import { certificateRoutes } from '../api/certificate-routes.ts';
+import { checkoutRoutes } from '../api/checkout-routes.ts';
+import { ConfigError, type Config } from '../config.ts';
+import type { Logger } from '../engine/types.ts';
+import type { PaymentGate } from './gate.ts';
+import type { Ledger } from './ledger.ts';
+import { openLedger } from './open-ledger.ts';
+import { embeddedProcessor, type PaymentProcessor } from './processor.ts';
+import { stripeProcessor } from './stripe-processor.ts';
+
+export interface Payments {
+  gate: PaymentGate;
+  ledger: Ledger;
+  processor: PaymentProcessor;
+  routers: Router[];
+  /** Resolves when the ledger answers (the service's readiness check). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function chooseProcessor(config: Config, ledger: Ledger, log: Logger): PaymentProcessor {
+  const p = config.payments;
+  if (!p.stripeSecretKey) return embeddedProcessor(ledger);
+  // Without the webhook secret no payment could ever be confirmed: refuse to start rather than sell nothing.
+  if (!p.stripeWebhookSecret) throw new ConfigError('DVS_STRIPE_WEBHOOK_SECRET is required when DVS_STRIPE_SECRET_KEY is set');
+  return stripeProcessor(
+    {
+      secretKey: p.stripeSecretKey,
+      webhookSecret: p.stripeWebhookSecret,
+      apiBase: p.stripeApiBase,
+      priceCents: p.priceCents,
+      currency: p.currency,
+      baseUrl: config.baseUrl,
+    },
+    ledger,
+    log,
+  );
+}
+
+export async function openPayments(config: Config, log: Logger): Promise<Payments> {
+  const ledger = await openLedger(config);
+  let processor: PaymentProcessor;
+  try {
+    processor = chooseProcessor(config, ledger, log);
+  } catch (err) {
+    await ledger.close();
+    throw err;
+  }
+  log.info({ ledger: ledger.backend, processor: processor.name, mode: processor.mode }, 'payments ready');
+  if (config.payments.reservationLeaseSeconds * 1000 <= config.deadlines.fullMs) {
+    // A live validation would outlast its own reservation, and a retry could take the token from under it.
+    log.warn({ lease_s: config.payments.reservationLeaseSeconds, full_deadline_ms: config.deadlines.fullMs }, 'DVS_RESERVATION_LEASE is not longer than DVS_FULL_DEADLINE_MS');
+  }
+  const routers = [
+    checkoutRoutes({
+      processor,
+      page: { baseUrl: config.baseUrl, priceCents: config.payments.priceCents, currency: config.payments.currency, tokenTtlSeconds: config.payments.tokenTtlSeconds },
+      log,
+    }),
+    certificateRoutes(ledger),
+  ];
+  return { gate: ledger, ledger, processor, routers, ready: () => ledger.ready(), close: () => ledger.close() };
+}

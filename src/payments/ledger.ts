@@ -1,0 +1,175 @@
+// The ledger: tokens, their reservations and the certificates they paid for, over either backend. One token
+// pays for one validation; a reservation that is neither committed nor released lapses after its lease, so a
+// crashed process cannot keep a buyer's token.
+import { randomUUID } from 'node:crypto';
+import type { PaymentGate, Reservation, StoredCertificate } from './gate.ts';
+import type { LedgerStore, TokenRow, TokenState } from './store.ts';
+import { isTokenShaped, newToken, tokenHash, type TokenMode } from './tokens.ts';
+
+export interface LedgerOptions {
+  mode: TokenMode;
+  tokenTtlSeconds: number;
+  reservationLeaseSeconds: number;
+  /** The clock (ms since the epoch); tests move it instead of waiting. */
+  now?: () => number;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+}
+
+export interface TokenStatus {
+  state: TokenState;
+  /** True when the token can no longer start a validation because its expiry passed (it was never redeemed). */
+  expired: boolean;
+  createdAt: Date;
+  expiresAt: Date;
+  /** The domain a reservation or redemption is for. */
+  domain: string | null;
+  certificateId: string | null;
+  /** When the current reservation lapses (state `reserved` only). */
+  reservedUntil: Date | null;
+  source: string;
+}
+
+export class ReservationLostError extends Error {
+  override name = 'ReservationLostError';
+}
+
+/** How often a reservation is retried when the token changed between the update and the look at why it failed. */
+const RESERVE_ATTEMPTS = 3;
+
+export class Ledger implements PaymentGate {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly opts: LedgerOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  get backend(): LedgerStore['backend'] {
+    return this.store.backend;
+  }
+
+  get mode(): TokenMode {
+    return this.opts.mode;
+  }
+
+  /** Mints new random tokens. */
+  async issue(opts: { count?: number; ttlSeconds?: number; source: string }): Promise<IssuedToken[]> {
+    const createdAt = this.now();
+    const expiresAt = createdAt + (opts.ttlSeconds ?? this.opts.tokenTtlSeconds) * 1000;
+    const tokens = Array.from({ length: opts.count ?? 1 }, () => newToken(this.opts.mode));
+    await this.store.insertTokens(tokens.map((t) => ({ hash: tokenHash(t), createdAt, expiresAt, source: opts.source })));
+    return tokens.map((token) => ({ token, expiresAt: new Date(expiresAt) }));
+  }
+
+  /**
+   * Records a token made elsewhere (derived from a processor's payment reference). Idempotent: a webhook that
+   * arrives twice mints once. True when this call created it.
+   */
+  async record(token: string, source: string): Promise<boolean> {
+    const createdAt = this.now();
+    const inserted = await this.store.insertTokens([{ hash: tokenHash(token), createdAt, expiresAt: createdAt + this.opts.tokenTtlSeconds * 1000, source }]);
+    return inserted === 1;
+  }
+
+  async status(token: string): Promise<TokenStatus | null> {
+    if (!isTokenShaped(token)) return null;
+    const row = await this.store.find(tokenHash(token));
+    if (!row) return null;
+    const now = this.now();
+    const lapsed = row.state === 'reserved' && (row.reservedUntil ?? 0) < now;
+    // A lapsed reservation is as good as issued: the next request takes it.
+    const state: TokenState = lapsed ? 'issued' : row.state;
+    return {
+      state,
+      expired: state !== 'redeemed' && row.expiresAt <= now,
+      createdAt: new Date(row.createdAt),
+      expiresAt: new Date(row.expiresAt),
+      domain: state === 'issued' ? null : row.domain,
+      certificateId: row.certificateId,
+      reservedUntil: state === 'reserved' && row.reservedUntil !== null ? new Date(row.reservedUntil) : null,
+      source: row.source,
+    };
+  }
+
+  async reserve(token: string, domain: string): Promise<Reservation> {
+    if (!isTokenShaped(token)) return refusedUnknown();
+    const hash = tokenHash(token);
+    for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
+      const reservationId = randomUUID();
+      const now = this.now();
+      if (await this.store.tryReserve({ hash, domain, reservationId, now, leaseUntil: now + this.opts.reservationLeaseSeconds * 1000 })) {
+        return { kind: 'reserved', reservationId };
+      }
+      const why = await this.whyNot(await this.store.find(hash), domain, this.now());
+      if (why) return why;
+    }
+    // The token keeps changing hands between our update and our look: someone else is using it right now.
+    return { kind: 'in_progress' };
+  }
+
+  /** Why a reservation did not match; null when the token became free in between (try again). */
+  private async whyNot(row: TokenRow | null, domain: string, now: number): Promise<Reservation | null> {
+    if (!row) return refusedUnknown();
+    if (row.state === 'redeemed') {
+      if (row.domain === domain && row.certificateId) {
+        const certificate = await this.store.certificate(row.certificateId);
+        if (certificate) return { kind: 'redeemed', certificate };
+      }
+      return {
+        kind: 'refused',
+        reason: 'other_domain',
+        message: `this payment token has already paid for a Full Validation of ${row.domain}; one token validates one domain. Get another at /checkout.`,
+      };
+    }
+    if (row.expiresAt <= now) {
+      return {
+        kind: 'refused',
+        reason: 'expired',
+        message: `this payment token expired unused on ${new Date(row.expiresAt).toISOString()}; get a new one at /checkout.`,
+      };
+    }
+    if (row.state === 'reserved' && (row.reservedUntil ?? 0) >= now) {
+      if (row.domain === domain) return { kind: 'in_progress' };
+      return {
+        kind: 'refused',
+        reason: 'other_domain',
+        message: 'this payment token is being used right now for a Full Validation of another domain; one token validates one domain.',
+      };
+    }
+    return null;
+  }
+
+  async commit(token: string, reservationId: string, certificate: StoredCertificate): Promise<void> {
+    if (!(await this.store.commit(tokenHash(token), reservationId, certificate, this.now()))) {
+      throw new ReservationLostError(`reservation ${reservationId} is no longer held (its lease lapsed and another request took the token); certificate ${certificate.id} was not stored`);
+    }
+  }
+
+  async release(token: string, reservationId: string): Promise<void> {
+    // False means the lease lapsed and someone else holds the token now: nothing of ours to free.
+    await this.store.release(tokenHash(token), reservationId);
+  }
+
+  certificate(id: string): Promise<StoredCertificate | null> {
+    return this.store.certificate(id);
+  }
+
+  /** Resolves when the database answers (readiness). */
+  ready(): Promise<void> {
+    return this.store.ping();
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}
+
+function refusedUnknown(): Reservation {
+  return { kind: 'refused', reason: 'unknown', message: 'this payment token is not valid here: it was never issued by this service. Get one at /checkout.' };
+}

@@ -1,0 +1,30 @@
+// Chooses the ledger backend from the configuration: PostgreSQL when DVS_DATABASE_URL is set (several service
+// processes share it), otherwise SQLite in the data dir.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { Ledger } from './ledger.ts';
+import { openPostgresStore } from './postgres-store.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+import type { TokenMode } from './tokens.ts';
+
+export const SQLITE_FILE = 'ledger.sqlite';
+
+/** Live tokens once a real processor takes money; test tokens from the embedded checkout. */
+export const tokenMode = (config: Config): TokenMode => (config.payments.stripeSecretKey ? 'live' : 'test');
+
+export async function openLedger(config: Config, opts: { now?: () => number } = {}): Promise<Ledger> {
+  let store;
+  if (config.databaseUrl) {
+    store = await openPostgresStore(config.databaseUrl);
+  } else {
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    store = openSqliteStore(path.join(config.dataDir, SQLITE_FILE));
+  }
+  return new Ledger(store, {
+    mode: tokenMode(config),
+    tokenTtlSeconds: config.payments.tokenTtlSeconds,
+    reservationLeaseSeconds: config.payments.reservationLeaseSeconds,
+    now: opts.now,
+  });
+}

@@ -1,0 +1,131 @@
+// The shared ledger for more than one service process: PostgreSQL. Each reservation is a single conditional
+// UPDATE, which PostgreSQL serialises per row, so two processes cannot both take one token.
+import pg from 'pg';
+import type { StoredCertificate } from './gate.ts';
+import { migrations } from './migrations.ts';
+import type { LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
+
+interface RawRow {
+  hash: string;
+  created_at: Date;
+  expires_at: Date;
+  state: TokenState;
+  reservation_id: string | null;
+  reserved_until: Date | null;
+  domain: string | null;
+  certificate_id: string | null;
+  source: string;
+}
+
+const toRow = (r: RawRow): TokenRow => ({
+  hash: r.hash,
+  createdAt: r.created_at.getTime(),
+  expiresAt: r.expires_at.getTime(),
+  state: r.state,
+  reservationId: r.reservation_id,
+  reservedUntil: r.reserved_until?.getTime() ?? null,
+  domain: r.domain,
+  certificateId: r.certificate_id,
+  source: r.source,
+});
+
+const at = (ms: number) => new Date(ms);
+
+/** Any fixed number: it names the lock every process takes while migrating. */
+const MIGRATION_LOCK = 0x64_76_73_6c;
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    // Processes starting together wait here for each other; the transaction releases the lock.
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((r) => r.version));
+    for (const m of migrations('postgres')) {
+      if (applied.has(m.version)) continue;
+      await client.query(m.sql);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+    }
+  });
+}
+
+export async function openPostgresStore(connectionString: string): Promise<LedgerStore> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  try {
+    await migrate(pool);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+
+  return {
+    backend: 'postgres',
+    async insertTokens(rows: NewTokenRow[]) {
+      if (rows.length === 0) return 0;
+      const result = await pool.query(
+        `INSERT INTO tokens (hash, created_at, expires_at, source)
+         SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::text[])
+         ON CONFLICT (hash) DO NOTHING`,
+        [rows.map((r) => r.hash), rows.map((r) => at(r.createdAt)), rows.map((r) => at(r.expiresAt)), rows.map((r) => r.source)],
+      );
+      return result.rowCount ?? 0;
+    },
+    async tryReserve(req: ReserveRequest) {
+      const result = await pool.query(
+        `UPDATE tokens SET state = 'reserved', reservation_id = $2, reserved_until = $3, domain = $4
+         WHERE hash = $1
+           AND (state = 'issued' OR (state = 'reserved' AND reserved_until < $5))
+           AND expires_at > $5
+         RETURNING hash`,
+        [req.hash, req.reservationId, at(req.leaseUntil), req.domain, at(req.now)],
+      );
+      return result.rowCount === 1;
+    },
+    async find(hash) {
+      const { rows } = await pool.query<RawRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
+      return rows[0] ? toRow(rows[0]) : null;
+    },
+    commit: (hash, reservationId, c: StoredCertificate, now) =>
+      inTransaction(pool, async (client) => {
+        const redeemed = await client.query(
+          `UPDATE tokens SET state = 'redeemed', certificate_id = $1, reserved_until = NULL
+           WHERE hash = $2 AND state = 'reserved' AND reservation_id = $3`,
+          [c.id, hash, reservationId],
+        );
+        if (redeemed.rowCount !== 1) return false;
+        await client.query('INSERT INTO certificates (id, domain, body, created_at) VALUES ($1, $2, $3, $4)', [c.id, c.domain, c.body, at(now)]);
+        return true;
+      }),
+    async release(hash, reservationId) {
+      const result = await pool.query(
+        `UPDATE tokens SET state = 'issued', reservation_id = NULL, reserved_until = NULL, domain = NULL
+         WHERE hash = $1 AND state = 'reserved' AND reservation_id = $2`,
+        [hash, reservationId],
+      );
+      return result.rowCount === 1;
+    },
+    async certificate(id) {
+      const { rows } = await pool.query<StoredCertificate>('SELECT id, domain, body FROM certificates WHERE id = $1', [id]);
+      return rows[0] ?? null;
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,100 @@
+// The embedded ledger: one SQLite file in the data dir, in WAL mode so readers never wait for the writer.
+// better-sqlite3 is synchronous, so every operation below is atomic within the process, and SQLite's write
+// lock makes the conditional updates atomic across processes sharing the file.
+import Database from 'better-sqlite3';
+import type { StoredCertificate } from './gate.ts';
+import { migrations } from './migrations.ts';
+import type { LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
+
+interface RawRow {
+  hash: string;
+  created_at: number;
+  expires_at: number;
+  state: TokenState;
+  reservation_id: string | null;
+  reserved_until: number | null;
+  domain: string | null;
+  certificate_id: string | null;
+  source: string;
+}
+
+const toRow = (r: RawRow): TokenRow => ({
+  hash: r.hash,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  state: r.state,
+  reservationId: r.reservation_id,
+  reservedUntil: r.reserved_until,
+  domain: r.domain,
+  certificateId: r.certificate_id,
+  source: r.source,
+});
+
+function migrate(db: Database.Database): void {
+  // BEGIN IMMEDIATE takes the write lock first, so two processes opening one new file migrate it once.
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const m of migrations('sqlite')) {
+      if (applied.has(m.version)) continue;
+      db.exec(m.sql);
+      record.run(m.version, m.name, Date.now());
+    }
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+export function openSqliteStore(file: string): LedgerStore {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  migrate(db);
+
+  const insert = db.prepare('INSERT INTO tokens (hash, created_at, expires_at, source) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING');
+  const insertMany = db.transaction((rows: NewTokenRow[]) => rows.reduce((n, r) => n + insert.run(r.hash, r.createdAt, r.expiresAt, r.source).changes, 0));
+  const reserve = db.prepare(`
+    UPDATE tokens SET state = 'reserved', reservation_id = @reservationId, reserved_until = @leaseUntil, domain = @domain
+    WHERE hash = @hash
+      AND (state = 'issued' OR (state = 'reserved' AND reserved_until < @now))
+      AND expires_at > @now
+    RETURNING hash`);
+  const find = db.prepare('SELECT * FROM tokens WHERE hash = ?');
+  const redeem = db.prepare(`
+    UPDATE tokens SET state = 'redeemed', certificate_id = ?, reserved_until = NULL
+    WHERE hash = ? AND state = 'reserved' AND reservation_id = ?`);
+  const storeCertificate = db.prepare('INSERT INTO certificates (id, domain, body, created_at) VALUES (?, ?, ?, ?)');
+  const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
+    if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
+    storeCertificate.run(c.id, c.domain, c.body, now);
+    return true;
+  });
+  const release = db.prepare(`
+    UPDATE tokens SET state = 'issued', reservation_id = NULL, reserved_until = NULL, domain = NULL
+    WHERE hash = ? AND state = 'reserved' AND reservation_id = ?`);
+  const certificate = db.prepare('SELECT id, domain, body FROM certificates WHERE id = ?');
+
+  return {
+    backend: 'sqlite',
+    insertTokens: async (rows) => insertMany(rows),
+    tryReserve: async (req: ReserveRequest) => reserve.get(req) !== undefined,
+    find: async (hash) => {
+      const r = find.get(hash) as RawRow | undefined;
+      return r ? toRow(r) : null;
+    },
+    commit: async (hash, reservationId, c, now) => commit(hash, reservationId, c, now),
+    release: async (hash, reservationId) => release.run(hash, reservationId).changes === 1,
+    certificate: async (id) => (certificate.get(id) as StoredCertificate | undefined) ?? null,
+    ping: async () => {
+      db.prepare('SELECT 1').get();
+    },
+    close: async () => {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+// What a ledger backend does: plain storage operations on token rows, each one atomic. The rules about what a
+// failed reservation means live once, in ledger.ts, over either backend.
+import type { StoredCertificate } from './gate.ts';
+
+export type TokenState = 'issued' | 'reserved' | 'redeemed';
+
+/** A token row; times are milliseconds since the epoch. */
+export interface TokenRow {
+  hash: string;
+  createdAt: number;
+  expiresAt: number;
+  state: TokenState;
+  reservationId: string | null;
+  /** End of the reservation's lease: after it, another request may take the token. */
+  reservedUntil: number | null;
+  domain: string | null;
+  certificateId: string | null;
+  /** Where the token came from: `checkout`, `cli`, or the processor's payment reference. */
+  source: string;
+}
+
+export interface NewTokenRow {
+  hash: string;
+  createdAt: number;
+  expiresAt: number;
+  source: string;
+}
+
+export interface ReserveRequest {
+  hash: string;
+  domain: string;
+  reservationId: string;
+  now: number;
+  leaseUntil: number;
+}
+
+export interface LedgerStore {
+  readonly backend: 'sqlite' | 'postgres';
+  /** Inserts the rows that do not exist yet (by hash); returns how many were new. */
+  insertTokens(rows: NewTokenRow[]): Promise<number>;
+  /**
+   * One conditional update: takes the token if it is issued, or reserved with a lapsed lease, and not expired.
+   * True when this call took it.
+   */
+  tryReserve(req: ReserveRequest): Promise<boolean>;
+  find(hash: string): Promise<TokenRow | null>;
+  /** Stores the certificate and marks the token redeemed, in one transaction, if the reservation is still ours. */
+  commit(hash: string, reservationId: string, certificate: StoredCertificate, now: number): Promise<boolean>;
+  /** Returns the token to `issued` if the reservation is still ours. */
+  release(hash: string, reservationId: string): Promise<boolean>;
+  certificate(id: string): Promise<StoredCertificate | null>;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

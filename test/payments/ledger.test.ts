@@ -1,0 +1,75 @@
+// The ledger contract on SQLite (always) and on PostgreSQL (when a server answers on 127.0.0.1:5432).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../src/payments/postgres-store.ts';
+import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
+import { ledgerContract } from './ledger-contract.ts';
+import { freshSchema, postgresReachable } from './postgres.ts';
+
+ledgerContract('SQLite', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-'));
+  const file = path.join(dir, 'ledger.sqlite');
+  return {
+    open: async () => openSqliteStore(file),
+    async dump() {
+      const db = new Database(file, { readonly: true });
+      try {
+        const rows = ['tokens', 'certificates', 'schema_migrations'].map((t) => db.prepare(`SELECT * FROM ${t}`).all());
+        return JSON.stringify(rows) + readFileSync(file, 'latin1');
+      } finally {
+        db.close();
+      }
+    },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+});
+
+const pgUp = await postgresReachable();
+if (!pgUp) console.log('PostgreSQL not reachable: skipped (the PostgreSQL ledger contract needs a server on 127.0.0.1:5432, database test)');
+
+describe.skipIf(!pgUp)('PostgreSQL', () => {
+  ledgerContract('PostgreSQL', async () => {
+    const schema = await freshSchema();
+    return {
+      open: () => openPostgresStore(schema.url),
+      async dump() {
+        const rows = [];
+        for (const t of ['tokens', 'certificates', 'schema_migrations']) rows.push(await schema.query(`SELECT * FROM ${t}`));
+        return JSON.stringify(rows);
+      },
+      cleanup: () => schema.drop(),
+    };
+  });
+
+  it('migrates a new database once when several processes start at the same time', async () => {
+    const schema = await freshSchema();
+    try {
+      const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(schema.url)));
+      await Promise.all(stores.map((s) => s.close()));
+      const applied = await schema.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+      expect(applied.map((r) => r.version)).toEqual([1]);
+    } finally {
+      await schema.drop();
+    }
+  });
+});
+
+describe('SQLite', () => {
+  it('keeps its file in WAL mode with the schema recorded as migrated', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-'));
+    try {
+      const file = path.join(dir, 'ledger.sqlite');
+      await (await openSqliteStore(file)).close();
+      await (await openSqliteStore(file)).close();
+      const db = new Database(file, { readonly: true });
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
