@@ -94,6 +94,18 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
           },
         },
       },
+      '/api/certificates/{id}': {
+        get: {
+          operationId: 'certificate',
+          summary: 'A certificate issued earlier, byte for byte',
+          description: 'The canonical JSON of {payload, jws} exactly as the Full Validation first returned it. Verify it with any JOSE library and the key from /.well-known/jwks.json.',
+          parameters: [{ name: 'id', in: 'path', required: true, description: 'The certificate id (payload.id), e.g. dvc_…', schema: { type: 'string', maxLength: 128 } }],
+          responses: {
+            '200': jsonResponse('The certificate.', 'Certificate'),
+            '404': errorResponse('No certificate with this id was issued by this service.'),
+          },
+        },
+      },
       [MCP_PATH]: {
         post: {
           operationId: 'mcp',
