@@ -1,22 +1,9 @@
 // HTTPS records (RFC 9460) at the apex and at www: decoded parameters, the mandatory keys they lack, and
 // whether their address hints and alias targets match what the DNS publishes.
+import type { SvcbData } from '../../src/net/svcb-codec.ts';
 import { NetError } from '../../src/net/types.ts';
 import type { HttpsRrFacet, HttpsRrSet, SvcbRecordFact } from './facts.ts';
 import { recordsOf, sortedData, type Querier } from './query.ts';
-
-/** The decoded RDATA as src/net hands it over: known keys by name, unknown ones as key<N>. */
-interface SvcbData {
-  priority: number;
-  target: string;
-  mandatory?: string[];
-  alpn?: string[];
-  no_default_alpn?: true;
-  port?: number;
-  ipv4hint?: string[];
-  ech?: true;
-  ipv6hint?: string[];
-  [key: string]: unknown;
-}
 
 const isAbort = (err: unknown): boolean => (err as Error)?.name === 'AbortError' || (err as Error)?.name === 'TimeoutError';
 

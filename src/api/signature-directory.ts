@@ -4,7 +4,7 @@
 // a site can check that the directory and the key belong together.
 import type { Context } from 'koa';
 import { createSigner, httpbis } from 'http-message-signatures';
-import type { SigningKey } from '../signing/keys.ts';
+import type { PublicJwk, SigningKey } from '../signing/keys.ts';
 
 export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json';
 export const DIRECTORY_TAG = 'http-message-signatures-directory';
@@ -12,16 +12,8 @@ export const DIRECTORY_TAG = 'http-message-signatures-directory';
 const KEY_VALIDITY_S = 7 * 86_400;
 const SIGNATURE_LIFETIME_S = 300;
 
-export interface DirectoryJwk {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  x: string;
-  kid: string;
-  alg: 'EdDSA';
-  use: 'sig';
-  nbf: number;
-  exp: number;
-}
+/** A key as the directory lists it: the public JWK plus the window it is vouched for. */
+export type DirectoryJwk = PublicJwk & { nbf: number; exp: number };
 
 export function directoryKeys(key: SigningKey, now: Date): { keys: DirectoryJwk[] } {
   const { kty, crv, x } = key.publicJwk;
