@@ -70,7 +70,7 @@ export class ScanOperations {
     const { domain: input } = validInput<{ domain: string }>('quickscan-request', body);
     const domain = domainOf(input, this.deps.extraSuffixes);
     const { quickScans, rateLimiter, metrics } = this.deps;
-    let outcome = quickScans.cached(domain);
+    let outcome = await quickScans.cached(domain);
     if (outcome) {
       metrics.cacheHit();
     } else {

@@ -19,7 +19,7 @@ import type { PaymentGate } from '../payments/gate.ts';
 import { createScanner } from '../scanner.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScans } from '../service/quick-scans.ts';
-import { WindowRateLimiter } from '../service/rate-limit.ts';
+import { openSharedState } from '../service/shared-state.ts';
 import { loadJwks } from '../signing/jwks.ts';
 import { loadAgentKey, loadSigningKey } from '../signing/keys.ts';
 import { startRedirectServer } from './http-redirect.ts';
@@ -64,7 +64,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const { payments } = opts;
   const metrics = new PromMetrics();
   const scanner = createScanner({ config, ruleset, providers, log, agentKey });
-  const quickScans = new QuickScans(scanner, ruleset, config.quickScan.cacheTtlSeconds);
+  const shared = openSharedState(config, log);
+  const quickScans = new QuickScans(scanner, ruleset, shared.cache, config.quickScan.cacheTtlSeconds);
   const fullValidations = new FullValidations({
     scanner,
     ruleset,
@@ -77,7 +78,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const ops = new ScanOperations({
     quickScans,
     fullValidations,
-    rateLimiter: new WindowRateLimiter(config.quickScan.rateLimitPerMinute),
+    rateLimiter: shared.rateLimiter,
     extraSuffixes: config.extraSuffixes,
     metrics,
   });
@@ -123,7 +124,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const redirect = config.listen.httpPort === null ? null : await startRedirectServer(config.listen.host, config.listen.httpPort, config.baseUrl);
   const metricsServer = config.listen.metricsPort === null ? null : await startMetricsServer(metrics, config.listen.host, config.listen.metricsPort);
   log.info(
-    { url: `https://localhost:${port}`, base_url: config.baseUrl, rules: ruleset.rules.length, ruleset: ruleset.version, metrics_port: metricsServer?.port ?? null },
+    { url: `https://localhost:${port}`, base_url: config.baseUrl, rules: ruleset.rules.length, ruleset: ruleset.version, metrics_port: metricsServer?.port ?? null, shared_state: shared.backend },
     'service listening',
   );
 
@@ -145,7 +146,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       server.closeAllConnections();
       await closed;
       await metricsServer?.close();
-      quickScans.close();
+      await shared.close();
       await payments.close();
       log.info('stopped');
     })());

@@ -1,5 +1,5 @@
 // A per-client limit on scans that actually run (cached answers are free): a fixed one-minute window per
-// client key, kept in process. Enough for one instance; several instances share a Redis-backed limiter.
+// client key, kept in process. Enough for one instance; several instances share redis-rate-limit.ts.
 export interface RateDecision {
   allowed: boolean;
   /** Seconds until the window resets (for Retry-After). */

@@ -1,0 +1,42 @@
+// The state instances may share, chosen from configuration in one place: with DVS_REDIS_URL the Quick Scan
+// cache and rate limit live in Redis, so instances behind a balancer act as one; without it, in process.
+import type { Config } from '../config.ts';
+import type { AppLogger } from '../log.ts';
+import { MemoryQuickScanCache, type QuickScanCache } from './quick-scan-cache.ts';
+import { WindowRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { RedisConnection } from './redis-connection.ts';
+import { RedisQuickScanCache } from './redis-quick-scan-cache.ts';
+import { RedisRateLimiter } from './redis-rate-limit.ts';
+
+export interface SharedState {
+  cache: QuickScanCache;
+  rateLimiter: RateLimiter;
+  /** Where the state lives, for the start-up log. */
+  backend: 'redis' | 'memory';
+  close(): Promise<void>;
+}
+
+export interface SharedStateOptions {
+  /** Prefix of every Redis key (tests use their own to stay apart). */
+  keyPrefix?: string;
+}
+
+export function openSharedState(
+  config: Pick<Config, 'redisUrl' | 'quickScan'>,
+  log: AppLogger,
+  opts: SharedStateOptions = {},
+): SharedState {
+  const perMinute = config.quickScan.rateLimitPerMinute;
+  if (config.redisUrl === null) {
+    const cache = new MemoryQuickScanCache();
+    return { cache, rateLimiter: new WindowRateLimiter(perMinute), backend: 'memory', close: async () => cache.close() };
+  }
+  const prefix = opts.keyPrefix ?? 'dvs:';
+  const redis = new RedisConnection(config.redisUrl, log);
+  return {
+    cache: new RedisQuickScanCache(redis, `${prefix}quick:`),
+    rateLimiter: new RedisRateLimiter(redis, perMinute, `${prefix}rate:`),
+    backend: 'redis',
+    close: () => redis.close(),
+  };
+}

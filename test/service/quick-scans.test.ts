@@ -1,0 +1,121 @@
+// Quick Scans over a cache: one scan per domain and ruleset while the entry lives, shared by concurrent callers
+// on one instance and, through Redis, by every instance; and still scanning when Redis is away.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
+import { createLogger } from '../../src/log.ts';
+import { MemoryQuickScanCache } from '../../src/service/quick-scan-cache.ts';
+import { QuickScans } from '../../src/service/quick-scans.ts';
+import { openSharedState } from '../../src/service/shared-state.ts';
+import { capturingLog, CountingScanner, deadRedisUrl, REDIS_URL, redisReachable, removeKeys, testPrefix } from './shared-state-fixtures.ts';
+
+const reachable = await redisReachable();
+const silent = createLogger({ logLevel: 'silent' });
+const config = (redisUrl: string | null) => ({ redisUrl, quickScan: { cacheTtlSeconds: 600, rateLimitPerMinute: 2 } });
+
+let ruleset: Ruleset;
+beforeAll(() => {
+  ruleset = loadRuleset();
+});
+
+describe('Quick Scans in process', () => {
+  const cache = new MemoryQuickScanCache();
+  afterAll(() => cache.close());
+
+  it('scans once and answers from the cache after that', async () => {
+    const scanner = new CountingScanner(ruleset);
+    const quick = new QuickScans(scanner, ruleset, cache, 600);
+    expect(await quick.cached('once.test')).toBeNull();
+    const first = await quick.run('once.test');
+    const second = await quick.run('once.test');
+    expect(scanner.scans).toBe(1);
+    expect(first.cached).toBe(false);
+    expect(second).toEqual({ ...first, cached: true });
+    expect(first.result.content[0]!.text).toContain('once.test: NOT_CONFORMANT');
+    expect(await quick.cached('once.test')).toEqual(second);
+  });
+
+  it('lets concurrent callers share one scan', async () => {
+    const scanner = new CountingScanner(ruleset);
+    const quick = new QuickScans(scanner, ruleset, cache, 600);
+    scanner.hold();
+    const runs = [quick.run('together.test'), quick.run('together.test'), quick.run('together.test')];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(quick.inFlight).toBe(1);
+    scanner.open();
+    const outcomes = await Promise.all(runs);
+    expect(scanner.scans).toBe(1);
+    expect(new Set(outcomes.map((o) => o.result.content[1]!.text)).size).toBe(1);
+    expect(quick.inFlight).toBe(0);
+  });
+
+  it('caches a domain that could not be judged, without scanning it', async () => {
+    const scanner = new CountingScanner(ruleset);
+    const quick = new QuickScans(scanner, ruleset, cache, 600);
+    const first = await quick.run('missing.test');
+    expect(first).toMatchObject({ result: { isError: true }, report: null, cached: false });
+    expect((await quick.run('missing.test')).cached).toBe(true);
+    expect(scanner.scans).toBe(0);
+  });
+
+  it('keeps results of another ruleset apart', async () => {
+    const scanner = new CountingScanner(ruleset);
+    await new QuickScans(scanner, ruleset, cache, 600).run('rules.test');
+    const other = await new QuickScans(scanner, { ...ruleset, digest: 'f'.repeat(64) }, cache, 600).run('rules.test');
+    expect(other.cached).toBe(false);
+    expect(scanner.scans).toBe(2);
+  });
+});
+
+describe.skipIf(!reachable)('Quick Scans on two instances sharing Redis', () => {
+  it('serves the second instance the first one\'s result without scanning again', async () => {
+    const own = testPrefix();
+    const stateA = openSharedState(config(REDIS_URL), silent, { keyPrefix: own });
+    const stateB = openSharedState(config(REDIS_URL), silent, { keyPrefix: own });
+    try {
+      const scannerA = new CountingScanner(ruleset);
+      const scannerB = new CountingScanner(ruleset);
+      const first = await new QuickScans(scannerA, ruleset, stateA.cache, 600).run('shared.test');
+      const second = await new QuickScans(scannerB, ruleset, stateB.cache, 600).run('shared.test');
+      expect([scannerA.scans, scannerB.scans]).toEqual([1, 0]);
+      expect(first.cached).toBe(false);
+      expect(second).toEqual({ ...first, cached: true });
+    } finally {
+      await stateA.close();
+      await stateB.close();
+      await removeKeys(own);
+    }
+  });
+});
+
+describe('Quick Scans with Redis configured but not answering', () => {
+  it('scans every time, lets clients through and warns once', async () => {
+    const { log, lines } = capturingLog();
+    const state = openSharedState(config(await deadRedisUrl()), log);
+    try {
+      const scanner = new CountingScanner(ruleset);
+      const quick = new QuickScans(scanner, ruleset, state.cache, 600);
+      const outcomes = [await quick.run('down.test'), await quick.run('down.test')];
+      expect(outcomes.map((o) => o.cached)).toEqual([false, false]);
+      expect(outcomes[0]!.report?.domain).toBe('down.test');
+      expect(scanner.scans).toBe(2);
+      const decisions = await Promise.all([1, 2, 3].map(() => state.rateLimiter.take('192.0.2.50')));
+      expect(decisions.every((d) => d.allowed)).toBe(true);
+      expect(lines.filter((l) => l.level === 40 && /Redis does not answer/.test(l.msg))).toHaveLength(1);
+    } finally {
+      await state.close();
+    }
+  });
+});
+
+describe('shared state without Redis', () => {
+  it('keeps the cache and the limit in process', async () => {
+    const state = openSharedState(config(null), silent);
+    try {
+      expect(state.backend).toBe('memory');
+      const decisions = await Promise.all([1, 2, 3].map(() => state.rateLimiter.take('192.0.2.60')));
+      expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
+    } finally {
+      await state.close();
+    }
+  });
+});
