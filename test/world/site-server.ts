@@ -130,7 +130,7 @@ async function negotiatedReply(site: Site, route: RouteSpec, req: IncomingMessag
   if (!found) throw new Error(`site ${site.name}: variant file ${variant.file} is missing`);
   const reply = fileReply(found.file, found.data, byDefault.status);
   const charset = /;\s*charset=[^;]+/.exec(String(reply.headers['content-type']))?.[0] ?? '';
-  reply.headers = { ...reply.headers, 'content-type': `${type}${charset}`, ...variant.headers, vary: 'accept' };
+  reply.headers = { ...byDefault.headers, 'content-type': `${type}${charset}`, ...variant.headers, vary: 'accept' };
   return reply;
 }
 

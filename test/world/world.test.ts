@@ -60,6 +60,7 @@ describe('startWorld and stop', () => {
       () => 'cut off',
     );
     await fetchSite({ address: basic.address, port: world.httpsPort, host: 'basic.test', ca: world.caPem });
+    await fetchSite({ address: '::1', port: world.httpsPort, host: 'basic.test', ca: world.caPem });
     expect(handles()).toBeGreaterThan(before);
     await world.stop();
     expect(await pending).toBe('cut off');
@@ -67,6 +68,8 @@ describe('startWorld and stop', () => {
     expect(existsSync(world.env.DVS_EXTRA_CA!)).toBe(false);
     expect(await canBind(world.httpsPort, basic.address)).toBe(true);
     expect(await canBind(world.httpPort, basic.address)).toBe(true);
+    expect(await canBind(world.httpsPort, '::1')).toBe(true);
+    expect(await canBind(world.httpPort, '::1')).toBe(true);
     expect(await canBind(world.dnsPort, '127.0.0.1')).toBe(true);
     expect(await canBindUdp(world.dnsPort)).toBe(true);
     expect(await canBindUdp(world.deadDnsPort)).toBe(true);

@@ -6,6 +6,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { provider } from '../../../plugins/agents/index.ts';
 import type { ProbeContext } from '../../../src/engine/types.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(provider.schema);
 
@@ -52,7 +53,7 @@ describe('agents provider on good.test', () => {
       framing: 'sse',
       result_valid: true,
       server_name: 'good-test-catalogue',
-      protocol_version: '2025-06-18',
+      protocol_version: LATEST_PROTOCOL_VERSION,
       capabilities: ['tools'],
       tools_list_status: 200,
       tools_count: 1,

@@ -16,14 +16,6 @@ import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
 
 const OBSERVED_AT = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 const CATEGORIES = ['dns', 'email'];
-/**
- * Rules good.test cannot pass yet, asserted as failing so the list shrinks when the causes go away:
- * - the world gives a site AAAA ::1 only with nothing listening there, so good has no IPv6 address without
- *   breaking the HTTP and TLS probes;
- * - test/world/dns.test.ts pins good's CAA and HTTPS records as they are, so the accounturi parameter and the
- *   ech parameter these two rules want wait for that test to move to another site.
- */
-const GOOD_KNOWN_GAPS = ['dns.caa.account_bound', 'dns.ipv6.apex_aaaa', 'dns.ipv6.www_aaaa', 'dns.svcb.ech_published'];
 
 let world: World;
 let rules: Ruleset;
@@ -76,7 +68,7 @@ describe('dns probe in the fixture world', () => {
       rcode: 'NOERROR',
       cname_chain: [],
       a: [{ address: good.address, ttl: 300, policy_allowed: true }],
-      aaaa: [],
+      aaaa: [{ address: '::1', ttl: 300, policy_allowed: true }],
     });
     expect(dns.addresses.www.a.map((a: { address: string }) => a.address)).toEqual([good.address]);
 
@@ -116,7 +108,7 @@ describe('dns probe in the fixture world', () => {
         port: null,
         ipv4hint: [],
         ipv6hint: [],
-        ech: false,
+        ech: true,
         mandatory: [],
         mandatory_missing: [],
         unknown_keys: [],
@@ -136,9 +128,9 @@ describe('dns probe in the fixture world', () => {
     expect(dns.ttl).toEqual({ address_min: 300, address_max: 300, ns: 3600, mx: 300, soa: 3600 });
   });
 
-  it('good.test passes every dns and email rule but the known gaps', async () => {
+  it('good.test passes every dns and email rule', async () => {
     const o = outcomes('good.test', await observe('good.test'));
-    expect(failing(o)).toEqual(GOOD_KNOWN_GAPS);
+    expect(failing(o)).toEqual([]);
     expect(Object.values(o).filter((x) => x === 'pass').length).toBeGreaterThan(50);
   });
 

@@ -87,7 +87,7 @@ describe('http probe in the fixture world', () => {
     expect(o.not_found).toMatchObject({ path: notFoundPath('good.test'), status: 404, same_body_as_root: false });
     expect(o.canonical).toMatchObject({ same_site: true, fetched: true, status: 200, redirects: 0 });
     expect(o.cors).toMatchObject({ origin_sent: foreignOrigin('good.test'), status: 200, acao: null, acac: null });
-    expect(o.www).toMatchObject({ error: null, first_location_scheme: 'https', final_host: 'www.good.test' });
+    expect(o.www).toMatchObject({ error: null, first_location_scheme: 'https', final_host: 'good.test' });
     expect(o.timing!.samples_ms).toHaveLength(3);
   });
 
@@ -166,10 +166,8 @@ describe('http probe in the fixture world', () => {
 });
 
 describe('http rules over the fixture world', () => {
-  // The world cannot yet answer by Accept (markdown negotiation) or redirect one alias to another host; until it
-  // can, good.test fails exactly these two recommended rules and nothing else.
-  it('good.test fails none but the two the world cannot serve yet', async () => {
-    expect(failing('good.test', await scan('good.test'))).toEqual(['content.markdown.negotiation: fail', 'http.redirect.www_consistent: fail']);
+  it('good.test fails no rule', async () => {
+    expect(failing('good.test', await scan('good.test'))).toEqual([]);
   });
 
   it.each([
