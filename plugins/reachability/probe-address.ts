@@ -1,0 +1,66 @@
+// One address of a host, on its own: a TLS handshake, GET / over HTTPS and GET / over plain HTTP, each pinned to
+// the address so that a dead or misconfigured node cannot hide behind a healthy one.
+import { createHash } from 'node:crypto';
+import { failureFact } from '../../src/net/failure-fact.ts';
+import type { Net, ResolvedAddress, TlsConnection } from '../../src/net/types.ts';
+import type { HttpFacts, HttpsFacts, TlsFacts } from './facts.ts';
+
+/** Enough of the home page to tell two nodes' answers apart, bounded so a large page costs little. */
+export const BODY_CAP_BYTES = 256 * 1024;
+
+/** Plain HTTP is asked only for its status and Location. */
+const PLAIN_BODY_CAP_BYTES = 1024;
+
+/** `scheme://host[:port]/`, the port left out when it is the scheme's default. */
+export function rootUrl(scheme: 'http' | 'https', host: string, port: number): string {
+  const defaultPort = scheme === 'http' ? 80 : 443;
+  return `${scheme}://${host}${port === defaultPort ? '' : `:${port}`}/`;
+}
+
+export async function probeTls(net: Net, host: string, pin: ResolvedAddress, signal: AbortSignal): Promise<TlsFacts> {
+  let conn: TlsConnection;
+  try {
+    conn = await net.tls(host, { port: net.ports.https, servername: host, ALPNProtocols: ['h2', 'http/1.1'], address: pin, signal });
+  } catch (err) {
+    return { error: failureFact(err), protocol: null, alpn: null, certificate_valid: null, authorization_error: null, leaf_sha256: null };
+  }
+  try {
+    const { socket } = conn;
+    const leaf = socket.getPeerCertificate();
+    return {
+      error: null,
+      protocol: socket.getProtocol() ?? null,
+      alpn: typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : null,
+      certificate_valid: conn.authorized,
+      authorization_error: conn.authorized ? null : conn.authorizationError,
+      leaf_sha256: leaf?.raw ? createHash('sha256').update(leaf.raw).digest('hex') : null,
+    };
+  } finally {
+    conn.socket.destroy();
+  }
+}
+
+export async function probeHttps(net: Net, host: string, pin: ResolvedAddress, signal: AbortSignal): Promise<HttpsFacts> {
+  try {
+    const res = await net.request(rootUrl('https', host, net.ports.https), { address: pin, maxBodyBytes: BODY_CAP_BYTES, signal });
+    return {
+      status: res.status,
+      error: null,
+      location: res.headers.location ?? null,
+      body_sha256: createHash('sha256').update(res.body).digest('hex'),
+      body_bytes: res.body.length,
+      truncated: res.truncated,
+    };
+  } catch (err) {
+    return { status: null, error: failureFact(err), location: null, body_sha256: null, body_bytes: null, truncated: null };
+  }
+}
+
+export async function probeHttp(net: Net, host: string, pin: ResolvedAddress, signal: AbortSignal): Promise<HttpFacts> {
+  try {
+    const res = await net.request(rootUrl('http', host, net.ports.http), { address: pin, maxBodyBytes: PLAIN_BODY_CAP_BYTES, signal });
+    return { status: res.status, error: null, location: res.headers.location ?? null };
+  } catch (err) {
+    return { status: null, error: failureFact(err), location: null };
+  }
+}

@@ -1,0 +1,158 @@
+// The reachability probe against the fixture internet: good.test answers alike on IPv4 and IPv6 and passes every
+// reachability rule; the reach-* sites break one address each and fail the rules about it.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { provider } from '../../../plugins/reachability/index.ts';
+import type { AddressFacts, HostFacts } from '../../../plugins/reachability/facts.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { evaluateRule } from '../../../src/engine/evaluate.ts';
+import { ObservationSchemas } from '../../../src/engine/observation-schemas.ts';
+import { loadRuleset, REPO_ROOT } from '../../../src/engine/ruleset.ts';
+import type { LoadedRule, Outcome, ProbeContext } from '../../../src/engine/types.ts';
+import { createNet } from '../../../src/net/index.ts';
+import { startWorld, type World } from '../../world/index.ts';
+
+type Facts = { apex?: HostFacts; www?: HostFacts };
+
+let world: World;
+const schemas = ObservationSchemas.fromDirectory(path.join(REPO_ROOT, 'schemas', 'observations'));
+let rules: LoadedRule[];
+const observedAt = new Date().toISOString();
+
+/** The reachability rules alone, so other rules' work in progress cannot break this test. */
+function reachabilityRules(): LoadedRule[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-reach-rules-'));
+  try {
+    mkdirSync(path.join(dir, 'http'));
+    symlinkSync(path.join(REPO_ROOT, 'rules', 'http', 'reachability'), path.join(dir, 'http', 'reachability'));
+    writeFileSync(path.join(dir, 'ruleset.yaml'), 'version: 0.0.0\n');
+    return loadRuleset({ rulesDir: dir }).rules;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
+  const ctx: ProbeContext = {
+    net: createNet(loadConfig(world.env)),
+    signal: new AbortController().signal,
+    observedAt,
+    log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
+    needs,
+  };
+  return (await provider.collect(domain, ctx)) as Facts;
+}
+
+/** The rules' outcomes on the facts, once the facts are shown to match the schema exactly. */
+function outcomes(domain: string, reachability: Facts): Record<string, Outcome> {
+  expect(schemas.validate('reachability', reachability, 'complete')).toBeNull();
+  const doc = { target: { domain, observed_at: observedAt }, probes: { reachability: { status: 'ok', ms: 0 } }, reachability };
+  return Object.fromEntries(rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
+}
+
+const byAddress = (host: HostFacts | undefined, address: string): AddressFacts | undefined =>
+  host?.addresses.find((a) => a.address === address);
+
+beforeAll(async () => {
+  world = await startWorld();
+  rules = reachabilityRules();
+});
+
+afterAll(async () => {
+  await world?.stop();
+});
+
+describe('reachability probe on the fixture internet', () => {
+  it('good.test: the same certificate, status and page on IPv4 and IPv6, and every rule passes', async () => {
+    const facts = await scan('good.test');
+    const apex = facts.apex!;
+    expect(apex).toMatchObject({ host: 'good.test', dns_error: null, published_v4: 1, published_v6: 1, https_statuses: [200] });
+    expect(apex.addresses.map((a) => [a.address, a.family, a.probed])).toEqual([['127.0.10.1', 4, true], ['::1', 6, true]]);
+    for (const a of apex.addresses) {
+      expect(a.tls).toMatchObject({ error: null, protocol: 'TLSv1.3', alpn: 'h2', certificate_valid: true, authorization_error: null });
+      expect(a.https).toMatchObject({ status: 200, error: null, location: null, truncated: false });
+      expect(a.http).toEqual({ status: 301, error: null, location: `https://good.test:${world.httpsPort}/` });
+    }
+    expect(apex.leaf_sha256s).toHaveLength(1);
+    expect(apex.leaf_sha256s[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(apex.body_sha256s).toHaveLength(1);
+
+    // www redirects to the canonical host on both addresses, with the same certificate as the apex.
+    const www = facts.www!;
+    expect(www).toMatchObject({ host: 'www.good.test', published_v4: 1, published_v6: 1, https_statuses: [301], leaf_sha256s: apex.leaf_sha256s });
+    for (const a of www.addresses) expect(a.https).toMatchObject({ status: 301, location: `https://good.test:${world.httpsPort}/` });
+
+    const results = outcomes('good.test', facts);
+    expect(Object.keys(results).length).toBeGreaterThanOrEqual(8);
+    expect(Object.entries(results).filter(([, o]) => o !== 'pass')).toEqual([]);
+  });
+
+  it('reach-dead-address: the second A record leads nowhere, and the every-address rules say so', async () => {
+    const facts = await scan('reach-dead-address.test');
+    const apex = facts.apex!;
+    expect(apex).toMatchObject({ published_v4: 2, published_v6: 0, https_statuses: [200] });
+    expect(byAddress(apex, '127.0.61.1')).toMatchObject({ probed: true, tls: { error: null, certificate_valid: true }, https: { status: 200 } });
+    expect(byAddress(apex, '127.99.99.99')).toEqual({
+      address: '127.99.99.99',
+      family: 4,
+      probed: true,
+      skipped: null,
+      tls: { error: 'connect_refused', protocol: null, alpn: null, certificate_valid: null, authorization_error: null, leaf_sha256: null },
+      https: { status: null, error: 'connect_refused', location: null, body_sha256: null, body_bytes: null, truncated: null },
+      http: { status: null, error: 'connect_refused', location: null },
+    });
+    const results = outcomes('reach-dead-address.test', facts);
+    expect(results).toMatchObject({
+      'http.reachability.tls_every_address': 'fail',
+      'http.reachability.certificate_every_address': 'pass',
+      'http.reachability.ipv4_https': 'pass',
+      'http.reachability.ipv6_https': 'not_applicable',
+      'http.reachability.same_certificate': 'not_applicable',
+      'http.reachability.www_every_address': 'pass',
+    });
+  });
+
+  it('reach-v6-unserved: the AAAA record points at a server that does not know the site', async () => {
+    const facts = await scan('reach-v6-unserved.test');
+    const apex = facts.apex!;
+    expect(apex).toMatchObject({ published_v4: 1, published_v6: 1 });
+    expect(byAddress(apex, '127.0.61.2')).toMatchObject({ tls: { certificate_valid: true }, https: { status: 200 }, http: { status: 301 } });
+    const v6 = byAddress(apex, '::1')!;
+    expect(v6.family).toBe(6);
+    expect(v6.tls?.protocol).toBeNull();
+    expect(v6.tls?.error).toEqual(expect.any(String));
+    expect(v6.https).toMatchObject({ status: null, error: expect.any(String) });
+    expect(v6.http?.status).not.toBe(301);
+    const results = outcomes('reach-v6-unserved.test', facts);
+    expect(results).toMatchObject({
+      'http.reachability.tls_every_address': 'fail',
+      'http.reachability.ipv6_https': 'fail',
+      'http.reachability.ipv4_https': 'pass',
+      'http.reachability.plain_http_redirects_every_address': 'fail',
+      'http.reachability.www_every_address': 'pass',
+    });
+  });
+
+  it('nxdomain.test: the lookup failure is the fact, and no address rule applies', async () => {
+    const facts = await scan('nxdomain.test');
+    expect(facts.apex).toEqual({
+      host: 'nxdomain.test',
+      dns_error: 'dns_nxdomain',
+      published_v4: 0,
+      published_v6: 0,
+      addresses: [],
+      leaf_sha256s: [],
+      https_statuses: [],
+      body_sha256s: [],
+    });
+    const results = outcomes('nxdomain.test', facts);
+    expect(Object.values(results).every((o) => o === 'not_applicable')).toBe(true);
+  });
+
+  it('collects only the facets a run needs', async () => {
+    expect(Object.keys(await scan('good.test', (p) => p === 'reachability.www'))).toEqual(['www']);
+    expect(await scan('good.test', () => false)).toEqual({});
+  });
+});
