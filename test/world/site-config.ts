@@ -5,6 +5,10 @@ import path from 'node:path';
 import { isIPv4 } from 'node:net';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { normaliseFilePath, type FileLayer } from './site-files.ts';
+
+/** In site.yaml strings and served text files: the domain of the site that serves them. */
+export const DOMAIN_TEMPLATE = /\{\{\s*domain\s*\}\}/g;
 
 const hostname = z
   .string()
@@ -217,7 +221,8 @@ export type PrivateJwk = z.infer<typeof privateJwk>;
 export interface Site {
   name: string;
   dir: string;
-  filesDir: string;
+  /** Where its files come from: its own files/ first, then those of the sites it extends. */
+  files: FileLayer[];
   spec: SiteSpec;
   address: string;
   /** The two name servers of the zone, in distinct /16 (so distinct /24) networks. */
@@ -230,20 +235,120 @@ export class SiteConfigError extends Error {
   override name = 'SiteConfigError';
 }
 
-function parseSite(dir: string): SiteSpec {
-  const file = path.join(dir, 'site.yaml');
-  let raw: unknown;
-  try {
-    raw = parseYaml(readFileSync(file, 'utf8'), { uniqueKeys: true });
-  } catch (err) {
-    throw new SiteConfigError(`${file}: ${(err as Error).message}`);
+type Raw = Record<string, unknown>;
+
+/** The fields that say how a site builds on another; they are resolved away before the site is validated. */
+const inheritance = z.object({
+  extends: z.string().min(1).optional(),
+  remove_files: z.array(z.string().min(1)).default([]),
+  dns: z.object({ remove_records: z.array(z.object({ name: recordName, type: z.string().min(1) }).strict()).default([]) }).passthrough().optional(),
+});
+
+/** What a site names for itself and never takes from the site it extends. */
+const OWN_ONLY = new Set(['description', 'domain', 'aliases', 'address', 'canonical_host']);
+
+function isObject(v: unknown): v is Raw {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Objects merge key by key (a null removes the base's key); anything else is replaced by the site's own value. */
+function mergeValues(base: unknown, own: unknown): unknown {
+  if (!isObject(own)) return own;
+  const out: Raw = isObject(base) ? { ...base } : {};
+  for (const [key, value] of Object.entries(own)) {
+    if (value === null) delete out[key];
+    else out[key] = mergeValues(out[key], value);
   }
-  const result = siteSchema.safeParse(raw);
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new SiteConfigError(`${file}: ${issues}`);
+  return out;
+}
+
+function withDomain(value: unknown, domain: string): unknown {
+  if (typeof value === 'string') return value.replace(DOMAIN_TEMPLATE, domain);
+  if (Array.isArray(value)) return value.map((v) => withDomain(v, domain));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withDomain(v, domain)]));
+  return value;
+}
+
+/** A record's identity for replacement: its owner name (relative to the domain) and type. */
+function recordKey(record: unknown, domain: string): string {
+  const r = isObject(record) ? record : {};
+  const name = String(withDomain(r.name ?? '', domain)).toLowerCase().replace(/\.$/, '');
+  const owner = name === '@' || name === domain ? '@' : name.endsWith(`.${domain}`) ? name.slice(0, -domain.length - 1) : name;
+  return `${owner} ${String(r.type ?? '').toUpperCase()}`;
+}
+
+/** The base's records, less those the site removes or gives again (same name and type), plus the site's own. */
+function mergeDns(base: unknown, own: unknown, removals: { name: string; type: string }[], domain: string): Raw {
+  const baseDns = isObject(base) ? base : {};
+  const { remove_records: _, ...ownDns } = isObject(own) ? own : {};
+  const ownRecords = Array.isArray(ownDns.records) ? ownDns.records : [];
+  const dropped = new Set([...ownRecords, ...removals].map((r) => recordKey(r, domain)));
+  const kept = (Array.isArray(baseDns.records) ? baseDns.records : []).filter((r) => !dropped.has(recordKey(r, domain)));
+  return { ...baseDns, ...ownDns, records: [...kept, ...ownRecords] };
+}
+
+function issuesOf(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+/** Reads the sites' YAML once each and resolves `extends` chains (before `{{domain}}` is filled in). */
+class SiteReader {
+  private readonly raw = new Map<string, Raw>();
+
+  constructor(private readonly sitesDir: string) {}
+
+  private file(name: string): string {
+    return path.join(this.sitesDir, name, 'site.yaml');
   }
-  return result.data;
+
+  private read(name: string): Raw {
+    const cached = this.raw.get(name);
+    if (cached) return cached;
+    const file = this.file(name);
+    let raw: unknown;
+    try {
+      raw = parseYaml(readFileSync(file, 'utf8'), { uniqueKeys: true });
+    } catch (err) {
+      throw new SiteConfigError(`${file}: ${(err as Error).message}`);
+    }
+    if (!isObject(raw)) throw new SiteConfigError(`${file}: (root): expected a mapping`);
+    this.raw.set(name, raw);
+    return raw;
+  }
+
+  /** The site's fields merged over those of the sites it extends, and its file layers. */
+  resolve(name: string, chain: string[] = []): { raw: Raw; files: FileLayer[] } {
+    if (chain.includes(name)) throw new SiteConfigError(`${this.file(chain[0]!)}: extends loops (${[...chain, name].join(' -> ')})`);
+    const raw = this.read(name);
+    const parsed = inheritance.safeParse(raw);
+    if (!parsed.success) throw new SiteConfigError(`${this.file(name)}: ${issuesOf(parsed.error)}`);
+    const { extends: baseName, remove_files: removed, dns } = parsed.data;
+    const removals = dns?.remove_records ?? [];
+    const { extends: _e, remove_files: _r, ...own } = raw;
+    const layer: FileLayer = { dir: path.join(this.sitesDir, name, 'files'), removed: removed.map(normaliseFilePath) };
+    if (baseName === undefined) {
+      if (removed.length > 0 || removals.length > 0) {
+        throw new SiteConfigError(`${this.file(name)}: remove_files and dns.remove_records need extends`);
+      }
+      return { raw: own, files: [layer] };
+    }
+    if (!existsSync(this.file(baseName))) throw new SiteConfigError(`${this.file(name)}: extends ${baseName}, which is no site of ${this.sitesDir}`);
+    const base = this.resolve(baseName, [...chain, name]);
+    const domain = typeof own.domain === 'string' ? own.domain.toLowerCase() : '';
+    const inherited = Object.fromEntries(Object.entries(base.raw).filter(([key]) => !OWN_ONLY.has(key)));
+    const { dns: ownDns, ...rest } = own;
+    const merged = mergeValues(inherited, rest) as Raw;
+    merged.dns = mergeDns(inherited.dns, ownDns, removals, domain);
+    return { raw: merged, files: [layer, ...base.files] };
+  }
+}
+
+function parseSite(reader: SiteReader, name: string, file: string): { spec: SiteSpec; files: FileLayer[] } {
+  const { raw, files } = reader.resolve(name);
+  const domain = typeof raw.domain === 'string' ? raw.domain.toLowerCase().replace(/\.$/, '') : '';
+  const result = siteSchema.safeParse(withDomain(raw, domain));
+  if (!result.success) throw new SiteConfigError(`${file}: ${issuesOf(result.error)}`);
+  return { spec: result.data, files };
 }
 
 /** Site addresses not given in site.yaml are 127.100.x.y, in order of the sorted site names. */
@@ -255,7 +360,8 @@ export function loadSites(sitesDir: string): Site[] {
   const names = readdirSync(sitesDir)
     .filter((n) => existsSync(path.join(sitesDir, n, 'site.yaml')) && statSync(path.join(sitesDir, n)).isDirectory())
     .sort();
-  const specs = names.map((name) => ({ name, spec: parseSite(path.join(sitesDir, name)) }));
+  const reader = new SiteReader(sitesDir);
+  const specs = names.map((name) => ({ name, ...parseSite(reader, name, path.join(sitesDir, name, 'site.yaml')) }));
 
   const taken = new Map<string, string>();
   const owners = new Map<string, string>();
@@ -273,7 +379,7 @@ export function loadSites(sitesDir: string): Site[] {
   }
 
   let next = 0;
-  return specs.map(({ name, spec }, index) => {
+  return specs.map(({ name, spec, files }, index) => {
     let address = spec.address;
     while (!address) {
       const candidate = assignedAddress(next++);
@@ -285,7 +391,7 @@ export function loadSites(sitesDir: string): Site[] {
     return {
       name,
       dir,
-      filesDir: path.join(dir, 'files'),
+      files,
       spec,
       address,
       nameServers: [

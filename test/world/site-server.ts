@@ -4,18 +4,18 @@ import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SecureVersion } from 'node:tls';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGzip, gzipSync } from 'node:zlib';
-import type { Site, RouteSpec, HeaderMap } from './site-config.ts';
+import { DOMAIN_TEMPLATE, type Site, type RouteSpec, type HeaderMap } from './site-config.ts';
 import type { ServerCredentials } from './ca.ts';
 import type { BotAuthVerifier } from './bot-auth.ts';
 import { answerMcp } from './mcp-responder.ts';
 import { preferredIndex } from './negotiate.ts';
 import { directorySigner, type DirectorySigner } from './sign-directory.ts';
+import { findFile } from './site-files.ts';
 
 export interface SiteServerContext {
   site: Site;
@@ -51,14 +51,17 @@ export function contentTypeOf(file: string): string {
 }
 
 /**
- * `{{date +300d}}` (or -10d, +12h) in a served text becomes an ISO 8601 UTC instant relative to now, so files
- * such as security.txt keep a valid Expires however long the fixtures live.
+ * Templates in served texts: `{{date +300d}}` (or -10d, +12h) becomes an ISO 8601 UTC instant relative to now,
+ * so files such as security.txt keep a valid Expires however long the fixtures live; `{{domain}}` becomes the
+ * serving site's domain, so files a site inherits name the site that serves them.
  */
-export function expandTemplates(text: string, now = Date.now()): string {
-  return text.replace(/\{\{\s*date\s*([+-]\d+)\s*([dh])\s*\}\}/g, (_, n: string, unit: string) => {
-    const ms = Number(n) * (unit === 'd' ? 86_400_000 : 3_600_000);
-    return new Date(Math.floor((now + ms) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-  });
+export function expandTemplates(text: string, domain: string, now = Date.now()): string {
+  return text
+    .replace(/\{\{\s*date\s*([+-]\d+)\s*([dh])\s*\}\}/g, (_, n: string, unit: string) => {
+      const ms = Number(n) * (unit === 'd' ? 86_400_000 : 3_600_000);
+      return new Date(Math.floor((now + ms) / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    })
+    .replace(DOMAIN_TEMPLATE, domain);
 }
 
 function isText(contentType: string): boolean {
@@ -73,34 +76,22 @@ interface Reply {
   generate?: number;
 }
 
-async function readFileIn(root: string, urlPath: string): Promise<{ file: string; data: Buffer } | null> {
-  const rel = urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath;
-  const file = path.resolve(root, `.${rel}`);
-  if (file !== root && !file.startsWith(root + path.sep)) return null;
-  try {
-    const st = await stat(file);
-    const target = st.isDirectory() ? path.join(file, 'index.html') : file;
-    return { file: target, data: await readFile(target) };
-  } catch {
-    return null;
-  }
-}
-
 function mediaTypeOf(contentType: string | string[] | undefined): string {
   return String(contentType ?? DEFAULT_TYPE).split(';')[0]!.trim().toLowerCase();
 }
 
-function fileReply(file: string, data: Buffer, status = 200): Reply {
+/** `servedAs`: the content type a route gives the file (extension-less documents are text only by it). */
+function fileReply(site: Site, file: string, data: Buffer, status = 200, servedAs?: string | string[]): Reply {
   const type = contentTypeOf(file);
-  const body = isText(type) ? Buffer.from(expandTemplates(data.toString('utf8'))) : data;
+  const body = isText(servedAs === undefined ? type : String(servedAs)) ? Buffer.from(expandTemplates(data.toString('utf8'), site.spec.domain)) : data;
   return { status, headers: { 'content-type': type }, body };
 }
 
 const NOT_FOUND_PAGE = Buffer.from('<!doctype html>\n<html lang="en"><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>\n');
 
 async function notFound(site: Site): Promise<Reply> {
-  const page = await readFileIn(site.filesDir, '/404.html');
-  return page ? fileReply(page.file, page.data, 404) : { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: NOT_FOUND_PAGE };
+  const page = await findFile(site.files, '/404.html');
+  return page ? fileReply(site, page.file, page.data, 404) : { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: NOT_FOUND_PAGE };
 }
 
 async function routeReply(site: Site, route: RouteSpec, urlPath: string): Promise<Reply> {
@@ -109,10 +100,10 @@ async function routeReply(site: Site, route: RouteSpec, urlPath: string): Promis
     return { status: route.status ?? 200, headers: { 'content-type': DEFAULT_TYPE }, body: Buffer.alloc(0), generate: route.generate_bytes };
   }
   if (route.body !== undefined) {
-    return { status: route.status ?? 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(expandTemplates(route.body)) };
+    return { status: route.status ?? 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(expandTemplates(route.body, site.spec.domain)) };
   }
-  const found = await readFileIn(site.filesDir, route.file !== undefined ? `/${route.file.replace(/^\/+/, '')}` : urlPath);
-  if (found) return fileReply(found.file, found.data, route.status ?? 200);
+  const found = await findFile(site.files, route.file !== undefined ? `/${route.file.replace(/^\/+/, '')}` : urlPath);
+  if (found) return fileReply(site, found.file, found.data, route.status ?? 200, route.headers?.['content-type']);
   if (route.file !== undefined) throw new Error(`site ${site.name}: route file ${route.file} is missing`);
   if (route.status !== undefined) return { status: route.status, headers: {}, body: Buffer.alloc(0) };
   return notFound(site);
@@ -126,20 +117,20 @@ async function negotiatedReply(site: Site, route: RouteSpec, req: IncomingMessag
   byDefault.headers.vary = 'accept';
   if (chosen === 0) return byDefault;
   const [type, variant] = variants[chosen - 1]!;
-  const found = await readFileIn(site.filesDir, `/${variant.file.replace(/^\/+/, '')}`);
+  const found = await findFile(site.files, `/${variant.file.replace(/^\/+/, '')}`);
   if (!found) throw new Error(`site ${site.name}: variant file ${variant.file} is missing`);
-  const reply = fileReply(found.file, found.data, byDefault.status);
+  const reply = fileReply(site, found.file, found.data, byDefault.status, type);
   const charset = /;\s*charset=[^;]+/.exec(String(reply.headers['content-type']))?.[0] ?? '';
   reply.headers = { ...byDefault.headers, 'content-type': `${type}${charset}`, ...variant.headers, vary: 'accept' };
   return reply;
 }
 
 async function staticReply(site: Site, urlPath: string): Promise<Reply> {
-  const found = await readFileIn(site.filesDir, urlPath);
-  if (found) return fileReply(found.file, found.data);
+  const found = await findFile(site.files, urlPath);
+  if (found) return fileReply(site, found.file, found.data);
   if (site.spec.catch_all) {
-    const index = await readFileIn(site.filesDir, '/');
-    if (index) return fileReply(index.file, index.data);
+    const index = await findFile(site.files, '/');
+    if (index) return fileReply(site, index.file, index.data);
   }
   return notFound(site);
 }

@@ -106,10 +106,14 @@ describe('startWorld and stop', () => {
   });
 });
 
-describe('date templates', () => {
+describe('templates', () => {
   it('turns {{date +Nd}} and {{date -Nh}} into ISO instants relative to now', () => {
     const now = Date.parse('2030-01-01T00:00:00Z');
-    expect(expandTemplates('Expires: {{date +300d}}', now)).toBe('Expires: 2030-10-28T00:00:00Z');
-    expect(expandTemplates('{{ date -2h }} and {{other}}', now)).toBe('2029-12-31T22:00:00Z and {{other}}');
+    expect(expandTemplates('Expires: {{date +300d}}', 'a.test', now)).toBe('Expires: 2030-10-28T00:00:00Z');
+    expect(expandTemplates('{{ date -2h }} and {{other}}', 'a.test', now)).toBe('2029-12-31T22:00:00Z and {{other}}');
+  });
+
+  it('turns every {{domain}} into the serving site domain', () => {
+    expect(expandTemplates('https://{{domain}}/a and mailto:x@{{ domain }}', 'b.test')).toBe('https://b.test/a and mailto:x@b.test');
   });
 });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  altSvcProtocols, firstToken, frameOptions, httpDate, parseCacheControl, parseContentType, permissionsPolicy, referrerPolicy, tokenList,
+  altSvcProtocols, firstToken, frameOptions, httpDate, parseCacheControl, permissionsPolicy, referrerPolicy, tokenList,
 } from '../../../plugins/http/parse-headers.ts';
+import { parseContentType } from '../../../src/net/content-type.ts';
 
 describe('header parsers', () => {
   it('splits Content-Type into media type and charset', () => {
-    expect(parseContentType('Text/HTML; Charset="UTF-8"')).toEqual({ type: 'text/html', charset: 'utf-8' });
-    expect(parseContentType('application/json')).toEqual({ type: 'application/json', charset: null });
-    expect(parseContentType(null)).toEqual({ type: null, charset: null });
+    expect(parseContentType('Text/HTML; Charset="UTF-8"')).toEqual({ mediaType: 'text/html', charset: 'utf-8' });
+    expect(parseContentType('application/json')).toEqual({ mediaType: 'application/json', charset: null });
+    expect(parseContentType(null)).toEqual({ mediaType: null, charset: null });
   });
 
   it('reads Cache-Control directives and max-age', () => {
