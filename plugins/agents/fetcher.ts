@@ -2,7 +2,9 @@
 // Discovery documents are fetched the way verifiers are told to: no credentials, no redirects followed (a 3xx
 // is recorded as what the site answered), a size cap. Every answer is kept in a log so the commerce facet can
 // report the 402 challenges this probe met.
+import { parseContentType } from '../../src/net/content-type.ts';
 import { failureFact } from '../../src/net/failure-fact.ts';
+import { siteUrl } from '../../src/net/site-url.ts';
 import type { HttpExchange, HttpRequestOptions } from '../../src/net/types.ts';
 import type { ProbeContext } from '../../src/engine/types.ts';
 
@@ -33,12 +35,6 @@ export const OPENAPI_BYTES = 2 * 1024 * 1024;
 /** Cross-origin readability is part of what a discovery document offers, so each fetch names an origin. */
 const PROBE_ORIGIN = 'https://probe.invalid';
 
-export function mediaType(value: string | undefined): string | null {
-  const essence = value?.split(';')[0]?.trim().toLowerCase();
-  return essence ? essence : null;
-}
-
-
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
@@ -52,10 +48,9 @@ export class Fetcher {
     private readonly ctx: ProbeContext,
     readonly domain: string,
   ) {
-    const port = ctx.net.ports.https;
-    // Documents name the site by its origin; the probe port differs from 443 only in the fixture world.
+    // Documents name the site by its public origin; requests go to the probe port.
     this.origin = `https://${domain}`;
-    this.base = port === 443 ? this.origin : `${this.origin}:${port}`;
+    this.base = siteUrl('https', domain, ctx.net.ports, '');
   }
 
   /** The URL of a path on the scanned site as the probe requests it. */
@@ -63,7 +58,7 @@ export class Fetcher {
     return `${this.base}${path}`;
   }
 
-  /** Maps a declared https URL on the scanned site without a port to the probe's https port. */
+  /** Maps a declared https URL without a port to the probe's https port. */
   requestUrl(declared: string): string {
     const u = new URL(declared);
     if (u.protocol === 'https:' && u.port === '' && this.ctx.net.ports.https !== 443) u.port = String(this.ctx.net.ports.https);
@@ -94,7 +89,7 @@ export class Fetcher {
     const response: ResponseFacts = {
       url,
       status: exchange.status,
-      content_type: mediaType(exchange.headers['content-type']),
+      content_type: parseContentType(exchange.headers['content-type']).mediaType,
       bytes: exchange.body.length,
       truncated: exchange.truncated,
       error: null,

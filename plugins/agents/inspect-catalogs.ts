@@ -14,13 +14,7 @@ export interface LinksetFacts {
 }
 
 function isAbsoluteUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return typeof value === 'string' && URL.canParse(value);
 }
 
 export function inspectLinkset(json: unknown): LinksetFacts {

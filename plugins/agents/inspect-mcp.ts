@@ -3,7 +3,7 @@
 // `mcp.json` manifest (`serverInfo`, `transport.endpoint`, `authentication`, `tools`). Both are read; the
 // shape found is itself a fact so rules can tell legacy documents apart.
 import { InitializeResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { asArray, asObject, asString, isHttpsUrl, objectKeys, onSite, resolveUrl } from './json-value.ts';
+import { asArray, asObject, asString, isHttpsUrl, objectKeys, parseJson, resolveUrl, urlOnSite } from './json-value.ts';
 import { parseSse } from './parse-sse.ts';
 
 export type McpCardFormat = 'server-card' | 'legacy-manifest' | 'unknown';
@@ -42,7 +42,7 @@ export const EMPTY_CARD: McpCardFacts = {
 function remote(url: unknown, transport: unknown, base: string, domain: string): McpRemote | null {
   const abs = resolveUrl(url, base);
   if (abs === null) return null;
-  return { url: abs, transport: asString(transport), https: isHttpsUrl(abs), on_site: onSite(abs, domain) };
+  return { url: abs, transport: asString(transport), https: isHttpsUrl(abs), on_site: urlOnSite(abs, domain) };
 }
 
 /** Reads an MCP server card or legacy manifest; `base` resolves relative endpoint URLs. */
@@ -119,14 +119,6 @@ export function readJsonRpc(body: string, mediaType: string | null, id: number):
     };
   }
   return { framing: null, result: null, error_code: null };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 export interface InitializeFacts {

@@ -1,7 +1,7 @@
 // Facts about an HTTP 402 answer: which payment challenge it carries. x402 v2 puts a base64 JSON object in the
 // PAYMENT-REQUIRED header, x402 v1 put the same object in the JSON body; MPP and L402 use WWW-Authenticate
 // schemes (`Payment`, `L402`); Cloudflare pay per crawl sends `crawler-price`.
-import { asArray, asObject } from './json-value.ts';
+import { asArray, asObject, parseJson } from './json-value.ts';
 
 export interface PaymentChallengeFacts {
   url: string;
@@ -45,20 +45,9 @@ export function challengeSchemes(header: string | null): string[] {
   return [...schemes].sort();
 }
 
+/** The x402 v2 header carries its JSON object in base64. */
 function decodeBase64Json(value: string): unknown {
-  try {
-    return JSON.parse(Buffer.from(value.trim(), 'base64').toString('utf8'));
-  } catch {
-    return null;
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+  return parseJson(Buffer.from(value.trim(), 'base64').toString('utf8'));
 }
 
 function acceptComplete(item: unknown): boolean {

@@ -1,7 +1,17 @@
 // Small readers over untrusted JSON: every document we analyse comes from a scanned host and may hold any shape,
 // so each accessor answers null instead of assuming one.
+import { onSite } from '../../src/net/site-url.ts';
 
 export type JsonObject = Record<string, unknown>;
+
+/** The value of a JSON text, or null when it does not parse (a document that is not JSON has no shape to read). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
 
 export function asObject(value: unknown): JsonObject | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : null;
@@ -48,10 +58,9 @@ export function resolveUrl(value: unknown, base: string): string | null {
 }
 
 /** Whether a URL's host is the scanned domain or one of its subdomains. */
-export function onSite(url: string, domain: string): boolean {
+export function urlOnSite(url: string, domain: string): boolean {
   try {
-    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
-    return host === domain || host.endsWith(`.${domain}`);
+    return onSite(new URL(url).hostname, domain);
   } catch {
     return false;
   }

@@ -3,22 +3,19 @@
 // session; a stateful one hands out Mcp-Session-Id, which the later requests carry.
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { challengeSchemes } from './inspect-payment.ts';
-import { countListedTools, inspectInitializeResult, readJsonRpc, type McpRemote } from './inspect-mcp.ts';
+import { countListedTools, inspectInitializeResult, readJsonRpc, type InitializeFacts, type McpRemote } from './inspect-mcp.ts';
+import { parseContentType } from '../../src/net/content-type.ts';
 import { failureFact } from '../../src/net/failure-fact.ts';
-import { mediaType, type Fetcher } from './fetcher.ts';
+import { NetError } from '../../src/net/types.ts';
+import type { Fetcher } from './fetcher.ts';
 
-export interface McpEndpointFacts {
+export interface McpEndpointFacts extends InitializeFacts {
   url: string;
   status: number | null;
   content_type: string | null;
   error: string | null;
   framing: 'json' | 'sse' | null;
   jsonrpc_error_code: number | null;
-  result_valid: boolean;
-  server_name: string | null;
-  server_version: string | null;
-  protocol_version: string | null;
-  capabilities: string[];
   session_id_issued: boolean;
   www_authenticate_schemes: string[];
   resource_metadata_url: string | null;
@@ -71,7 +68,7 @@ export async function talkToEndpoint(fetcher: Fetcher, remote: McpRemote): Promi
       params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
     }, {});
     facts.status = init.status;
-    facts.content_type = mediaType(init.headers['content-type']);
+    facts.content_type = parseContentType(init.headers['content-type']).mediaType;
     facts.www_authenticate_schemes = challengeSchemes(init.headers['www-authenticate'] ?? null);
     facts.resource_metadata_url = resourceMetadata(init.headers['www-authenticate']);
     const session = init.headers['mcp-session-id'];
@@ -87,8 +84,10 @@ export async function talkToEndpoint(fetcher: Fetcher, remote: McpRemote): Promi
     await post(fetcher, target, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
     const list = await post(fetcher, target, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, headers);
     facts.tools_list_status = list.status;
-    facts.tools_count = countListedTools(readJsonRpc(list.body.toString('utf8'), mediaType(list.headers['content-type']), 2).result);
+    facts.tools_count = countListedTools(readJsonRpc(list.body.toString('utf8'), parseContentType(list.headers['content-type']).mediaType, 2).result);
   } catch (err) {
+    // Only a network failure is a fact; anything else is a bug in this probe and must not vanish here.
+    if (!(err instanceof NetError)) throw err;
     // A failure after initialize keeps what initialize showed; tools/list then stays unanswered (null).
     if (facts.status === null) facts.error = failureFact(err);
   }

@@ -9,7 +9,7 @@ import { txtRecords } from './txt-records.ts';
 /** Report destinations checked for authorisation; more than a few is rare. */
 const MAX_REPORT_CHECKS = 5;
 
-export const organisationalDomain = (domain: string): string => getDomain(domain) ?? domain;
+const organisationalDomain = (domain: string): string => getDomain(domain) ?? domain;
 
 async function reportFacts(q: Querier, policyDomain: string, orgDomain: string, uris: string[]): Promise<DmarcReport[]> {
   return Promise.all(

@@ -1,12 +1,13 @@
 // The facets read from the home page fetch (one chain of requests): response, security headers, cookies and
 // the parsed HTML. Pure functions of what was received.
+import { parseContentType } from '../../src/net/content-type.ts';
 import type { HttpExchange } from '../../src/net/types.ts';
 import { decodeBody, looksLikeHtml, sha256 } from './body.ts';
 import type { ChainResult } from './fetch-chain.ts';
 import { parseCookiesOf } from './parse-cookies.ts';
 import { parseCspList } from './parse-csp.ts';
 import {
-  altSvcProtocols, firstToken, frameOptions, header, httpDate, parseCacheControl, parseContentType, permissionsPolicy,
+  altSvcProtocols, firstToken, frameOptions, header, httpDate, parseCacheControl, permissionsPolicy,
   presentHeaders, referrerPolicy, tokenList,
 } from './parse-headers.ts';
 import { parseHsts } from './parse-hsts.ts';
@@ -32,12 +33,12 @@ function headersOf(ex: HttpExchange | null): Record<string, string> {
 export function buildResponse(result: ChainResult): ResponseFacet {
   const ex = finalOf(result);
   const headers = headersOf(ex);
-  const { type, charset } = parseContentType(header(headers, 'content-type'));
+  const { mediaType, charset } = parseContentType(header(headers, 'content-type'));
   return {
     chain: result.chain,
     status: ex?.status ?? null,
     headers,
-    content_type: type,
+    content_type: mediaType,
     charset,
     content_encoding: ex?.contentEncoding?.toLowerCase() ?? null,
     body_bytes: ex?.body.length ?? null,
@@ -90,12 +91,12 @@ export function buildCookies(result: ChainResult, observedAt: string): CookiesFa
 }
 
 /** The decoded body, when the final response is an HTML document. */
-export function htmlText(result: ChainResult): { text: string; url: string; bytes: number } | null {
+function htmlText(result: ChainResult): { text: string; url: string; bytes: number } | null {
   const ex = finalOf(result);
   if (ex === null) return null;
-  const { type, charset } = parseContentType(ex.headers['content-type'] ?? null);
+  const { mediaType, charset } = parseContentType(ex.headers['content-type']);
   const text = decodeBody(ex.body, charset);
-  const isHtml = type === null ? looksLikeHtml(text) : HTML_TYPES.has(type);
+  const isHtml = mediaType === null ? looksLikeHtml(text) : HTML_TYPES.has(mediaType);
   return isHtml ? { text, url: result.chain.hops.at(-1)!.url, bytes: ex.body.length } : null;
 }
 

@@ -2,14 +2,13 @@
 // are observed (the network layer's own redirect following reports only the final response's headers).
 import { failureFact } from '../../src/net/failure-fact.ts';
 import type { HttpExchange, HttpRequestOptions, Net } from '../../src/net/types.ts';
-import { probeUrl } from './urls.ts';
+import { probeUrl } from '../../src/net/site-url.ts';
 import type { Chain, Hop } from './types.ts';
 
 /** Redirects recorded before the chain is cut (RFC 9110 leaves the limit to the client; browsers use 20). */
-export const MAX_HOPS = 10;
+const MAX_HOPS = 10;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 
 export interface ChainResult {
   chain: Chain;

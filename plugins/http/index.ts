@@ -2,6 +2,7 @@
 // feeds every facet that reads it; the other requests run only for the facets this scan's rules need.
 import schema from '../../schemas/observations/http.json' with { type: 'json' };
 import type { ProbeContext, ProbeProvider } from '../../src/engine/types.ts';
+import { siteUrl } from '../../src/net/site-url.ts';
 import { followChain } from './fetch-chain.ts';
 import { buildCookies, buildHtml, buildResponse, buildSecurityHeaders } from './facets-main.ts';
 import { probeCors } from './probe-cors.ts';
@@ -9,7 +10,6 @@ import { probeCanonical, probeMethods, probeTiming } from './probe-extras.ts';
 import { probeMarkdown } from './probe-markdown.ts';
 import { probeNotFound } from './probe-not-found.ts';
 import type { HttpObservations } from './types.ts';
-import { siteUrl } from './urls.ts';
 
 type Facet = keyof HttpObservations;
 

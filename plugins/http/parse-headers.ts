@@ -9,19 +9,6 @@ export function header(headers: HeaderMap, name: string): string | null {
   return Object.hasOwn(headers, name) ? headers[name]! : null;
 }
 
-/** Media type and charset of a Content-Type value (RFC 9110 section 8.3), both lower-cased. */
-export function parseContentType(value: string | null): { type: string | null; charset: string | null } {
-  if (value === null) return { type: null, charset: null };
-  const [media = '', ...params] = value.split(';');
-  let charset: string | null = null;
-  for (const param of params) {
-    const m = /^\s*charset\s*=\s*"?([^";\s]+)"?\s*$/i.exec(param);
-    if (m) charset = m[1]!.toLowerCase();
-  }
-  const type = media.trim().toLowerCase();
-  return { type: type === '' ? null : type, charset };
-}
-
 export function parseCacheControl(value: string | null): CacheControl | null {
   if (value === null) return null;
   const directives = new Set<string>();

@@ -5,7 +5,7 @@ import { getDomain } from 'tldts';
 import { fetchOnce } from './fetch-chain.ts';
 import { header } from './parse-headers.ts';
 import type { CanonicalFacet, MethodsFacet, TimingFacet } from './types.ts';
-import { probeUrl } from './urls.ts';
+import { probeUrl } from '../../src/net/site-url.ts';
 
 export async function probeMethods(net: Net, pageUrl: string, signal: AbortSignal): Promise<MethodsFacet> {
   const { ex, error } = await fetchOnce(net, pageUrl, signal, { method: 'OPTIONS', maxBodyBytes: 1024 });

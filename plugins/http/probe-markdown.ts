@@ -1,11 +1,12 @@
 // Markdown for agents: content negotiation on `/` (Accept: text/markdown), the `/index.md` mirror and the
 // markdown alternate the page advertises (fetched only when it is on the scanned site).
+import { parseContentType } from '../../src/net/content-type.ts';
+import { onSite, probeUrl, siteUrl } from '../../src/net/site-url.ts';
 import type { Net } from '../../src/net/types.ts';
 import { decodeBody, looksLikeHtml } from './body.ts';
 import { fetchOnce } from './fetch-chain.ts';
-import { header, parseContentType, tokenList } from './parse-headers.ts';
+import { header, tokenList } from './parse-headers.ts';
 import type { FetchedDocument, MarkdownFacet } from './types.ts';
-import { onSite, probeUrl, siteUrl } from './urls.ts';
 
 const MARKDOWN_BODY_BYTES = 262_144;
 const MARKDOWN_ACCEPT = 'text/markdown, text/plain;q=0.9';
@@ -22,12 +23,12 @@ async function fetchDocument(net: Net, url: string, signal: AbortSignal, accept:
     maxBodyBytes: MARKDOWN_BODY_BYTES,
   });
   if (ex === null) return notFetched(url, error);
-  const { type, charset } = parseContentType(header(ex.headers, 'content-type'));
+  const { mediaType, charset } = parseContentType(header(ex.headers, 'content-type'));
   return {
     url,
     status: ex.status,
     error: null,
-    content_type: type,
+    content_type: mediaType,
     vary: tokenList(header(ex.headers, 'vary')),
     looks_like_html: looksLikeHtml(decodeBody(ex.body, charset)),
     body_bytes: ex.body.length,

@@ -33,7 +33,7 @@ export interface ChainFacts {
 const NAME_MISMATCH = 'ERR_TLS_CERT_ALTNAME_INVALID';
 
 /** DER of the leaf and each issuer Node linked to it, stopping where the walk repeats (a self-signed root). */
-export function peerChain(peer: DetailedPeerCertificate): Buffer[] {
+function peerChain(peer: DetailedPeerCertificate): Buffer[] {
   const out: Buffer[] = [];
   const seen = new Set<string>();
   for (let c: DetailedPeerCertificate | undefined = peer; c?.raw && !seen.has(c.fingerprint256); c = c.issuerCertificate) {
@@ -44,7 +44,7 @@ export function peerChain(peer: DetailedPeerCertificate): Buffer[] {
 }
 
 /** A host-name match on dNSName entries only (RFC 9525 section 6.3 drops the subject CN fallback). */
-export function matchesHost(der: Buffer, host: string): boolean {
+function matchesHost(der: Buffer, host: string): boolean {
   return new X509Certificate(der).checkHost(host, { subject: 'never' }) !== undefined;
 }
 

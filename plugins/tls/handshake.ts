@@ -1,7 +1,7 @@
 // Runs handshakes through the guarded network and turns their end into a fact: accepted (with what was read from
 // the live socket), refused by the server (a TLS-level answer), or failed before the server could say (null facts).
 import { notObserved } from '../../src/net/failure-fact.ts';
-import { NetError, type Net, type TlsConnection, type TlsConnectOptions } from '../../src/net/types.ts';
+import type { NetError, Net, TlsConnection, TlsConnectOptions } from '../../src/net/types.ts';
 
 export type Attempt<T> =
   | { outcome: 'accepted'; value: T }
@@ -15,13 +15,11 @@ const REFUSAL_CODES = new Set(['tls_error', 'protocol_error']);
 const LOCAL_CODES = new Set(['ERR_SSL_NO_CIPHER_MATCH', 'ERR_SSL_NO_CIPHERS_AVAILABLE', 'ERR_SSL_NO_PROTOCOLS_AVAILABLE', 'ERR_SSL_LEGACY_SIGALG_DISALLOWED_OR_UNSUPPORTED']);
 
 export function errorCode(err: unknown): { refused: boolean; code: string } {
-  if (err instanceof NetError) {
-    if (notObserved(err)) throw err;
-    const code = err.detail ?? err.code;
-    return { refused: REFUSAL_CODES.has(err.code) && !LOCAL_CODES.has(code), code };
-  }
-  const code = (err as { code?: unknown } | null)?.code;
-  return { refused: false, code: typeof code === 'string' ? code : 'error' };
+  // What is not a NetError is a bug in the probe, and a deadline is no fact: both propagate (see failure-fact.ts).
+  if (notObserved(err)) throw err;
+  const { code: netCode, detail } = err as NetError;
+  const code = detail ?? netCode;
+  return { refused: REFUSAL_CODES.has(netCode) && !LOCAL_CODES.has(code), code };
 }
 
 /** One handshake; `read` runs on the live connection, which is always destroyed afterwards. */

@@ -41,8 +41,6 @@ export const AI_CRAWLER_TOKENS = [
   'cohere-training-data-crawler',
 ] as const;
 
-export type AiCrawlerToken = (typeof AI_CRAWLER_TOKENS)[number];
-
 /** The paths whose access is reported per token, by fact name. The sitemap path is added per site. */
 export const PROBED_PATHS = {
   root: '/',

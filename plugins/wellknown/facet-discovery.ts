@@ -13,7 +13,7 @@ export async function collectDiscovery(f: Fetcher) {
   const parsed = home.exchange ? parseLinkHeader(header ?? '', home.exchange.url) : null;
   return {
     home: homeDoc,
-    link_header: home.exchange ? (header ?? null) !== null : null,
+    link_header: home.exchange ? header !== undefined : null,
     links: parsed?.links ?? null,
     link_rels: parsed ? [...new Set(parsed.links.flatMap((l) => l.rel))].sort() : null,
     link_parse_errors: parsed?.errors ?? null,

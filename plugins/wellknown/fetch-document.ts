@@ -2,10 +2,12 @@
 // answer (or failure) into the same response facts. One deterministic nonexistent path is fetched once, so
 // each document can say whether its body is just the site's answer for a page that does not exist.
 import { gunzipSync } from 'node:zlib';
+import { parseContentType } from '../../src/net/content-type.ts';
 import { failureFact } from '../../src/net/failure-fact.ts';
+import { siteUrl } from '../../src/net/site-url.ts';
 import type { HttpExchange } from '../../src/net/types.ts';
 import type { ProbeContext } from '../../src/engine/types.ts';
-import { looksLikeHtml, parseContentType } from './text.ts';
+import { looksLikeHtml } from './text.ts';
 
 /** Default cap for one document's body. */
 export const DOCUMENT_BYTES = 512 * 1024;
@@ -33,7 +35,6 @@ export interface Fetched {
   error: string | null;
 }
 
-
 export function isSuccess(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }
@@ -46,8 +47,7 @@ export class Fetcher {
     private readonly ctx: ProbeContext,
     readonly domain: string,
   ) {
-    const port = ctx.net.ports.https;
-    this.origin = `https://${domain}${port === 443 ? '' : `:${port}`}`;
+    this.origin = siteUrl('https', domain, ctx.net.ports, '');
   }
 
   /**

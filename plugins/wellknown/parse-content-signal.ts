@@ -2,7 +2,7 @@
 // `key=value` entries with keys search, ai-input, ai-train and values yes or no. Problems are reported as
 // codes rather than dropped, so a rule can tell a malformed declaration from an absent one.
 
-export const CONTENT_SIGNAL_KEYS = ['ai-input', 'ai-train', 'search'] as const;
+const CONTENT_SIGNAL_KEYS = ['ai-input', 'ai-train', 'search'] as const;
 
 export type ContentSignalProblem = 'empty' | 'malformed_entry' | 'unknown_key' | 'invalid_value' | 'duplicate_key';
 

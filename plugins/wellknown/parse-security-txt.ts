@@ -4,7 +4,7 @@
 import { decodeUtf8, splitLines } from './text.ts';
 
 /** The fields RFC 9116 section 2.5 defines, plus CSAF (registered in the IANA security.txt registry). */
-export const SECURITY_TXT_FIELDS = [
+const SECURITY_TXT_FIELDS = [
   'acknowledgments',
   'canonical',
   'contact',

@@ -12,7 +12,7 @@ export interface Access {
 }
 
 /** The rules a crawler with this product token obeys, and how its group was chosen. */
-export function rulesFor(parsed: ParsedRobots, token: string): { rules: RobotsRule[]; group: GroupMatch } {
+function rulesFor(parsed: ParsedRobots, token: string): { rules: RobotsRule[]; group: GroupMatch } {
   const t = token.toLowerCase();
   const specific = parsed.groups.filter((g) => g.userAgents.includes(t));
   if (t !== '*' && specific.length > 0) return { rules: specific.flatMap((g) => g.rules), group: 'specific' };

@@ -47,16 +47,3 @@ export function looksLikeHtml(bytes: Uint8Array): boolean {
   const head = decodeUtf8(bytes.subarray(0, 1024), true).text;
   return HTML_START.test(head);
 }
-
-/** Media type and charset of a Content-Type header, lower-cased; null parts when absent. */
-export function parseContentType(value: string | undefined): { mediaType: string | null; charset: string | null } {
-  if (!value) return { mediaType: null, charset: null };
-  const [essence, ...params] = value.split(';');
-  const mediaType = essence?.trim().toLowerCase() || null;
-  let charset: string | null = null;
-  for (const p of params) {
-    const m = /^\s*charset\s*=\s*"?([^";\s]+)"?\s*$/i.exec(p);
-    if (m) charset = m[1]!.toLowerCase();
-  }
-  return { mediaType, charset };
-}

@@ -5,7 +5,8 @@ import { ApiError } from './errors.ts';
 
 export const BODY_LIMIT = '16kb';
 
-const parse = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', jsonStrict: true });
+/** The JSON body parser alone, for a route that answers other content types itself (MCP). */
+export const jsonBodyParser = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', jsonStrict: true });
 
 /** Parses the JSON body (refusing any other content type) and keeps it on ctx.request.body. */
 export function jsonBody(): Middleware {
@@ -13,7 +14,7 @@ export function jsonBody(): Middleware {
     if (!ctx.is('application/json')) {
       throw new ApiError(400, 'send the body as JSON with Content-Type: application/json', '/docs/api#requests');
     }
-    await parse(ctx, next);
+    await jsonBodyParser(ctx, next);
   };
 }
 

@@ -2,22 +2,19 @@
 // instance can answer any request. GET (a server-to-client stream) and DELETE (ending a session) have no
 // meaning without sessions and answer 405.
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../engine/types.ts';
 import { ApiError } from './errors.ts';
-import { BODY_LIMIT } from './json-body.ts';
+import { BODY_LIMIT, jsonBodyParser } from './json-body.ts';
 import { callTool, MCP_TOOLS } from './mcp-tools.ts';
 import type { ScanOperations } from './scan-operations.ts';
 import { callerOf } from './scan-routes.ts';
 import { SERVICE_INFO } from './service-info.ts';
 
 export const MCP_PATH = '/mcp';
-
-const parse = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', jsonStrict: true });
 
 /** A JSON-RPC error with no id, for a body the protocol layer never got to read. */
 function rpcError(ctx: Context, status: number, code: number, message: string): void {
@@ -44,7 +41,7 @@ export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
     // a wrong content type with its own JSON-RPC error.
     if (ctx.is('application/json')) {
       try {
-        await parse(ctx, async () => {});
+        await jsonBodyParser(ctx, async () => {});
       } catch (raw) {
         const err = raw as { type?: string };
         if (err.type === 'entity.too.large') return rpcError(ctx, 413, ErrorCode.InvalidRequest, `the message is larger than ${BODY_LIMIT}`);
@@ -55,8 +52,10 @@ export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
     ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
+      // The answer has gone; a failure to tear down is worth a log line, never an unhandled rejection.
+      const closeFailed = (err: Error) => log.warn({ err: err.message }, 'MCP transport did not close cleanly');
+      transport.close().catch(closeFailed);
+      server.close().catch(closeFailed);
     });
     await server.connect(transport);
     await transport.handleRequest(ctx.req, ctx.res, ctx.is('application/json') ? ctx.request.body : undefined);

@@ -6,7 +6,7 @@ import { MCP_PATH } from './mcp-routes.ts';
 import { RESPONSE_SIGNATURE_FIELDS, RESPONSE_SIGNATURE_LABEL } from './response-signing.ts';
 import { SERVICE_INFO } from './service-info.ts';
 
-export const OPENAPI_VERSION = '1.0.0';
+const OPENAPI_VERSION = '1.0.0';
 
 type Json = Record<string, unknown>;
 

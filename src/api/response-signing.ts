@@ -10,7 +10,7 @@ import type { SigningKey } from '../signing/keys.ts';
 export const RESPONSE_SIGNATURE_LABEL = 'sig1';
 export const RESPONSE_SIGNATURE_FIELDS = ['@status', 'content-digest', 'content-type'];
 
-export function contentDigest(bytes: Buffer): string {
+function contentDigest(bytes: Buffer): string {
   return `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`;
 }
 

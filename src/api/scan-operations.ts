@@ -2,7 +2,6 @@
 // REST turns an ApiError into its status and Error body; MCP turns it into a tool result with isError.
 import { DomainError, normaliseDomain } from '../domain-name.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
-import type { Verdict } from '../engine/types.ts';
 import { PaymentRequiredError, type FullValidations } from '../service/full-validations.ts';
 import type { ServiceMetrics } from '../service/metrics.ts';
 import type { QuickScans } from '../service/quick-scans.ts';
@@ -34,13 +33,13 @@ export interface Caller {
   authorization: string;
 }
 
-export function validInput<T>(schema: ApiSchemaName, body: unknown): T {
+function validInput<T>(schema: ApiSchemaName, body: unknown): T {
   const problem = validationProblem(schema, body);
   if (problem) throw new ApiError(400, problem, '/docs/api#requests');
   return body as T;
 }
 
-export function domainOf(input: string, extraSuffixes: readonly string[]): string {
+function domainOf(input: string, extraSuffixes: readonly string[]): string {
   try {
     return normaliseDomain(input, extraSuffixes).ascii;
   } catch (err) {
@@ -50,7 +49,7 @@ export function domainOf(input: string, extraSuffixes: readonly string[]): strin
 }
 
 /** The 402 for a request without a token, saying so plainly when the token came in a header instead. */
-export function missingToken(authorization: string): ApiError {
+function missingToken(authorization: string): ApiError {
   const hint = authorization
     ? ' A token in the Authorization header is never accepted (headers end up in logs and proxies); put it in the JSON body.'
     : ' Get one at /checkout.';
@@ -106,9 +105,9 @@ export class ScanOperations {
     const started = process.hrtime.bigint();
     try {
       const outcome = await this.deps.fullValidations.run(domain, input.payment_token);
-      const certificate = outcome.certificate as { payload: { verdict: Verdict } } | null;
+      const { certificate } = outcome;
       if (!outcome.replayed) this.deps.metrics.scanFinished('full', certificate?.payload.verdict ?? 'not_scanned', seconds(started));
-      return { result: outcome.result, structured: certificate as Record<string, unknown> | null, cached: outcome.replayed };
+      return { result: outcome.result, structured: certificate as unknown as Record<string, unknown> | null, cached: outcome.replayed };
     } catch (err) {
       if (err instanceof PaymentRequiredError) throw new ApiError(402, err.message, '/checkout');
       if (err instanceof ScanDeadlineError) {

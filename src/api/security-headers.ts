@@ -2,7 +2,7 @@
 // sets its own, narrower policy).
 import type { Middleware } from 'koa';
 
-export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export function securityHeaders(): Middleware {
   return async function headers(ctx, next) {

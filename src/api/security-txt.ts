@@ -3,7 +3,7 @@
 import type { Config } from '../config.ts';
 
 /** How far ahead Expires lies; RFC 9116 advises less than a year. */
-export const SECURITY_TXT_LIFETIME_DAYS = 180;
+const SECURITY_TXT_LIFETIME_DAYS = 180;
 
 export function securityTxt(opts: { baseUrl: string; securityTxt: Config['securityTxt'] }, now: Date): string {
   const expires = new Date(now.getTime() + SECURITY_TXT_LIFETIME_DAYS * 86_400_000);

@@ -7,7 +7,7 @@ import { createSigner, httpbis } from 'http-message-signatures';
 import type { PublicJwk, SigningKey } from '../signing/keys.ts';
 
 export const DIRECTORY_MEDIA_TYPE = 'application/http-message-signatures-directory+json';
-export const DIRECTORY_TAG = 'http-message-signatures-directory';
+const DIRECTORY_TAG = 'http-message-signatures-directory';
 /** How long the directory vouches for a key from the moment it is served; verifiers fetch it again after. */
 const KEY_VALIDITY_S = 7 * 86_400;
 const SIGNATURE_LIFETIME_S = 300;
@@ -21,7 +21,7 @@ export function directoryKeys(key: SigningKey, now: Date): { keys: DirectoryJwk[
   return { keys: [{ kty, crv, x, kid: key.thumbprint, alg: 'EdDSA', use: 'sig', nbf, exp: Math.floor(now.getTime() / 1000) + KEY_VALIDITY_S }] };
 }
 
-/** Sets the directory's Signature-Input and Signature on the response (merged with any already there). */
+/** Sets the directory's Signature-Input and Signature; response signing (response-signing.ts) then adds its own beside them. */
 export async function signDirectory(ctx: Context, key: SigningKey, now: Date): Promise<void> {
   const created = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const request = { method: ctx.method, url: `${ctx.protocol}://${ctx.host}${ctx.url}`, headers: { host: ctx.host } };

@@ -1,6 +1,7 @@
 // The service's own agent-facing surface beyond the API documents: a home page that links everything,
 // robots.txt, llms.txt and llms-full.txt, the RFC 9727 API catalog and a sitemap. What it asks of the sites it
 // validates, it publishes itself.
+import { escapeHtml } from '../payments/checkout-page.ts';
 import { MCP_PATH } from './mcp-routes.ts';
 import { SERVICE_INFO } from './service-info.ts';
 
@@ -15,8 +16,6 @@ export function homeLinks(): string {
     '</docs/api>; rel="service-doc"; type="text/markdown"',
   ].join(', ');
 }
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function homePage(baseUrl: string): string {
   const links: [string, string][] = [

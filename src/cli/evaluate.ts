@@ -1,21 +1,14 @@
 // `dvs evaluate <observations.json> [--full] [--json]`: re-judges saved evidence offline.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { evaluate, loadRuleset, summarise, type Observations } from '../engine/index.ts';
 import { canonicalJson } from '../signing/canonical.ts';
-import { UsageError, type CliIo } from './io.ts';
+import { readJsonFile, UsageError, type CliIo } from './io.ts';
 
 export const USAGE = 'dvs evaluate <observations.json> [--full] [--json]';
 
 /** Reads a saved observations document, refusing what is not one. */
 export function readObservations(file: string): Observations {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`${file}: ${(err as Error).message}`);
-  }
-  const d = doc as Partial<Observations> | null;
+  const d = readJsonFile(file) as Partial<Observations> | null;
   if (!d || typeof d !== 'object' || typeof d.target?.domain !== 'string' || typeof d.target?.observed_at !== 'string' || typeof d.probes !== 'object') {
     throw new UsageError(`${file}: not an observations document (needs target.domain, target.observed_at and probes)`);
   }

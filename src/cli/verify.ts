@@ -1,24 +1,15 @@
 // `dvs verify <certificate.json> [--jwks <file|https-url>] [--dns]`: checks a certificate and prints each
 // check with ✓ or ✗; exits 1 when any fails. Keys come from --jwks, or else from the certificate's own
 // issuer jwks_url (over https; the `issuer` check then makes sure that URL is on the issuer's origin).
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createNet } from '../net/index.ts';
 import { fetchJwks } from '../signing/fetch-jwks.ts';
 import { parseJwks, type Jwks } from '../signing/jwks.ts';
 import { dnsTxtLookup } from '../signing/txt-lookup.ts';
 import { verifyCertificate } from '../signing/verify.ts';
-import { UsageError, type CliIo } from './io.ts';
+import { readJsonFile, UsageError, type CliIo } from './io.ts';
 
 export const USAGE = 'dvs verify <certificate.json> [--jwks <file|https-url>] [--dns]';
-
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`${file}: ${(err as Error).message}`);
-  }
-}
 
 /** Where the keys come from: the --jwks argument, or the URL the certificate names. */
 function jwksSource(cert: unknown, option: string | undefined): string | null {
@@ -31,7 +22,7 @@ async function loadKeys(source: string, io: CliIo): Promise<Jwks> {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
     return fetchJwks(source, createNet(io.config));
   }
-  return parseJwks(readJson(source), source);
+  return parseJwks(readJsonFile(source), source);
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -42,7 +33,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new UsageError(USAGE);
   const file = positionals[0]!;
-  const cert = readJson(file);
+  const cert = readJsonFile(file);
   const source = jwksSource(cert, values.jwks);
   if (source === null) {
     io.stdout.write(`✗ jwks: ${file} names no issuer jwks_url; pass --jwks\n`);

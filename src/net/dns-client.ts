@@ -75,11 +75,20 @@ function tryDecode(buf: Buffer): dnsPacket.DecodedPacket | null {
   }
 }
 
-/** Waits for the response to `q` on UDP; datagrams with another id or question are ignored (spoofing). */
-function overUdp(server: DnsServer, query: Buffer, q: Question, signal: AbortSignal): Promise<dnsPacket.DecodedPacket> {
+/** UDP sends of one question within its time limit: a lost datagram must not cost the whole answer. */
+const UDP_SENDS = 3;
+
+/**
+ * Waits for the response to `q` on UDP, sending the question again every `resendMs` (RFC 1035 section 4.2.1:
+ * UDP is unreliable, so a stub retransmits); datagrams with another id or question are ignored (spoofing).
+ */
+function overUdp(server: DnsServer, query: Buffer, q: Question, signal: AbortSignal, resendMs: number): Promise<dnsPacket.DecodedPacket> {
   return new Promise((resolve, reject) => {
     const socket = dgram.createSocket(server.family === 4 ? 'udp4' : 'udp6');
+    const send = (): void => socket.send(query, server.port, server.host);
+    const resend = setInterval(send, resendMs);
     const finish = (fn: () => void): void => {
+      clearInterval(resend);
       signal.removeEventListener('abort', onAbort);
       socket.close();
       fn();
@@ -92,7 +101,7 @@ function overUdp(server: DnsServer, query: Buffer, q: Question, signal: AbortSig
       if (packet && matches(packet, q)) finish(() => resolve(packet));
     });
     socket.on('error', (err) => finish(() => reject(new NetError('dns_error', `UDP to ${server.host}: ${err.message}`))));
-    socket.send(query, server.port, server.host);
+    send();
   });
 }
 
@@ -167,7 +176,9 @@ export function createDnsClient(opts: { servers: readonly string[]; timeoutMs: n
     });
     const deadline = createDeadline(perServerMs, query.signal);
     try {
-      let answer = query.tcp ? null : await overUdp(server, packet, q, deadline.signal);
+      // A signal that fired before the question was sent would never reach the socket's abort listener.
+      deadline.check('dns_timeout');
+      let answer = query.tcp ? null : await overUdp(server, packet, q, deadline.signal, Math.max(50, Math.floor(perServerMs / UDP_SENDS)));
       if (answer === null || (answer.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) {
         answer = await overTcp(server, packet, q, deadline.signal);
       }

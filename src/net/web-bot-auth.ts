@@ -5,7 +5,7 @@ import { createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { httpbis, createSigner, createVerifier, type SignatureParameters } from 'http-message-signatures';
 import type { SigningKey } from '../signing/keys.ts';
 
-export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
+const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 const SIGNATURE_LIFETIME_S = 60;
 const NONCE_BYTES = 64;
 

@@ -72,7 +72,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function formatPrice(cents: number, currency: string): string {
+function formatPrice(cents: number, currency: string): string {
   const format = new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() });
   return format.format(cents / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }

@@ -11,7 +11,7 @@ import type { TokenMode } from './tokens.ts';
 export const SQLITE_FILE = 'ledger.sqlite';
 
 /** Live tokens once a real processor takes money; test tokens from the embedded checkout. */
-export const tokenMode = (config: Config): TokenMode => (config.payments.stripeSecretKey ? 'live' : 'test');
+const tokenMode = (config: Config): TokenMode => (config.payments.stripeSecretKey ? 'live' : 'test');
 
 export async function openLedger(config: Config, opts: { now?: () => number } = {}): Promise<Ledger> {
   let store;

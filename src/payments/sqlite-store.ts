@@ -44,17 +44,24 @@ function migrate(db: Database.Database): void {
     }
     db.exec('COMMIT');
   } catch (err) {
-    db.exec('ROLLBACK');
+    // SQLite rolls back by itself on some errors; a second ROLLBACK would then hide the real one.
+    if (db.inTransaction) db.exec('ROLLBACK');
     throw err;
   }
 }
 
 export function openSqliteStore(file: string): LedgerStore {
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('synchronous = NORMAL');
-  migrate(db);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = NORMAL');
+    migrate(db);
+  } catch (err) {
+    // A file that cannot be migrated must not stay open (and locked) behind the error.
+    db.close();
+    throw err;
+  }
 
   const insert = db.prepare('INSERT INTO tokens (hash, created_at, expires_at, source) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING');
   const insertMany = db.transaction((rows: NewTokenRow[]) => rows.reduce((n, r) => n + insert.run(r.hash, r.createdAt, r.expiresAt, r.source).changes, 0));

@@ -8,6 +8,7 @@ import type { PaymentGate, StoredCertificate } from '../payments/gate.ts';
 import type { Scanner } from '../scanner.ts';
 import { certificateText, issueCertificate } from '../signing/certificate.ts';
 import type { SigningKey } from '../signing/keys.ts';
+import type { Certificate } from '../signing/payload.ts';
 import { scanError, scanResult, type ScanResult } from './scan-result.ts';
 
 export class PaymentRequiredError extends Error {
@@ -17,7 +18,7 @@ export class PaymentRequiredError extends Error {
 export interface FullValidationOutcome {
   result: ScanResult;
   /** The certificate's `{payload, jws}`, when one was issued or found (MCP's structuredContent). */
-  certificate: unknown | null;
+  certificate: Certificate | null;
   /** True when the token had already paid for this domain and the stored certificate was returned. */
   replayed: boolean;
 }
@@ -47,7 +48,8 @@ export class FullValidations {
   }
 
   private fromStored(stored: StoredCertificate): FullValidationOutcome {
-    const certificate = JSON.parse(stored.body) as { payload: { verdict: string; score: number } };
+    // The body is the canonical JSON this service committed with the token.
+    const certificate = JSON.parse(stored.body) as Certificate;
     const summary = `Full Validation of ${stored.domain}: ${certificate.payload.verdict}, score ${certificate.payload.score}/100 (certificate ${stored.id}, issued earlier for this token)`;
     return { result: scanResult(summary, stored.body), certificate, replayed: true };
   }

@@ -5,8 +5,8 @@
 // people type them into DNS consoles.
 import { identityOf, type AnchorRecord, type CertificateCore, type CertificatePayload } from './payload.ts';
 
-export const SUBJECT_ANCHOR_PREFIX = '_agent-validation.';
-export const ISSUER_ANCHOR_PREFIX = '_dvs-key.';
+const SUBJECT_ANCHOR_PREFIX = '_agent-validation.';
+const ISSUER_ANCHOR_PREFIX = '_dvs-key.';
 
 /** The record the domain owner publishes, derived from the payload's content (never from its `id` member). */
 export function subjectAnchorRecord(payload: CertificateCore | CertificatePayload): AnchorRecord {
@@ -15,7 +15,7 @@ export function subjectAnchorRecord(payload: CertificateCore | CertificatePayloa
 }
 
 /** The issuer's host: the name under which the service publishes its key anchor. */
-export function issuerHost(baseUrl: string): string {
+function issuerHost(baseUrl: string): string {
   return new URL(baseUrl).hostname.toLowerCase().replace(/\.$/, '');
 }
 

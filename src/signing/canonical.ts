@@ -5,8 +5,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
 export class CanonicalJsonError extends Error {
   override name = 'CanonicalJsonError';
 }

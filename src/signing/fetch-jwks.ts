@@ -5,7 +5,7 @@ import type { Net } from '../net/types.ts';
 import { parseJwks, type Jwks } from './jwks.ts';
 
 /** A JWK set of a few keys is a few hundred bytes; anything near this is not one. */
-export const MAX_JWKS_BYTES = 64 * 1024;
+const MAX_JWKS_BYTES = 64 * 1024;
 
 export async function fetchJwks(url: string, net: Pick<Net, 'request'>): Promise<Jwks> {
   if (new URL(url).protocol !== 'https:') throw new Error(`${url}: a JWK set is only fetched over https`);

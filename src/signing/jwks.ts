@@ -27,7 +27,7 @@ export class JwksError extends Error {
   override name = 'JwksError';
 }
 
-export const RETIRED_KEYS_DIR = 'retired-keys';
+const RETIRED_KEYS_DIR = 'retired-keys';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -63,7 +63,7 @@ export async function keyFromSeed(kid: string, seed: Uint8Array, createdAt: stri
  * Loads `<dataDir>/<file>`, or creates it with a fresh key. `now` dates a new key; it is the one place this
  * module reads the clock, and only when it writes a file.
  */
-export async function loadOrCreateKey(dataDir: string, file: string, kid: string, now: () => Date = () => new Date()): Promise<SigningKey> {
+async function loadOrCreateKey(dataDir: string, file: string, kid: string, now: () => Date = () => new Date()): Promise<SigningKey> {
   const keyPath = path.join(dataDir, file);
   let stored: KeyFile | null = null;
   try {

@@ -45,7 +45,7 @@ export interface Certificate {
   jws: string;
 }
 
-export const CERTIFICATE_ID_PREFIX = 'dvc_';
+const CERTIFICATE_ID_PREFIX = 'dvc_';
 
 /** The payload without its derived members (works on a core too). */
 export function coreOf(payload: CertificateCore | CertificatePayload): CertificateCore {
