@@ -24,6 +24,17 @@ function addressesIn(response: DnsResponse, name: string, type: 'A' | 'AAAA'): s
   return response.answers.filter((r) => r.type === type && r.name === target).map((r) => r.data as string);
 }
 
+/** The shared lookup's outcome, unless this caller's own signal fires first. */
+function waitUnder<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return pending;
+  if (signal.aborted) return Promise.reject(new NetError('aborted', 'the caller aborted the operation'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new NetError('aborted', 'the caller aborted the operation'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 const RCODE_ERRORS: Record<string, NetError['code']> = {
   NXDOMAIN: 'dns_nxdomain',
   SERVFAIL: 'dns_servfail',
@@ -33,7 +44,8 @@ const RCODE_ERRORS: Record<string, NetError['code']> = {
 /**
  * One resolver per scan. A name is looked up once and the outcome, addresses or failure, is kept for the scan:
  * every probe connects to the same checked addresses and sees the same DNS, and a resolver that does not answer
- * costs one timeout per scan rather than one per request. Only an aborted lookup is forgotten.
+ * costs one timeout per scan rather than one per request. The shared lookup runs under no caller's signal (the
+ * DNS timeout bounds it), so one caller giving up never fails the others; each waits under its own signal.
  */
 export function createResolver(dns: DnsClient, policy: AddressPolicy): Resolver {
   const lookups = new Map<string, Promise<ResolvedAddress[]>>();
@@ -50,8 +62,8 @@ export function createResolver(dns: DnsClient, policy: AddressPolicy): Resolver 
     return allowed;
   }
 
-  async function lookup(name: string, signal: AbortSignal | undefined): Promise<ResolvedAddress[]> {
-    const [a, aaaa] = await Promise.allSettled([dns.query(name, 'A', { signal }), dns.query(name, 'AAAA', { signal })]);
+  async function lookup(name: string): Promise<ResolvedAddress[]> {
+    const [a, aaaa] = await Promise.allSettled([dns.query(name, 'A'), dns.query(name, 'AAAA')]);
     const found = [a, aaaa].flatMap((r, i) =>
       r.status === 'fulfilled' && r.value.rcode === 'NOERROR' ? addressesIn(r.value, name, i === 0 ? 'A' : 'AAAA') : [],
     );
@@ -74,13 +86,11 @@ export function createResolver(dns: DnsClient, policy: AddressPolicy): Resolver 
       const name = normaliseName(classified.host);
       let pending = lookups.get(name);
       if (!pending) {
-        pending = lookup(name, opts.signal);
+        pending = lookup(name);
         lookups.set(name, pending);
-        pending.catch((err: unknown) => {
-          if (err instanceof NetError && err.code === 'aborted') lookups.delete(name);
-        });
+        pending.catch(() => undefined);
       }
-      return pending;
+      return waitUnder(pending, opts.signal);
     },
 
     checkAddress(address) {
