@@ -1,5 +1,4 @@
 // The guarded network layer: one Net per scan, the only way a probe reaches a scanned host.
-import { createSecureContext } from 'node:tls';
 import type { Config } from '../config.ts';
 import type { SigningKey } from '../signing/keys.ts';
 import type { Net } from './types.ts';
@@ -11,6 +10,7 @@ import { loadTrustStore } from './trust-store.ts';
 import { createHttpClient } from './http-client.ts';
 import { createSocketClients } from './socket-client.ts';
 import { createWebBotAuthSigner } from './web-bot-auth.ts';
+import { secureContexts } from './secure-contexts.ts';
 
 export { NetError } from './types.ts';
 export type * from './types.ts';
@@ -37,7 +37,7 @@ export function createNet(config: Config, opts: NetOptions = {}): Net {
         opts.signatureAgentUrl ?? `${config.baseUrl}/.well-known/http-message-signatures-directory`,
       )
     : null;
-  const secureContext = createSecureContext({ ca });
+  const secureContext = secureContexts(ca).get();
   const request = createHttpClient({ resolver, semaphore, limits, secureContext, userAgent: config.net.userAgent, signer });
   const sockets = createSocketClients({ resolver, semaphore, limits, ca, httpsPort: config.net.probeHttpsPort });
 

@@ -10,6 +10,7 @@ import type { Resolver } from './resolver.ts';
 import type { Semaphore } from './semaphore.ts';
 import { createDeadline, type Deadline } from './deadline.ts';
 import { toNetError } from './errors.ts';
+import { secureContexts } from './secure-contexts.ts';
 
 export interface SocketClientDeps {
   resolver: Resolver;
@@ -79,6 +80,7 @@ function whenReady<S extends Socket>(socket: S, readyEvent: string, deadline: De
 }
 
 export function createSocketClients(deps: SocketClientDeps): SocketClients {
+  const contexts = secureContexts(deps.ca);
   return {
     async tls(host, opts = {}) {
       const literal = classifyHost(host).kind === 'ip';
@@ -94,16 +96,11 @@ export function createSocketClients(deps: SocketClientDeps): SocketClients {
           host: pin.address,
           port: opts.port ?? deps.httpsPort,
           servername,
-          ca: [...deps.ca],
+          secureContext: contexts.get(opts),
           rejectUnauthorized: false,
           checkServerIdentity: (_name: string, cert: PeerCertificate) => tls.checkServerIdentity(identity, cert),
-          minVersion: opts.minVersion,
-          maxVersion: opts.maxVersion,
-          ciphers: opts.ciphers,
           ALPNProtocols: opts.ALPNProtocols,
           requestOCSP: opts.requestOCSP,
-          sigalgs: opts.sigalgs,
-          ecdhCurve: opts.ecdhCurve,
         };
         const s = tls.connect(options);
         s.once('OCSPResponse', (response: Buffer) => {
