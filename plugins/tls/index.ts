@@ -5,6 +5,7 @@ import { collectCiphers } from './ciphers.ts';
 import { collectDefault } from './default-handshake.ts';
 import { collectFeatures } from './features.ts';
 import { collectVersions } from './versions.ts';
+import { failFastAfterSilence } from './silent-hosts.ts';
 import { collectWww } from './www.ts';
 
 export const provider: ProbeProvider = {
@@ -12,7 +13,8 @@ export const provider: ProbeProvider = {
   version: '1.0.0',
   schema,
   async collect(domain, ctx) {
-    const { net, signal } = ctx;
+    const { signal } = ctx;
+    const net = failFastAfterSilence(ctx.net);
     const want = (facet: string): boolean => ctx.needs(`tls.${facet}`);
     const wantDefault = want('negotiated') || want('certificate') || want('ocsp');
     const [defaults, versions, ciphers, features, www] = await Promise.all([

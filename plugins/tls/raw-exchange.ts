@@ -7,8 +7,6 @@ import { parseServerReply, type ServerReply } from './parse-server-reply.ts';
 export type RawReply = ServerReply | { kind: 'closed' };
 export type RawResult = { reply: RawReply } | { error: string };
 
-/** How long to wait for the first answer; a real server answers a hello in well under this. */
-const READ_TIMEOUT_MS = 8000;
 /** More than any ServerHello needs; the rest of the flight is never read. */
 const MAX_READ_BYTES = 64 * 1024;
 
@@ -29,7 +27,7 @@ export async function rawHello(net: Net, host: string, hello: Buffer, signal: Ab
     };
     const onAbort = (): void => finish({ error: 'aborted' });
     // Replaces the network layer's idle timer, whose bare destroy would read as the server closing on us.
-    socket.setTimeout(READ_TIMEOUT_MS);
+    socket.setTimeout(net.requestTimeoutMs);
     socket.on('timeout', () => finish({ error: 'timeout' }));
     signal.addEventListener('abort', onAbort, { once: true });
     socket.on('data', (chunk: Buffer) => {

@@ -48,6 +48,7 @@ export function createNet(config: Config, opts: NetOptions = {}): Net {
     tls: sockets.tls,
     tcp: sockets.tcp,
     ports: { http: config.net.probeHttpPort, https: config.net.probeHttpsPort },
+    requestTimeoutMs: limits.requestTimeoutMs,
     ca,
   };
 }

@@ -149,6 +149,8 @@ export interface Net {
   tcp(host: string, port: number, opts?: { signal?: AbortSignal; address?: ResolvedAddress }): Promise<Socket>;
   /** The ports probes use for http:// and https:// on scanned hosts (80/443 unless configured). */
   readonly ports: { http: number; https: number };
+  /** Time allowed for one request or handshake: probes that read raw sockets wait no longer than this. */
+  readonly requestTimeoutMs: number;
   /** Trust anchors in use (system roots plus DVS_EXTRA_CA), PEM. */
   readonly ca: readonly string[];
 }

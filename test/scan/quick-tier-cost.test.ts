@@ -28,6 +28,7 @@ function counting(net: Net) {
   const counts = { http: 0, tls: 0, tcp: 0, dns: 0 };
   const wrapped: Net = {
     ports: net.ports,
+    requestTimeoutMs: net.requestTimeoutMs,
     ca: net.ca,
     resolve: (host, opts) => net.resolve(host, opts),
     dns: (name, type, opts) => (counts.dns++, net.dns(name, type, opts)),
