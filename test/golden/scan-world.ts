@@ -15,12 +15,45 @@ import { startWorld, type World } from '../world/index.ts';
 export interface GoldenSite {
   domain: string;
   verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
-  /** Required rules whose failure (or error) is the reason for the verdict. */
-  because: string[];
+  /** Required rules whose failure (or error) is the reason for the verdict; `all` when none could be judged. */
+  because: string[] | 'all';
 }
 
 /** The golden sites: the good one, and broken ones each failing for the reasons named here. */
-export const GOLDEN_SITES: readonly GoldenSite[] = [{ domain: 'good.test', verdict: 'CERTIFIED', because: [] }];
+export const GOLDEN_SITES: readonly GoldenSite[] = [
+  { domain: 'good.test', verdict: 'CERTIFIED', because: [] },
+  { domain: 'ag-jwks-private.test', verdict: 'NOT_CONFORMANT', because: ['identity.jwks.public_keys_only'] },
+  { domain: 'dns-single-ns.test', verdict: 'NOT_CONFORMANT', because: ['dns.ns.at_least_two'] },
+  { domain: 'http-no-hsts.test', verdict: 'NOT_CONFORMANT', because: ['headers.hsts.present'] },
+  { domain: 'http-spa-shell.test', verdict: 'NOT_CONFORMANT', because: ['content.raw_html.text_present'] },
+  { domain: 'reach-dead-address.test', verdict: 'NOT_CONFORMANT', because: ['http.reachability.tls_every_address'] },
+  { domain: 'tls-legacy.test', verdict: 'NOT_CONFORMANT', because: ['tls.protocol.tls10_disabled', 'tls.protocol.tls11_disabled'] },
+  {
+    domain: 'tls-expired.test',
+    verdict: 'NOT_CONFORMANT',
+    // An expired certificate also stops every agent from fetching the site over HTTPS, robots.txt included.
+    because: [
+      'http.https.available',
+      'http.reachability.certificate_every_address',
+      'robots.txt.reachable',
+      'robots.txt.user_fetchers_allowed',
+      'tls.cert.in_validity_period',
+      'tls.cert.trusted',
+    ],
+  },
+  {
+    domain: 'wk-security-txt-expired.test',
+    verdict: 'NOT_CONFORMANT',
+    because: [
+      'wellknown.security_txt.charset',
+      'wellknown.security_txt.https_uris',
+      'wellknown.security_txt.preferred_languages_once',
+      'wellknown.security_txt.unexpired',
+    ],
+  },
+  // Its resolver never answers: every probe times out and no rule can be judged.
+  { domain: 'dns-timeout.test', verdict: 'INCOMPLETE', because: 'all' },
+];
 
 export const GOLDEN_DIR = path.join(import.meta.dirname);
 
