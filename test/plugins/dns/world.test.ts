@@ -1,38 +1,27 @@
 // The dns probe against the fixture internet: the real network layer, the good site and each dns-* site that
 // breaks one thing. Facts are asserted directly, then judged by the dns and email rules: good.test must pass
 // (or not need) every one, and each broken site must fail the rules written for what it breaks.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../../world/index.ts';
 import { createNet } from '../../../src/net/index.ts';
 import { NetError } from '../../../src/net/types.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { loadRuleset, REPO_ROOT, type Ruleset } from '../../../src/engine/ruleset.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { provider } from '../../../plugins/dns/index.ts';
 import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
+import { catalogue, rulesReading } from '../probe-rules.ts';
 
 const OBSERVED_AT = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-const CATEGORIES = ['dns', 'email'];
 
 let world: World;
-let rules: Ruleset;
-let rulesDir: string;
+const rules = rulesReading('dns');
 
 beforeAll(async () => {
   world = await startWorld();
-  // Only this probe's categories, so the test judges its own rules whatever state the rest of the catalogue is in.
-  rulesDir = mkdtempSync(path.join(tmpdir(), 'dvs-dns-rules-'));
-  cpSync(path.join(REPO_ROOT, 'rules', 'ruleset.yaml'), path.join(rulesDir, 'ruleset.yaml'));
-  for (const c of CATEGORIES) cpSync(path.join(REPO_ROOT, 'rules', c), path.join(rulesDir, c), { recursive: true });
-  rules = loadRuleset({ rulesDir });
 });
 
 afterAll(async () => {
   await world?.stop();
-  if (rulesDir) rmSync(rulesDir, { recursive: true, force: true });
 });
 
 function context(needs: (path: string) => boolean = () => true, env: Record<string, string> = {}): ProbeContext {
@@ -47,13 +36,13 @@ function context(needs: (path: string) => boolean = () => true, env: Record<stri
 
 async function observe(domain: string): Promise<Record<string, any>> {
   const data = await provider.collect(domain, context());
-  expect(rules.schemas.validate('dns', data, 'complete')).toBeNull();
+  expect(catalogue().schemas.validate('dns', data, 'complete')).toBeNull();
   return data as Record<string, any>;
 }
 
 function outcomes(domain: string, dns: unknown): Record<string, string> {
   const doc: Observations = { target: { domain, observed_at: OBSERVED_AT }, probes: { dns: { status: 'ok', ms: 1 } }, dns };
-  return Object.fromEntries(rules.rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
+  return Object.fromEntries(rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
 }
 
 const failing = (o: Record<string, string>) => Object.keys(o).filter((id) => o[id] === 'fail' || o[id] === 'error').sort();

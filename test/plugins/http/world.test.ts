@@ -1,11 +1,9 @@
 // The http probe against the fixture internet: each http-* site breaks one thing, good.test breaks nothing.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { createNet } from '../../../src/net/index.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
-import { ObservationSchemas } from '../../../src/engine/observation-schemas.ts';
-import { loadRuleset, REPO_ROOT } from '../../../src/engine/ruleset.ts';
+import { catalogue, rulesReading } from '../probe-rules.ts';
 import type { Outcome, ProbeContext } from '../../../src/engine/types.ts';
 import { collectHttp } from '../../../plugins/http/index.ts';
 import { foreignOrigin, notFoundPath } from '../../../plugins/http/urls.ts';
@@ -13,11 +11,9 @@ import type { HttpObservations } from '../../../plugins/http/types.ts';
 import { startWorld, type World } from '../../world/index.ts';
 
 const OBSERVED_AT = new Date().toISOString();
-const schemas = ObservationSchemas.fromDirectory(path.join(REPO_ROOT, 'schemas', 'observations'));
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined };
 
-/** The rules that judge this probe's observations alone. */
-const rules = loadRuleset().rules.filter((r) => r.requires.every((p) => p.startsWith('http.')));
+const rules = rulesReading('http');
 
 /** Rule outcomes of one site's observations, by rule id. */
 function outcomes(domain: string, http: HttpObservations): Record<string, Outcome> {
@@ -40,7 +36,7 @@ async function scan(domain: string): Promise<HttpObservations> {
   const cached = seen.get(domain);
   if (cached) return cached;
   const out = await collectHttp(domain, context());
-  expect(schemas.validate('http', out, 'complete')).toBeNull();
+  expect(catalogue().schemas.validate('http', out, 'complete')).toBeNull();
   seen.set(domain, out);
   return out;
 }
@@ -146,7 +142,7 @@ describe('http probe in the fixture world', () => {
     expect(o.redirect).toMatchObject({ error: 'dns_nxdomain', hops: [], first_status: null });
     expect(o.response).toMatchObject({ status: null, headers: {}, chain: { error: 'dns_nxdomain' } });
     expect(o.html?.parsed).toBe(false);
-    expect(schemas.validate('http', o, 'complete')).toBeNull();
+    expect(catalogue().schemas.validate('http', o, 'complete')).toBeNull();
   });
 });
 

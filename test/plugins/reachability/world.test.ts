@@ -1,38 +1,21 @@
 // The reachability probe against the fixture internet: good.test answers alike on IPv4 and IPv6 and passes every
 // reachability rule; the reach-* sites break one address each and fail the rules about it.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provider } from '../../../plugins/reachability/index.ts';
 import type { AddressFacts, HostFacts } from '../../../plugins/reachability/facts.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
-import { ObservationSchemas } from '../../../src/engine/observation-schemas.ts';
-import { loadRuleset, REPO_ROOT } from '../../../src/engine/ruleset.ts';
-import type { LoadedRule, Outcome, ProbeContext } from '../../../src/engine/types.ts';
+import { catalogue, rulesReading } from '../probe-rules.ts';
+import type { Outcome, ProbeContext } from '../../../src/engine/types.ts';
 import { createNet } from '../../../src/net/index.ts';
 import { startWorld, type World } from '../../world/index.ts';
 
 type Facts = { apex?: HostFacts; www?: HostFacts };
 
 let world: World;
-const schemas = ObservationSchemas.fromDirectory(path.join(REPO_ROOT, 'schemas', 'observations'));
-let rules: LoadedRule[];
+const rules = rulesReading('reachability');
 const observedAt = new Date().toISOString();
 
-/** The reachability rules alone, so other rules' work in progress cannot break this test. */
-function reachabilityRules(): LoadedRule[] {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-reach-rules-'));
-  try {
-    mkdirSync(path.join(dir, 'http'));
-    symlinkSync(path.join(REPO_ROOT, 'rules', 'http', 'reachability'), path.join(dir, 'http', 'reachability'));
-    writeFileSync(path.join(dir, 'ruleset.yaml'), 'version: 0.0.0\n');
-    return loadRuleset({ rulesDir: dir }).rules;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
   const ctx: ProbeContext = {
@@ -47,7 +30,7 @@ async function scan(domain: string, needs: (path: string) => boolean = () => tru
 
 /** The rules' outcomes on the facts, once the facts are shown to match the schema exactly. */
 function outcomes(domain: string, reachability: Facts): Record<string, Outcome> {
-  expect(schemas.validate('reachability', reachability, 'complete')).toBeNull();
+  expect(catalogue().schemas.validate('reachability', reachability, 'complete')).toBeNull();
   const doc = { target: { domain, observed_at: observedAt }, probes: { reachability: { status: 'ok', ms: 0 } }, reachability };
   return Object.fromEntries(rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
 }
@@ -57,7 +40,6 @@ const byAddress = (host: HostFacts | undefined, address: string): AddressFacts |
 
 beforeAll(async () => {
   world = await startWorld();
-  rules = reachabilityRules();
 });
 
 afterAll(async () => {

@@ -1,12 +1,9 @@
 // The tls probe against the fixture internet: the facts each tls-* site exists to produce, and the good site
 // passing every tls rule.
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
-import { loadRuleset, REPO_ROOT } from '../../../src/engine/ruleset.ts';
+import { rulesReading } from '../probe-rules.ts';
 import type { ProbeContext } from '../../../src/engine/types.ts';
 import { createNet } from '../../../src/net/index.ts';
 import { provider } from '../../../plugins/tls/index.ts';
@@ -17,17 +14,6 @@ type Facts = Record<string, Record<string, any>>;
 let world: World;
 const observedAt = new Date().toISOString();
 
-/** The tls rules alone, so other categories' work in progress cannot break this test. */
-function tlsRules() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-tls-rules-'));
-  try {
-    symlinkSync(path.join(REPO_ROOT, 'rules', 'tls'), path.join(dir, 'tls'));
-    writeFileSync(path.join(dir, 'ruleset.yaml'), 'version: 0.0.0\n');
-    return loadRuleset({ rulesDir: dir }).rules;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
   const ctx: ProbeContext = {
@@ -62,7 +48,7 @@ describe('tls probe on the fixture internet', () => {
     expect(tls.www).toMatchObject({ resolves: true, chain_verified: true, hostname_match: true });
 
     const doc = { target: { domain: 'good.test', observed_at: observedAt }, probes: { tls: { status: 'ok', ms: 0 } }, tls };
-    const rules = tlsRules();
+    const rules = rulesReading('tls');
     expect(rules.length).toBeGreaterThanOrEqual(40);
     const failing = rules.map((r) => evaluateRule(r, doc)).filter((r) => r.outcome === 'fail' || r.outcome === 'error');
     expect(failing).toEqual([]);

@@ -1,37 +1,26 @@
 // The wellknown probe against the fixture internet: the real network layer, the good site and each wk-* site
 // that breaks one area. Facts are asserted directly, and the good site is evaluated against every rule of
 // the robots, usage, llms, wellknown and discovery categories, which it must pass (or not need).
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../../world/index.ts';
 import { createNet } from '../../../src/net/index.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { loadRuleset, REPO_ROOT, type Ruleset } from '../../../src/engine/ruleset.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { provider } from '../../../plugins/wellknown/index.ts';
 import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
+import { catalogue, rulesReading } from '../probe-rules.ts';
 
 const OBSERVED_AT = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-const CATEGORIES = ['robots', 'usage', 'llms', 'wellknown', 'discovery'];
 
 let world: World;
-let rules: Ruleset;
-let rulesDir: string;
+const rules = rulesReading('wellknown');
 
 beforeAll(async () => {
   world = await startWorld();
-  // Only this probe's categories, so the test judges its own rules whatever state the rest of the catalogue is in.
-  rulesDir = mkdtempSync(path.join(tmpdir(), 'dvs-wk-rules-'));
-  cpSync(path.join(REPO_ROOT, 'rules', 'ruleset.yaml'), path.join(rulesDir, 'ruleset.yaml'));
-  for (const c of CATEGORIES) cpSync(path.join(REPO_ROOT, 'rules', c), path.join(rulesDir, c), { recursive: true });
-  rules = loadRuleset({ rulesDir });
 });
 
 afterAll(async () => {
   await world?.stop();
-  if (rulesDir) rmSync(rulesDir, { recursive: true, force: true });
 });
 
 async function observe(domain: string): Promise<Record<string, any>> {
@@ -43,7 +32,7 @@ async function observe(domain: string): Promise<Record<string, any>> {
     needs: () => true,
   };
   const data = await provider.collect(domain, ctx);
-  expect(rules.schemas.validate('wellknown', data, 'complete')).toBeNull();
+  expect(catalogue().schemas.validate('wellknown', data, 'complete')).toBeNull();
   return data as Record<string, any>;
 }
 
@@ -53,7 +42,7 @@ function outcomes(domain: string, wellknown: unknown): Record<string, string> {
     probes: { wellknown: { status: 'ok', ms: 1 } },
     wellknown,
   };
-  return Object.fromEntries(rules.rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
+  return Object.fromEntries(rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
 }
 
 describe('wellknown probe in the fixture world', () => {
