@@ -1,4 +1,4 @@
-// A raw DNS stub client: one question to the configured resolvers over UDP, retried over TCP when the answer
+// A raw DNS client: one question to the configured resolvers over UDP, retried over TCP when the answer
 // is truncated. Raw, because the facts probes need (AD/AA bits, HTTPS, DS, DNSKEY, rcodes) are not available
 // through getaddrinfo or node:dns.
 import dgram from 'node:dgram';
@@ -80,7 +80,7 @@ const UDP_SENDS = 3;
 
 /**
  * Waits for the response to `q` on UDP, sending the question again every `resendMs` (RFC 1035 section 4.2.1:
- * UDP is unreliable, so a stub retransmits); datagrams with another id or question are ignored (spoofing).
+ * UDP is unreliable, so a client retransmits); datagrams with another id or question are ignored (spoofing).
  */
 function overUdp(server: DnsServer, query: Buffer, q: Question, signal: AbortSignal, resendMs: number): Promise<dnsPacket.DecodedPacket> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-// A resolver behind a lossy path: the first datagram of every question is lost. The stub client must send the
+// A resolver behind a lossy path: the first datagram of every question is lost. The DNS client must send the
 // question again within its time limit instead of failing the lookup, because the resolver keeps a failed
 // lookup for the whole scan, so one lost datagram would otherwise leave a full scan with nothing observed.
 import dgram from 'node:dgram';
