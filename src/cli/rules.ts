@@ -1,5 +1,5 @@
 // `dvs rules check | docs | lock`: the rule author's and auditor's tools over rules/.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadRuleset, REPO_ROOT, RulesetError, type Ruleset } from '../engine/ruleset.ts';
@@ -83,14 +83,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (sub === 'docs') {
     const file = path.join(path.dirname(rulesDir), 'docs', 'rules.md');
     const text = renderCatalogue(ruleset, rulesDir);
-    let old = '';
-    try {
-      old = readFileSync(file, 'utf8');
-    } catch {
-      // first generation
-    }
-    writeFileSync(file, text);
-    io.stdout.write(`${old === text ? 'unchanged' : 'wrote'} ${path.relative(process.cwd(), file)} (${ruleset.rules.length} rules)\n`);
+    const unchanged = existsSync(file) && readFileSync(file, 'utf8') === text;
+    if (!unchanged) writeFileSync(file, text);
+    io.stdout.write(`${unchanged ? 'unchanged' : 'wrote'} ${path.relative(process.cwd(), file)} (${ruleset.rules.length} rules)\n`);
     return 0;
   }
   writeLock(path.join(rulesDir, 'ruleset.lock.json'), ruleset);
