@@ -1,0 +1,48 @@
+// `dvs scan` against the fixture internet, and its saved evidence re-judged offline by `dvs evaluate`.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { main } from '../../src/cli.ts';
+import { loadConfig } from '../../src/config.ts';
+import { startWorld, type World } from '../world/index.ts';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+async function dvs(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-scan-')) });
+  const code = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, config });
+  return { code, out, err };
+}
+
+it('scans, saves the evidence, and the saved evidence re-evaluates to the same bytes', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'dvs-obs-')), 'good.json');
+  const scanned = await dvs('scan', 'good.test', '--full', '--json', '--save-observations', file);
+  expect(scanned.code, scanned.err).toBe(0);
+  expect(JSON.parse(scanned.out)).toMatchObject({ domain: 'good.test', tier: 'full', verdict: 'CERTIFIED' });
+  expect(JSON.parse(readFileSync(file, 'utf8')).target.domain).toBe('good.test');
+  const evaluated = await dvs('evaluate', file, '--full', '--json');
+  expect(evaluated.out).toBe(scanned.out);
+});
+
+it('prints a readable summary, and exits 3 when the domain is not CERTIFIED', async () => {
+  const r = await dvs('scan', 'http-no-hsts.test');
+  expect(r.code).toBe(3);
+  expect(r.out).toMatch(/^Quick Scan \(indicative\) of http-no-hsts\.test: NOT_CONFORMANT/);
+  expect(r.out).toMatch(/headers\.hsts\.present failed/);
+});
+
+it('refuses what is not a domain, and says when a domain does not exist', async () => {
+  expect((await dvs('scan', 'https://good.test/')).code).toBe(2);
+  const missing = await dvs('scan', 'nxdomain.test');
+  expect(missing.code).toBe(1);
+  expect(missing.err).toMatch(/does not exist in DNS/);
+});
