@@ -3,6 +3,7 @@
 // setting stops the process with its name instead of surfacing later as a strange failure.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export interface NetLimits {
   /** Most bytes read from one response body; the rest is cut off and the response marked truncated. */
@@ -76,7 +77,13 @@ function fileSource(env: Source): Source {
   const out: Source = {};
   for (const [k, v] of Object.entries(parsed)) {
     if (!k.startsWith('DVS_')) throw new ConfigError(`DVS_CONFIG_FILE ${file}: unknown key ${k}`);
-    out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    // Each value becomes the string the environment would hold: a list comma-separated, null unset.
+    if (v === null) continue;
+    const scalars = Array.isArray(v) ? v : [v];
+    if (!scalars.every((x) => ['string', 'number', 'boolean'].includes(typeof x))) {
+      throw new ConfigError(`DVS_CONFIG_FILE ${file}: ${k} must be a string, number, boolean or a list of them`);
+    }
+    out[k] = scalars.map(String).join(',');
   }
   return out;
 }
@@ -128,7 +135,11 @@ function checkHostPort(name: string, entry: string): void {
 }
 
 function checkCidr(name: string, entry: string): void {
-  if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(entry)) throw new ConfigError(`${name}: "${entry}" is not a CIDR range`);
+  try {
+    ipaddr.parseCIDR(entry);
+  } catch {
+    throw new ConfigError(`${name}: "${entry}" is not a CIDR range`);
+  }
 }
 
 const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
@@ -195,7 +206,7 @@ export function loadConfig(env: Source = process.env): Config {
         maxConcurrentPerScan: r.int('DVS_MAX_CONCURRENCY', 8, 1, 64),
       },
     },
-    extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => s.toLowerCase().replace(/^\.+/, '')),
+    extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => s.toLowerCase().replace(/^\.+|\.+$/g, '')),
     deadlines: {
       quickMs: r.int('DVS_QUICK_DEADLINE_MS', 20_000, 100, 600_000),
       fullMs: r.int('DVS_FULL_DEADLINE_MS', 90_000, 100, 1_800_000),

@@ -47,8 +47,11 @@ export function normaliseDomain(input: unknown, extraSuffixes: readonly string[]
   if (/[\s@:%*]/.test(raw) || /[\u0000-\u001f\u007f]/.test(raw)) throw new DomainError('characters', 'the domain contains characters a host name cannot have');
   if (NUMERIC_HOST.test(raw)) throw new DomainError('ip_literal', 'a numeric host is an IP address in disguise; give a domain name');
 
-  const ascii = domainToASCII(raw.replace(/\.$/, '')).toLowerCase();
+  // IDNA maps full-width and ideographic dots and digits to ASCII, so the one trailing dot is dropped, and
+  // the numeric-host test repeated, after conversion.
+  const ascii = domainToASCII(raw).toLowerCase().replace(/\.$/, '');
   if (!ascii) throw new DomainError('characters', 'the domain is not a valid internationalised host name');
+  if (NUMERIC_HOST.test(ascii)) throw new DomainError('ip_literal', 'a numeric host is an IP address in disguise; give a domain name');
   if (ascii.length > 253) throw new DomainError('too_long', `the domain is ${ascii.length} characters long; 253 is the most DNS allows`);
   const labels = ascii.split('.');
   for (const label of labels) {

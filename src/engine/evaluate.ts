@@ -53,7 +53,8 @@ export function evaluateRule(rule: Rule, doc: Observations | Record<string, unkn
     if (run && run.status !== 'ok') return { ...base, outcome: 'error', reason: `probe ${ns}: ${run.status}${run.error ? ` (${run.error})` : ''}` };
     const value = lookup(doc, p);
     if (value === MISSING) return { ...base, outcome: 'error', reason: `missing observation ${p}` };
-    assign(view, p, value);
+    // A path under another required one is already in the view; assigning it would write into the document.
+    if (!rule.requires.some((q) => p.startsWith(q + '.'))) assign(view, p, value);
   }
   try {
     if (rule.when !== undefined && !jsonLogic.truthy(jsonLogic.apply(rule.when as jsonLogic.RulesLogic, view))) {

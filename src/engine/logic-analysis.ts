@@ -4,8 +4,8 @@
 import { KNOWN_OPERATIONS } from './operations.ts';
 import { itemsOf, resolveFrom, type ObservationSchemas, type SchemaNode } from './observation-schemas.ts';
 
-/** Where a var lives: the document root, or the items of a list expression. */
-type Scope = { kind: 'root' } | { kind: 'item'; nodes: SchemaNode[]; of: string };
+/** Where a var lives: the document root, the items of a list expression, or a reduce body over such items. */
+type Scope = { kind: 'root' } | { kind: 'item' | 'reduce'; nodes: SchemaNode[]; of: string };
 
 export interface LogicProblems {
   unknownOperations: string[];
@@ -43,42 +43,32 @@ export function analyseLogic(logic: unknown, schemas: ObservationSchemas): Logic
       out.unknownOperations.push(op);
       return null;
     }
-    if (op === 'var') return readVar(args, scope);
     const list = Array.isArray(args) ? args : [args];
-    if (LIST_OPS.has(op)) {
+    if (op === 'var') {
+      const nodes = readVar(args, scope);
+      // json-logic evaluates a var's arguments too: a default (or a computed path) may read the document.
+      list.forEach((n) => walk(n, scope));
+      return nodes;
+    }
+    if (op === 'missing' || op === 'missing_some') {
+      // Their string arguments are paths read like vars; computed arguments are walked as logic.
+      const named = op === 'missing_some' ? list[1] : list;
+      for (const n of Array.isArray(named) ? named : [named]) {
+        if (typeof n === 'string') readVar(n, scope);
+        else walk(n, scope);
+      }
+      if (op === 'missing_some') walk(list[0], scope);
+      return null;
+    }
+    if (LIST_OPS.has(op) || op === 'reduce') {
       const source = walk(list[0], scope);
-      const inner: Scope = { kind: 'item', nodes: source ? itemsOf(source) : [], of: describe(list[0]) };
+      const inner: Scope = { kind: op === 'reduce' ? 'reduce' : 'item', nodes: source ? itemsOf(source) : [], of: describe(list[0]) };
       walk(list[1], inner);
       list.slice(2).forEach((n) => walk(n, scope));
       return op === 'filter' ? source : null;
     }
-    if (op === 'reduce') {
-      const source = walk(list[0], scope);
-      const inner: Scope = { kind: 'item', nodes: source ? itemsOf(source) : [], of: describe(list[0]) };
-      walkReduce(list[1], inner);
-      list.slice(2).forEach((n) => walk(n, scope));
-      return null;
-    }
     list.forEach((n) => walk(n, scope));
     return null;
-  };
-
-  const walkReduce = (node: unknown, itemScope: Scope): void => {
-    // Inside reduce, vars are `current...` (the item) or `accumulator` (not an observation).
-    const visit = (n: unknown): void => {
-      if (Array.isArray(n)) return n.forEach(visit);
-      if (n === null || typeof n !== 'object') return;
-      const [op] = Object.keys(n);
-      if (op === 'var') {
-        const p = varPath((n as { var: unknown }).var);
-        if (p === null || p === 'accumulator' || p.startsWith('accumulator.')) return;
-        if (p === 'current' || p.startsWith('current.')) readVar(p.replace(/^current\.?/, ''), itemScope);
-        else out.undefinedPaths.push(`reduce var "${p}" (use current.* or accumulator)`);
-        return;
-      }
-      walk(n, itemScope);
-    };
-    visit(node);
   };
 
   const readVar = (args: unknown, scope: Scope): SchemaNode[] | null => {
@@ -97,8 +87,17 @@ export function analyseLogic(logic: unknown, schemas: ObservationSchemas): Logic
       if (nodes.length === 0) out.undefinedPaths.push(p);
       return nodes;
     }
-    const nodes = resolveFrom(scope.nodes, p);
-    if (nodes.length === 0) out.undefinedPaths.push(`${scope.of}[].${p}`);
+    let itemPath = p;
+    if (scope.kind === 'reduce') {
+      if (p === 'accumulator' || p.startsWith('accumulator.')) return null;
+      if (p !== 'current' && !p.startsWith('current.')) {
+        out.undefinedPaths.push(`reduce var "${p}" (use current.* or accumulator)`);
+        return null;
+      }
+      itemPath = p.replace(/^current\.?/, '');
+    }
+    const nodes = resolveFrom(scope.nodes, itemPath);
+    if (nodes.length === 0) out.undefinedPaths.push(`${scope.of}[].${itemPath}`);
     return nodes;
   };
 

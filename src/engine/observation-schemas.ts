@@ -45,7 +45,7 @@ function withoutRequired(value: unknown): unknown {
   for (const [k, v] of Object.entries(value)) {
     // `required` is a keyword only where its value is a list; a property called "required" stays.
     if (k === 'required' && Array.isArray(v)) continue;
-    if (k === 'minItems' || k === 'minProperties') continue;
+    if ((k === 'minItems' || k === 'minProperties') && typeof v === 'number') continue;
     out[k] = withoutRequired(v);
   }
   return out;
@@ -70,12 +70,15 @@ export class ObservationSchemas {
   constructor(namespaces: Map<string, Schema>) {
     this.namespaces = namespaces;
     const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    // Partial schemas lose minItems, which strict mode demands beside a tuple's prefixItems.
+    const partialAjv = new Ajv2020({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true });
     addFormats.default(ajv);
+    addFormats.default(partialAjv);
     const all = new Map<string, Schema>([['target', TARGET_SCHEMA], ['probes', PROBES_SCHEMA], ...namespaces]);
     for (const [name, schema] of all) {
       const { $id: _id, ...rest } = schema;
       this.complete.set(name, ajv.compile(rest));
-      this.partial.set(name, ajv.compile(withoutRequired(rest) as Schema));
+      this.partial.set(name, partialAjv.compile(withoutRequired(rest) as Schema));
     }
   }
 
@@ -119,22 +122,40 @@ export class ObservationSchemas {
   }
 }
 
+/** The schema a local `$ref` ("#" or "#/json/pointer") points at in the node's document; null if it cannot tell. */
+export function refTarget(node: SchemaNode): SchemaNode | null {
+  const ref = typeof node.schema === 'object' ? node.schema.$ref : undefined;
+  if (typeof ref !== 'string' || (ref !== '#' && !ref.startsWith('#/'))) return null;
+  let target: unknown = node.root;
+  for (const part of ref === '#' ? [] : ref.slice(2).split('/')) {
+    target = (target as Schema | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return target === undefined ? null : { schema: target as Schema | boolean, root: node.root };
+}
+
+/** The node and every subschema whose properties and items also apply to the same value. */
 function deref(node: SchemaNode, seen = 0): SchemaNode[] {
   if (typeof node.schema === 'boolean') return node.schema ? [node] : [];
+  if (seen > 32) return [];
   const s = node.schema;
-  const out: SchemaNode[] = [];
-  if (typeof s.$ref === 'string') {
-    if (!s.$ref.startsWith('#/') || seen > 32) return [];
-    let target: unknown = node.root;
-    for (const part of s.$ref.slice(2).split('/')) target = (target as Schema | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    if (target !== undefined) out.push(...deref({ schema: target as Schema, root: node.root }, seen + 1));
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+  // In 2020-12 keywords beside a $ref still apply, so the node itself stays alongside its target.
+  const out: SchemaNode[] = [node];
+  const target = refTarget(node);
+  if (target) out.push(...deref(target, seen + 1));
+  // `then`/`else` may declare properties the base does not; a path valid under either branch is defined.
+  for (const key of ['allOf', 'anyOf', 'oneOf', 'then', 'else'] as const) {
     const branches = s[key];
-    if (Array.isArray(branches)) for (const b of branches) out.push(...deref({ schema: b as Schema, root: node.root }, seen + 1));
+    const list = Array.isArray(branches) ? branches : branches === undefined ? [] : [branches];
+    for (const b of list) out.push(...deref({ schema: b as Schema, root: node.root }, seen + 1));
   }
-  if (s.$ref === undefined) out.push(node);
   return out;
+}
+
+/** The item schema at one position of a list: a tuple's prefixItems first, then items. */
+function itemAt(s: Schema, index: number): Schema | undefined {
+  const prefix = s.prefixItems as Schema[] | undefined;
+  if (prefix && index < prefix.length) return prefix[index];
+  return s.items === undefined || s.items === false ? undefined : (s.items as Schema);
 }
 
 function children(node: SchemaNode, key: string): SchemaNode[] {
@@ -155,7 +176,8 @@ function children(node: SchemaNode, key: string): SchemaNode[] {
         out.push({ schema: s.additionalProperties as Schema, root: n.root });
       }
     }
-    if (/^\d+$/.test(key) && s.items !== undefined && s.items !== false) out.push({ schema: s.items as Schema, root: n.root });
+    const item = /^\d+$/.test(key) ? itemAt(s, Number(key)) : undefined;
+    if (item !== undefined) out.push({ schema: item, root: n.root });
   }
   return out;
 }
@@ -171,10 +193,11 @@ function descend(nodes: SchemaNode[], parts: string[]): SchemaNode[] {
 
 /** Schemas of the items of the lists a node may hold (for the inner logic of some/all/none/filter/map). */
 export function itemsOf(nodes: SchemaNode[]): SchemaNode[] {
-  return nodes.flatMap(deref).flatMap((n) => {
+  return nodes.flatMap((node) => deref(node)).flatMap((n) => {
     if (typeof n.schema === 'boolean') return [n];
-    const items = n.schema.items;
-    return items === undefined || items === false ? [] : [{ schema: items as Schema, root: n.root }];
+    const { items, prefixItems } = n.schema;
+    const all = [...((prefixItems as Schema[] | undefined) ?? []), ...(items === undefined || items === false ? [] : [items as Schema])];
+    return all.map((schema) => ({ schema, root: n.root }));
   });
 }
 

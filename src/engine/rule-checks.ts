@@ -1,9 +1,10 @@
 // The checks `dvs rules check` and the test suite run over a loaded ruleset: every example, the weak-rule
 // gate (hollow and yes-man documents) and the version lock.
 import { readFileSync, writeFileSync } from 'node:fs';
+import semver from 'semver';
 import { evaluateRule } from './evaluate.ts';
-import type { SchemaNode } from './observation-schemas.ts';
-import type { Ruleset } from './ruleset.ts';
+import { refTarget, type SchemaNode } from './observation-schemas.ts';
+import { RulesetError, type Ruleset } from './ruleset.ts';
 import type { LoadedRule, Outcome } from './types.ts';
 
 export interface ExampleRun {
@@ -25,40 +26,53 @@ export function runExamples(ruleset: Ruleset): ExampleRun[] {
 }
 
 type Fill = 'null' | 'empty' | 'yes';
+type Schema = Record<string, unknown>;
+
+/**
+ * One schema that says what a value of the node looks like: its `$ref` target, its `allOf` branches and the
+ * first non-null `oneOf`/`anyOf` branch merged under its own keywords (properties are united).
+ */
+function flatten(node: SchemaNode, depth: number): Schema | null {
+  if (typeof node.schema === 'boolean' || depth > 12) return null;
+  const { $ref: _ref, allOf, anyOf, oneOf, ...own } = node.schema;
+  const parts: (Schema | null)[] = [];
+  const target = refTarget(node);
+  if (target) parts.push(flatten(target, depth + 1));
+  for (const b of (allOf as Schema[] | undefined) ?? []) parts.push(flatten({ schema: b, root: node.root }, depth + 1));
+  for (const branches of [oneOf, anyOf] as (Schema[] | undefined)[]) {
+    const pick = branches?.find((b) => b.type !== 'null') ?? branches?.[0];
+    if (pick) parts.push(flatten({ schema: pick, root: node.root }, depth + 1));
+  }
+  parts.push(own);
+  return parts.reduce<Schema>((merged, part) => {
+    if (!part) return merged;
+    const properties = merged.properties || part.properties ? { ...(merged.properties as Schema), ...(part.properties as Schema) } : undefined;
+    return { ...merged, ...part, ...(properties ? { properties } : {}) };
+  }, {});
+}
 
 /** A value for a schema: `null` and `empty` build hollow evidence, `yes` builds a document that says yes to everything. */
 function fillValue(node: SchemaNode, fill: Fill, key: string, depth: number): unknown {
-  const s = node.schema;
-  if (typeof s === 'boolean' || depth > 12) return null;
-  if (typeof s.$ref === 'string') {
-    let target: unknown = node.root;
-    for (const part of s.$ref.slice(2).split('/')) target = (target as Record<string, unknown> | undefined)?.[part];
-    return target === undefined ? null : fillValue({ schema: target as Record<string, unknown>, root: node.root }, fill, key, depth + 1);
-  }
-  for (const k of ['oneOf', 'anyOf', 'allOf'] as const) {
-    const branches = s[k] as Record<string, unknown>[] | undefined;
-    if (branches?.length) {
-      const pick = branches.find((b) => b.type !== 'null') ?? branches[0]!;
-      return fillValue({ schema: pick, root: node.root }, fill, key, depth + 1);
-    }
-  }
+  const s = flatten(node, depth);
+  if (!s) return null;
+  if (Object.hasOwn(s, 'const')) return fill === 'yes' ? s.const : null;
   const types = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : [];
   const type = types.find((t) => t !== 'null') ?? (s.properties ? 'object' : s.items ? 'array' : undefined);
   if (Array.isArray(s.enum)) return fill === 'yes' ? (s.enum as unknown[]).find((v) => v !== null) ?? null : null;
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries((s.properties as Record<string, Record<string, unknown>>) ?? {})) {
+      for (const [k, v] of Object.entries((s.properties as Record<string, Schema>) ?? {})) {
         out[k] = fillValue({ schema: v, root: node.root }, fill, k, depth + 1);
       }
       if (fill === 'yes' && !s.properties && s.additionalProperties && typeof s.additionalProperties === 'object') {
-        out.example = fillValue({ schema: s.additionalProperties as Record<string, unknown>, root: node.root }, fill, 'example', depth + 1);
+        out.example = fillValue({ schema: s.additionalProperties as Schema, root: node.root }, fill, 'example', depth + 1);
       }
       return out;
     }
     case 'array':
       return fill === 'yes' && s.items && typeof s.items === 'object'
-        ? [fillValue({ schema: s.items as Record<string, unknown>, root: node.root }, fill, key, depth + 1)]
+        ? [fillValue({ schema: s.items as Schema, root: node.root }, fill, key, depth + 1)]
         : [];
     case 'boolean':
       return fill === 'yes' ? true : null;
@@ -134,9 +148,14 @@ export function lockProblems(ruleset: Ruleset, lock: RulesetLock): string[] {
     if (locked.digest !== rule.digest && locked.version === rule.version) {
       problems.push(`${rule.file}: its meaning changed (digest) but its version is still ${rule.version}; bump it`);
     }
+    // A lower version would name a meaning some earlier report already used under that number.
+    if (rule.version < locked.version) problems.push(`${rule.file}: its version went back from ${locked.version} to ${rule.version}`);
     if (locked.digest !== rule.digest || locked.version !== rule.version) changed = true;
   }
   if (Object.keys(lock.rules).some((id) => !ruleset.byId.has(id))) changed = true;
+  if (semver.valid(lock.version) && semver.lt(ruleset.version, lock.version)) {
+    problems.push(`rules/ruleset.yaml: the ruleset version went back from ${lock.version} to ${ruleset.version}`);
+  }
   if (changed && lock.version === ruleset.version) {
     problems.push(`rules/ruleset.yaml: rules were added, removed or changed since ${lock.version}; bump the ruleset version and run \`dvs rules lock\``);
   } else if (changed) {
@@ -147,13 +166,33 @@ export function lockProblems(ruleset: Ruleset, lock: RulesetLock): string[] {
   return problems;
 }
 
+function isLock(value: unknown): value is RulesetLock {
+  const v = value as Partial<RulesetLock> | null;
+  return (
+    typeof v?.version === 'string' &&
+    typeof v.rules === 'object' &&
+    v.rules !== null &&
+    Object.values(v.rules).every((r) => typeof r?.version === 'number' && typeof r.digest === 'string')
+  );
+}
+
+/** The lock file, or null when there is none; a lock that does not parse is a ruleset problem, not a crash. */
 export function readLock(file: string): RulesetLock | null {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as RulesetLock;
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  let lock: unknown;
+  try {
+    lock = JSON.parse(text);
+  } catch (err) {
+    throw new RulesetError([{ file, message: `not JSON: ${(err as Error).message}` }]);
+  }
+  if (!isLock(lock)) throw new RulesetError([{ file, message: 'not a ruleset lock (needs version and rules: {id: {version, digest}})' }]);
+  return lock;
 }
 
 export function writeLock(file: string, ruleset: Ruleset): void {

@@ -56,6 +56,8 @@ export function observedAt(now: Date): string {
 export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promise<ScanOutcome> {
   const { ruleset, log } = opts;
   const plan = planScan(ruleset, opts.providers, tier);
+  // A scan cancelled before it began starts no probe (and no timer).
+  opts.signal?.throwIfAborted();
   const at = observedAt((opts.now ?? (() => new Date()))());
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new ScanDeadlineError(opts.deadlineMs, [])), opts.deadlineMs);
@@ -82,9 +84,12 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
       }
       return [provider.name, { status: 'ok', ms: ms() }, data];
     } catch (err) {
+      // A provider may reject with anything, even undefined; the scan records it rather than crash on it.
       const timedOut =
-        signal.aborted || (err as Error).name === 'TimeoutError' || (err instanceof NetError && (err.code === 'timeout' || err.code === 'dns_timeout'));
-      const message = (err as Error).message ?? String(err);
+        signal.aborted ||
+        (err instanceof Error && err.name === 'TimeoutError') ||
+        (err instanceof NetError && (err.code === 'timeout' || err.code === 'dns_timeout'));
+      const message = err instanceof Error ? err.message : String(err);
       if (!timedOut) log.warn({ probe: provider.name, err: message }, 'probe failed');
       return [provider.name, { status: timedOut ? 'timeout' : 'error', error: message.slice(0, 300), ms: ms() }, undefined];
     } finally {

@@ -31,7 +31,7 @@ export interface Logger {
 
 export interface ProbeContext {
   net: Net;
-  /** Fires at the scan deadline; a probe stops its work and returns what it has (or lets the engine time it out). */
+  /** Fires at the scan deadline (or when the scan is cancelled): stop all work; the scan then fails as a whole. */
   signal: AbortSignal;
   /** Fixed once per scan; probes that date anything use this, never the clock. */
   observedAt: string;

@@ -58,6 +58,30 @@ describe('evaluateRule', () => {
   });
 });
 
+describe('evaluateRule over nested requires', () => {
+  const both = { ...tls13, requires: ['tls.versions', 'tls.versions.tls1_3'] };
+  const deepFreeze = <T>(v: T): T => {
+    if (v !== null && typeof v === 'object') Object.values(v).forEach(deepFreeze);
+    return Object.freeze(v);
+  };
+
+  it('leaves the document untouched when one required path lies under another', () => {
+    const d = doc({ tls: { versions: { tls1_2: true, tls1_3: true } } });
+    const before = structuredClone(d);
+    expect(evaluateRule(both, deepFreeze(d)).outcome).toBe('pass');
+    expect(d).toEqual(before);
+  });
+
+  it('is an error when a required path lies under a null one', () => {
+    expect(evaluateRule(both, doc({ tls: { versions: null } }))).toMatchObject({ outcome: 'error', reason: 'missing observation tls.versions.tls1_3' });
+  });
+
+  it('reads a null fact as null and an absent one as missing', () => {
+    expect(evaluateRule(both, doc({ tls: { versions: { tls1_2: true, tls1_3: null } } })).outcome).toBe('fail');
+    expect(evaluateRule(both, doc({ tls: { versions: { tls1_2: true } } })).outcome).toBe('error');
+  });
+});
+
 describe('evaluate', () => {
   it('orders results by rule id and filters the quick tier', () => {
     const d = doc({ tls: { versions: { tls1_2: true, tls1_3: true }, certificate: { not_after: '2027-01-01T00:00:00Z', sans: [] } } });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { lockOf, lockProblems, runExamples, syntheticDocument, weakRuleGate } from '../../src/engine/rule-checks.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { lockOf, lockProblems, readLock, runExamples, syntheticDocument, weakRuleGate } from '../../src/engine/rule-checks.ts';
+import { ObservationSchemas } from '../../src/engine/observation-schemas.ts';
+import { RulesetError, type Ruleset } from '../../src/engine/ruleset.ts';
 import { loadFixture, ruleYaml } from './helpers.ts';
 
 const TLS13 = 'tls/protocol/tls13_supported.yaml';
@@ -25,6 +30,33 @@ describe('weak-rule gate', () => {
     });
     expect(syntheticDocument(rs, 'empty')).toMatchObject({ tls: { certificate: { not_after: '', sans: [] } } });
     expect(syntheticDocument(rs, 'yes')).toMatchObject({ tls: { versions: { tls1_3: true }, certificate: { sans: [{ wildcard: true }] } } });
+  });
+
+  it('fills schemas built from $ref siblings, allOf, anyOf constraints and const', () => {
+    const schemas = new ObservationSchemas(
+      new Map([
+        [
+          'ns',
+          {
+            type: 'object',
+            properties: {
+              either: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'string' } }, required: ['b'] }] },
+              merged: { allOf: [{ $ref: '#/$defs/base' }, { type: 'object', properties: { extra: { type: 'boolean' } } }] },
+              extended: { $ref: '#/$defs/base', type: 'object', properties: { more: { type: 'integer' } } },
+              fixed: { const: 'v1' },
+            },
+            $defs: { base: { type: 'object', properties: { status: { type: ['integer', 'null'] } } } },
+          },
+        ],
+      ]),
+    );
+    const rs = { schemas } as Ruleset;
+    expect(syntheticDocument(rs, 'yes')).toMatchObject({
+      ns: { either: { a: 'yes', b: 'yes' }, merged: { status: 200, extra: true }, extended: { status: 200, more: 1 }, fixed: 'v1' },
+    });
+    expect(syntheticDocument(rs, 'null')).toMatchObject({
+      ns: { either: { a: null, b: null }, merged: { status: null, extra: null }, extended: { status: null, more: null }, fixed: null },
+    });
   });
 
   it('accepts an explicit rule', () => {
@@ -68,6 +100,27 @@ describe('version lock', () => {
   it('refuses changed rules under the same ruleset version', () => {
     const bumped = loadFixture({ [TLS13]: ruleYaml({ level: 'recommended', version: 2 }) }, '1.0.0');
     expect(lockProblems(bumped, lock).join()).toMatch(/bump the ruleset version/);
+  });
+
+  it('refuses a rule version that goes back', () => {
+    const lock2 = lockOf(loadFixture({ [TLS13]: ruleYaml({ level: 'recommended', version: 2 }) }, '1.1.0'));
+    const back = loadFixture({ [TLS13]: ruleYaml({ version: 1 }) }, '1.2.0');
+    expect(lockProblems(back, lock2).join()).toMatch(/version went back from 2 to 1/);
+  });
+
+  it('refuses a ruleset version that goes back', () => {
+    const back = loadFixture({ [TLS13]: ruleYaml({ level: 'recommended', version: 2 }) }, '0.9.0');
+    expect(lockProblems(back, lock).join()).toMatch(/ruleset version went back from 1.0.0 to 0.9.0/);
+  });
+
+  it('reads a missing lock as none and refuses a malformed one, naming the file', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dvs-lock-'));
+    expect(readLock(path.join(dir, 'absent.json'))).toBeNull();
+    for (const [name, text] of [['shape.json', '{"version": "1.0.0"}'], ['syntax.json', '{"version": ']]) {
+      writeFileSync(path.join(dir, name!), text!);
+      expect(() => readLock(path.join(dir, name!))).toThrow(RulesetError);
+      expect(() => readLock(path.join(dir, name!))).toThrow(name!);
+    }
   });
 
   it('asks for a new lock after a proper bump', () => {

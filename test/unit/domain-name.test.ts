@@ -20,6 +20,8 @@ describe('normaliseDomain', () => {
     ['bücher.de', 'xn--bcher-kva.de', 'xn--bcher-kva.de'],
     ['xn--bcher-kva.de', 'xn--bcher-kva.de', 'xn--bcher-kva.de'],
     ['user.github.io', 'user.github.io', 'user.github.io'],
+    ['example.com\u3002', 'example.com', 'example.com'],
+    ['Example\uff0ecom\uff0e', 'example.com', 'example.com'],
   ])('normalises %j to %s', (input, ascii, registrable) => {
     expect(normaliseDomain(input)).toMatchObject({ ascii, registrable });
   });
@@ -37,6 +39,9 @@ describe('normaliseDomain', () => {
     ['2130706433', 'ip_literal'],
     ['0x7f.1', 'ip_literal'],
     ['0177.0.0.1', 'ip_literal'],
+    ['\uff11\uff12\uff17.\uff10.\uff10.\uff11', 'ip_literal'],
+    ['xn--a.com', 'characters'],
+    ['example.com..', 'label'],
     ['exa mple.com', 'characters'],
     ['user@example.com', 'characters'],
     ['-bad.example.com', 'label'],
