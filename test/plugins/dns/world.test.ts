@@ -3,15 +3,12 @@
 // (or not need) every one, and each broken site must fail the rules written for what it breaks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../../world/index.ts';
-import { createNet } from '../../../src/net/index.ts';
 import { NetError } from '../../../src/net/types.ts';
-import { loadConfig } from '../../../src/config.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { provider } from '../../../plugins/dns/index.ts';
 import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
-import { catalogue, rulesReading } from '../probe-rules.ts';
+import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 
-const OBSERVED_AT = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 let world: World;
 const rules = rulesReading('dns');
@@ -25,13 +22,7 @@ afterAll(async () => {
 });
 
 function context(needs: (path: string) => boolean = () => true, env: Record<string, string> = {}): ProbeContext {
-  return {
-    net: createNet(loadConfig({ ...world.env, ...env })),
-    signal: AbortSignal.timeout(20_000),
-    observedAt: OBSERVED_AT,
-    log: { debug() {}, info() {}, warn() {} },
-    needs,
-  };
+  return worldContext({ ...world.env, ...env }, needs);
 }
 
 async function observe(domain: string): Promise<Record<string, any>> {

@@ -1,17 +1,13 @@
 // The http probe against the fixture internet: each http-* site breaks one thing, good.test breaks nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.ts';
-import { createNet } from '../../../src/net/index.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
-import { catalogue, rulesReading } from '../probe-rules.ts';
+import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 import type { Outcome, ProbeContext } from '../../../src/engine/types.ts';
 import { collectHttp } from '../../../plugins/http/index.ts';
 import { foreignOrigin, notFoundPath } from '../../../plugins/http/urls.ts';
 import type { HttpObservations } from '../../../plugins/http/types.ts';
 import { startWorld, type World } from '../../world/index.ts';
 
-const OBSERVED_AT = new Date().toISOString();
-const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined };
 
 const rules = rulesReading('http');
 
@@ -29,7 +25,7 @@ let world: World;
 const seen = new Map<string, HttpObservations>();
 
 function context(needs: (p: string) => boolean = () => true): ProbeContext {
-  return { net: createNet(loadConfig(world.env)), signal: AbortSignal.timeout(20_000), observedAt: OBSERVED_AT, log: silent, needs };
+  return worldContext(world.env, needs);
 }
 
 async function scan(domain: string): Promise<HttpObservations> {

@@ -3,35 +3,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provider } from '../../../plugins/reachability/index.ts';
 import type { AddressFacts, HostFacts } from '../../../plugins/reachability/facts.ts';
-import { loadConfig } from '../../../src/config.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
-import { catalogue, rulesReading } from '../probe-rules.ts';
-import type { Outcome, ProbeContext } from '../../../src/engine/types.ts';
-import { createNet } from '../../../src/net/index.ts';
+import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
+import type { Outcome } from '../../../src/engine/types.ts';
 import { startWorld, type World } from '../../world/index.ts';
 
 type Facts = { apex?: HostFacts; www?: HostFacts };
 
 let world: World;
 const rules = rulesReading('reachability');
-const observedAt = new Date().toISOString();
-
 
 async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
-  const ctx: ProbeContext = {
-    net: createNet(loadConfig(world.env)),
-    signal: new AbortController().signal,
-    observedAt,
-    log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
-    needs,
-  };
-  return (await provider.collect(domain, ctx)) as Facts;
+  return (await provider.collect(domain, worldContext(world.env, needs))) as Facts;
 }
 
 /** The rules' outcomes on the facts, once the facts are shown to match the schema exactly. */
 function outcomes(domain: string, reachability: Facts): Record<string, Outcome> {
   expect(catalogue().schemas.validate('reachability', reachability, 'complete')).toBeNull();
-  const doc = { target: { domain, observed_at: observedAt }, probes: { reachability: { status: 'ok', ms: 0 } }, reachability };
+  const doc = { target: { domain, observed_at: OBSERVED_AT }, probes: { reachability: { status: 'ok', ms: 0 } }, reachability };
   return Object.fromEntries(rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
 }
 

@@ -1,29 +1,17 @@
 // The tls probe against the fixture internet: the facts each tls-* site exists to produce, and the good site
 // passing every tls rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
-import { rulesReading } from '../probe-rules.ts';
-import type { ProbeContext } from '../../../src/engine/types.ts';
-import { createNet } from '../../../src/net/index.ts';
+import { rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 import { provider } from '../../../plugins/tls/index.ts';
 import { startWorld, type World } from '../../world/index.ts';
 
 type Facts = Record<string, Record<string, any>>;
 
 let world: World;
-const observedAt = new Date().toISOString();
-
 
 async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
-  const ctx: ProbeContext = {
-    net: createNet(loadConfig(world.env)),
-    signal: new AbortController().signal,
-    observedAt,
-    log: { debug: () => undefined, info: () => undefined, warn: () => undefined },
-    needs,
-  };
-  return (await provider.collect(domain, ctx)) as Facts;
+  return (await provider.collect(domain, worldContext(world.env, needs))) as Facts;
 }
 
 beforeAll(async () => {
@@ -47,7 +35,7 @@ describe('tls probe on the fixture internet', () => {
     expect(tls.ocsp).toMatchObject({ reachable: true, stapled: false });
     expect(tls.www).toMatchObject({ resolves: true, chain_verified: true, hostname_match: true });
 
-    const doc = { target: { domain: 'good.test', observed_at: observedAt }, probes: { tls: { status: 'ok', ms: 0 } }, tls };
+    const doc = { target: { domain: 'good.test', observed_at: OBSERVED_AT }, probes: { tls: { status: 'ok', ms: 0 } }, tls };
     const rules = rulesReading('tls');
     expect(rules.length).toBeGreaterThanOrEqual(40);
     const failing = rules.map((r) => evaluateRule(r, doc)).filter((r) => r.outcome === 'fail' || r.outcome === 'error');
@@ -62,16 +50,16 @@ describe('tls probe on the fixture internet', () => {
   it('tls-expired and tls-not-yet-valid: chain does not verify, dates say why', async () => {
     const expired = await scan('tls-expired.test', (p) => p === 'tls.certificate');
     expect(expired.certificate).toMatchObject({ chain_verified: false, authorization_error: 'CERT_HAS_EXPIRED', hostname_match: true });
-    expect(Date.parse(expired.certificate!.leaf.not_after)).toBeLessThan(Date.parse(observedAt));
+    expect(Date.parse(expired.certificate!.leaf.not_after)).toBeLessThan(Date.parse(OBSERVED_AT));
     const early = await scan('tls-not-yet-valid.test', (p) => p === 'tls.certificate');
     expect(early.certificate).toMatchObject({ chain_verified: false, authorization_error: 'CERT_NOT_YET_VALID' });
-    expect(Date.parse(early.certificate!.leaf.not_before)).toBeGreaterThan(Date.parse(observedAt));
+    expect(Date.parse(early.certificate!.leaf.not_before)).toBeGreaterThan(Date.parse(OBSERVED_AT));
   });
 
   it('tls-expiring-soon: trusted but close to notAfter', async () => {
     const tls = await scan('tls-expiring-soon.test', (p) => p === 'tls.certificate');
     expect(tls.certificate).toMatchObject({ chain_verified: true });
-    const days = (Date.parse(tls.certificate!.leaf.not_after) - Date.parse(observedAt)) / 86_400_000;
+    const days = (Date.parse(tls.certificate!.leaf.not_after) - Date.parse(OBSERVED_AT)) / 86_400_000;
     expect(days).toBeLessThan(14);
   });
 

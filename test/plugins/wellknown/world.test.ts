@@ -3,14 +3,11 @@
 // the robots, usage, llms, wellknown and discovery categories, which it must pass (or not need).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../../world/index.ts';
-import { createNet } from '../../../src/net/index.ts';
-import { loadConfig } from '../../../src/config.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { provider } from '../../../plugins/wellknown/index.ts';
-import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
-import { catalogue, rulesReading } from '../probe-rules.ts';
+import type { Observations } from '../../../src/engine/types.ts';
+import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 
-const OBSERVED_AT = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 let world: World;
 const rules = rulesReading('wellknown');
@@ -24,14 +21,7 @@ afterAll(async () => {
 });
 
 async function observe(domain: string): Promise<Record<string, any>> {
-  const ctx: ProbeContext = {
-    net: createNet(loadConfig(world.env)),
-    signal: AbortSignal.timeout(20_000),
-    observedAt: OBSERVED_AT,
-    log: { debug() {}, info() {}, warn() {} },
-    needs: () => true,
-  };
-  const data = await provider.collect(domain, ctx);
+  const data = await provider.collect(domain, worldContext(world.env));
   expect(catalogue().schemas.validate('wellknown', data, 'complete')).toBeNull();
   return data as Record<string, any>;
 }
