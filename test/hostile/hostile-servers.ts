@@ -175,16 +175,7 @@ export async function startHostileSite(
     await listen(server, ports.http, spec.address);
   }
 
-  return {
-    stats,
-    get open() {
-      return sockets.size;
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
-    },
-  };
+  return serverHandle(stats, sockets, servers);
 }
 
 /** A server that counts every connection on its ports and answers nothing: what must never be reached. */
@@ -201,6 +192,11 @@ export async function startForbiddenServer(address: string, ports: number[]): Pr
     }),
   );
   await Promise.all(servers.map((s, i) => listen(s, ports[i]!, address)));
+  return serverHandle(stats, sockets, servers);
+}
+
+/** The handle a test holds on its servers: what they counted, what is still open, and how to stop them. */
+function serverHandle(stats: ServerStats, sockets: Set<net.Socket>, servers: net.Server[]): HostileServer {
   return {
     stats,
     get open() {
@@ -208,7 +204,7 @@ export async function startForbiddenServer(address: string, ports: number[]): Pr
     },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
     },
   };
 }
