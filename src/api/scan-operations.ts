@@ -82,7 +82,7 @@ export class ScanOperations {
       }
       const started = process.hrtime.bigint();
       try {
-        outcome = await quickScans.run(domain);
+        outcome = await quickScans.scanAndCache(domain);
       } catch (err) {
         if (err instanceof ScanDeadlineError) {
           metrics.scanFinished('quick', 'deadline', seconds(started));
@@ -90,8 +90,7 @@ export class ScanOperations {
         }
         throw err;
       }
-      if (outcome.cached) metrics.cacheHit();
-      else metrics.scanFinished('quick', outcome.report?.verdict ?? 'not_scanned', seconds(started));
+      metrics.scanFinished('quick', outcome.report?.verdict ?? 'not_scanned', seconds(started));
     }
     return { result: outcome.result, structured: outcome.report as unknown as Record<string, unknown> | null, cached: outcome.cached };
   }

@@ -35,8 +35,11 @@ export class QuickScans {
 
   /** The cached outcome, or a scan shared with every concurrent caller for the same domain. */
   async run(domain: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
-    const hit = await this.cached(domain);
-    if (hit) return hit;
+    return (await this.cached(domain)) ?? this.scanAndCache(domain, signal);
+  }
+
+  /** A scan shared with every concurrent caller for the same domain, stored in the cache; for callers that looked already. */
+  async scanAndCache(domain: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
     const key = this.key(domain);
     const outcome = await this.flight.run(key, async () => {
       const fresh = await this.scan(domain, signal);
