@@ -20,7 +20,7 @@ import { createScanner } from '../scanner.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScans } from '../service/quick-scans.ts';
 import { openSharedState } from '../service/shared-state.ts';
-import { loadJwks } from '../signing/jwks.ts';
+import { buildJwks, loadRetiredKeys } from '../signing/jwks.ts';
 import { loadAgentKey, loadSigningKey } from '../signing/keys.ts';
 import { startRedirectServer } from './http-redirect.ts';
 import { PromMetrics, startMetricsServer } from './metrics.ts';
@@ -59,7 +59,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const log = opts.log ?? createLogger(config);
   const ruleset = loadRuleset();
   const signingKey = await loadSigningKey(config.dataDir);
-  const jwks = await loadJwks(config.dataDir);
+  const jwks = buildJwks(signingKey.publicJwk, loadRetiredKeys(config.dataDir));
   const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
   const { payments } = opts;
   const metrics = new PromMetrics();
