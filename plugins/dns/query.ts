@@ -6,7 +6,6 @@
 // and the rules that need it `error`. A question about a name the domain merely points to (`askPointed`:
 // nameserver and mail hosts, SPF includes, report destinations, alias targets) records rcode TIMEOUT, a fact
 // about that target. NXDOMAIN, SERVFAIL and REFUSED are always facts, never failures of the probe.
-import { setMaxListeners } from 'node:events';
 import { NetError, type DnsRecord, type DnsRecordType, type DnsResponse, type Net } from '../../src/net/types.ts';
 
 export interface Querier {
@@ -16,16 +15,7 @@ export interface Querier {
 
 const TIMED_OUT: DnsResponse = { rcode: 'TIMEOUT', flags: { ad: false, aa: false, tc: false }, answers: [], authorities: [], server: '' };
 
-/** Questions of one scan in flight at once, at most (the facets' fan-out); each holds a listener on the signal. */
-const MAX_IN_FLIGHT = 256;
-
-export function createQuerier(net: Net, scanSignal: AbortSignal): Querier {
-  // One listener on the scan's signal, relayed to a signal of our own that every question listens to.
-  const relay = new AbortController();
-  setMaxListeners(MAX_IN_FLIGHT, relay.signal);
-  if (scanSignal.aborted) relay.abort(scanSignal.reason);
-  else scanSignal.addEventListener('abort', () => relay.abort(scanSignal.reason), { once: true });
-  const signal = relay.signal;
+export function createQuerier(net: Net, signal: AbortSignal): Querier {
   const asked = new Map<string, Promise<DnsResponse>>();
   const ask: Querier['ask'] = (name, type, opts = {}) => {
     const key = `${name}|${type}|${opts.dnssecOk === true}`;

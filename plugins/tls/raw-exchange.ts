@@ -2,6 +2,7 @@
 import type { Net } from '../../src/net/types.ts';
 import { errorCode } from './handshake.ts';
 import { parseServerReply, type ServerReply } from './parse-server-reply.ts';
+import { onAbort } from '../../src/net/on-abort.ts';
 
 /** The server closed or reset the connection without a TLS answer: a refusal by some servers. */
 export type RawReply = ServerReply | { kind: 'closed' };
@@ -21,15 +22,14 @@ export async function rawHello(net: Net, host: string, hello: Buffer, signal: Ab
     let received = Buffer.alloc(0);
     let wrote = false;
     const finish = (result: RawResult): void => {
-      signal.removeEventListener('abort', onAbort);
+      unsubscribe();
       socket.destroy();
       resolve(result);
     };
-    const onAbort = (): void => finish({ error: 'aborted' });
     // Replaces the network layer's idle timer, whose bare destroy would read as the server closing on us.
     socket.setTimeout(net.requestTimeoutMs);
     socket.on('timeout', () => finish({ error: 'timeout' }));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unsubscribe = onAbort(signal, () => finish({ error: 'aborted' }));
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       const reply = parseServerReply(received);

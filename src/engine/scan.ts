@@ -1,7 +1,6 @@
 // One scan: the probes the tier's rules need, in parallel under one deadline, then the evaluator.
 // Probes gather; this module only schedules them, records how each run ended, and checks their output
 // against their schema before any rule sees it.
-import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { NetError, type Net } from '../net/types.ts';
 import { evaluate, rulesOfTier } from './evaluate.ts';
@@ -62,8 +61,6 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new ScanDeadlineError(opts.deadlineMs, [])), opts.deadlineMs);
   const signal = opts.signal ? AbortSignal.any([deadline.signal, opts.signal]) : deadline.signal;
-  // Every in-flight request of the scan listens on this one signal, by design: dozens is normal, not a leak.
-  setMaxListeners(500, signal);
   const pending = new Set(plan.providers.map((p) => p.name));
 
   const runOne = async (provider: ProbeProvider): Promise<[string, ProbeRun, unknown]> => {

@@ -1,6 +1,7 @@
 // One time limit plus the caller's signal, merged into a single AbortSignal that remembers which of the two
 // fired, so a failure can be reported as a timeout (the host was slow) or as aborted (the scan gave up).
 import { NetError, type NetErrorCode } from './types.ts';
+import { onAbort } from './on-abort.ts';
 
 export interface Deadline {
   readonly signal: AbortSignal;
@@ -15,12 +16,13 @@ export function createDeadline(ms: number, outer?: AbortSignal): Deadline {
   const controller = new AbortController();
   let timedOut = false;
   const onOuterAbort = (): void => controller.abort(outer?.reason);
+  let unsubscribe = (): void => undefined;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort(new Error(`no answer within ${ms} ms`));
   }, ms);
   if (outer?.aborted) onOuterAbort();
-  else outer?.addEventListener('abort', onOuterAbort, { once: true });
+  else if (outer) unsubscribe = onAbort(outer, onOuterAbort);
 
   const failure = (timeoutCode: NetErrorCode = 'timeout'): NetError =>
     timedOut ? new NetError(timeoutCode, `no answer within ${ms} ms`) : new NetError('aborted', 'the caller aborted the operation');
@@ -33,7 +35,7 @@ export function createDeadline(ms: number, outer?: AbortSignal): Deadline {
     },
     clear() {
       clearTimeout(timer);
-      outer?.removeEventListener('abort', onOuterAbort);
+      unsubscribe();
     },
   };
 }

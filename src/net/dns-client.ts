@@ -10,6 +10,7 @@ import ipaddr from 'ipaddr.js';
 import { NetError, type DnsRecordType, type DnsResponse } from './types.ts';
 import { decodeRecord, normaliseName, wireTypeName, type WireRecord } from './dns-records.ts';
 import { createDeadline } from './deadline.ts';
+import { onAbort } from './on-abort.ts';
 
 export interface DnsServer {
   host: string;
@@ -89,12 +90,11 @@ function overUdp(server: DnsServer, query: Buffer, q: Question, signal: AbortSig
     const resend = setInterval(send, resendMs);
     const finish = (fn: () => void): void => {
       clearInterval(resend);
-      signal.removeEventListener('abort', onAbort);
+      unsubscribe();
       socket.close();
       fn();
     };
-    const onAbort = (): void => finish(() => reject(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unsubscribe = onAbort(signal, () => finish(() => reject(signal.reason)));
     socket.on('message', (msg, rinfo) => {
       if (rinfo.port !== server.port) return;
       const packet = tryDecode(msg);
@@ -111,12 +111,11 @@ function overTcp(server: DnsServer, query: Buffer, q: Question, signal: AbortSig
     const socket = net.connect({ host: server.host, port: server.port });
     let received = Buffer.alloc(0);
     const finish = (fn: () => void): void => {
-      signal.removeEventListener('abort', onAbort);
+      unsubscribe();
       socket.destroy();
       fn();
     };
-    const onAbort = (): void => finish(() => reject(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unsubscribe = onAbort(signal, () => finish(() => reject(signal.reason)));
     socket.on('connect', () => {
       const framed = Buffer.alloc(2 + query.length);
       framed.writeUInt16BE(query.length);

@@ -4,6 +4,7 @@ import { NetError, type DnsResponse, type ResolvedAddress } from './types.ts';
 import type { DnsClient } from './dns-client.ts';
 import { classifyHost, type AddressPolicy } from './address-policy.ts';
 import { normaliseName } from './dns-records.ts';
+import { onAbort } from './on-abort.ts';
 
 export interface Resolver {
   resolve(host: string, opts?: { signal?: AbortSignal }): Promise<ResolvedAddress[]>;
@@ -29,9 +30,8 @@ function waitUnder<T>(pending: Promise<T>, signal: AbortSignal | undefined): Pro
   if (!signal) return pending;
   if (signal.aborted) return Promise.reject(new NetError('aborted', 'the caller aborted the operation'));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new NetError('aborted', 'the caller aborted the operation'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    const unsubscribe = onAbort(signal, () => reject(new NetError('aborted', 'the caller aborted the operation')));
+    pending.then(resolve, reject).finally(unsubscribe);
   });
 }
 

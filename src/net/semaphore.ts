@@ -1,6 +1,7 @@
 // A counting semaphore: at most `limit` connections of one scan are in flight at once, so a scan never
 // hammers the host it checks. Waiters leave the queue when their signal aborts.
 import { NetError } from './types.ts';
+import { onAbort } from './on-abort.ts';
 
 export interface Semaphore {
   /** Waits for a slot; the returned function gives it back (calling it twice is harmless). */
@@ -36,14 +37,15 @@ export function createSemaphore(limit: number): Semaphore {
       return new Promise((resolve, reject) => {
         // The slot passes straight from the releasing holder to this waiter, so inFlight is unchanged.
         const grant = (): void => {
-          signal?.removeEventListener('abort', onAbort);
+          unsubscribe();
           resolve(releaser());
         };
-        const onAbort = (): void => {
-          waiting.splice(waiting.indexOf(grant), 1);
-          reject(new NetError('aborted', 'aborted while waiting for a connection slot'));
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
+        const unsubscribe = signal
+          ? onAbort(signal, () => {
+              waiting.splice(waiting.indexOf(grant), 1);
+              reject(new NetError('aborted', 'aborted while waiting for a connection slot'));
+            })
+          : () => undefined;
         waiting.push(grant);
       });
     },

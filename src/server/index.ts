@@ -118,10 +118,17 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const server = https.createServer({ ...tlsMaterial, minVersion: 'TLSv1.2' }, app.callback());
   server.headersTimeout = 15_000;
   server.requestTimeout = Math.max(config.deadlines.fullMs, config.deadlines.quickMs) + 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.listen.port, config.listen.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.listen.port, config.listen.host, () => resolve());
+    });
+  } catch (err) {
+    // The service owns what it was given: a port it cannot take leaves nothing open behind it.
+    await shared.close();
+    await payments.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const redirect = config.listen.httpPort === null ? null : await startRedirectServer(config.listen.host, config.listen.httpPort, config.baseUrl);
   const metricsServer = config.listen.metricsPort === null ? null : await startMetricsServer(metrics, config.listen.host, config.listen.metricsPort);

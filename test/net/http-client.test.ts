@@ -34,7 +34,11 @@ async function streamBytes(res: ServerResponse, total: number): Promise<void> {
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   res.writeHead(200, { 'content-type': 'application/octet-stream' });
   for (let sent = 0; sent < total && !res.destroyed; sent += chunk.length) {
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(chunk)) {
+      // Whichever event comes first, the other's listeners go, or every full buffer would leave two behind.
+      const settled = new AbortController();
+      await Promise.race([once(res, 'drain', { signal: settled.signal }), once(res, 'close', { signal: settled.signal })]).finally(() => settled.abort());
+    }
   }
   res.end();
 }

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 import * as x509 from '@peculiar/x509';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { listenUdpAndTcp } from '../world/dns-server.ts';
 
 export interface DnsQuery {
   name: string;
@@ -45,9 +46,6 @@ export type DnsScript = (query: DnsQuery, count: number) => DnsReply;
 
 export async function startDnsServer(script: DnsScript): Promise<DnsServer> {
   const queries: DnsQuery[] = [];
-  const udp = dgram.createSocket('udp4');
-  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
-  const port = (udp.address() as AddressInfo).port;
 
   const reply = (buf: Buffer, transport: 'udp' | 'tcp'): Buffer[] => {
     const query = dnsPacket.decode(buf);
@@ -72,10 +70,7 @@ export async function startDnsServer(script: DnsScript): Promise<DnsServer> {
     return out;
   };
 
-  udp.on('message', (msg, rinfo) => {
-    for (const b of reply(msg, 'udp')) udp.send(b, rinfo.port, rinfo.address);
-  });
-  const tcp = net.createServer((socket) => {
+  const serveTcp = (socket: net.Socket): void => {
     let buf = Buffer.alloc(0);
     socket.on('data', (chunk) => {
       buf = Buffer.concat([buf, chunk]);
@@ -91,8 +86,14 @@ export async function startDnsServer(script: DnsScript): Promise<DnsServer> {
       }
     });
     socket.on('error', () => undefined);
+  };
+  const { udp, tcp, port } = await listenUdpAndTcp('127.0.0.1', () => {
+    const socket = dgram.createSocket('udp4');
+    socket.on('message', (msg, rinfo) => {
+      for (const b of reply(msg, 'udp')) socket.send(b, rinfo.port, rinfo.address);
+    });
+    return { udp: socket, tcp: net.createServer(serveTcp) };
   });
-  await new Promise<void>((resolve) => tcp.listen(port, '127.0.0.1', resolve));
   return {
     server: `127.0.0.1:${port}`,
     queries,

@@ -33,6 +33,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The service on a port that was free a moment ago; another process may take it in between, so try again. */
+async function startOnFreePort(world: Awaited<ReturnType<typeof startPaymentsWorld>>, dataDir: string): Promise<InProcessService> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startInProcess(world, dataDir, { DVS_PORT: String(await freePort()) });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 20) throw err;
+    }
+  }
+}
+
 /** The URL and JSON body of a curl command shown on the page. */
 function parseCurl(text: string): { url: string; body: Record<string, unknown> } {
   const url = /curl -sS (https:\/\/\S+)/.exec(text)?.[1];
@@ -51,7 +62,7 @@ describe('checkout in headless Chromium', () => {
     ensureChromium();
     world = await startPaymentsWorld();
     dataDir = tempDir('dvs-browser-');
-    service = await startInProcess(world, dataDir, { DVS_PORT: String(await freePort()) });
+    service = await startOnFreePort(world, dataDir);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,

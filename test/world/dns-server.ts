@@ -70,30 +70,46 @@ function decode(msg: Buffer): DecodedPacket | null {
   }
 }
 
-async function bindUdp(socket: dgram.Socket, host: string): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(0, host, () => {
-      socket.off('error', reject);
-      resolve();
-    });
-  });
-  return socket.address().port;
-}
-
-async function listenTcp(server: net.Server, host: string, port: number): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
+/** Binds a socket or server on `port` of `host`; resolves with the port bound, rejects with the bind error. */
+function bindOne(bind: (port: number, done: () => void) => void, target: NodeJS.EventEmitter, port: number, address: () => number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    target.once('error', reject);
+    bind(port, () => {
+      target.off('error', reject);
+      resolve(address());
     });
   });
 }
 
-export async function startDnsServer(respond: Responder, host = '127.0.0.1', attempts = 10): Promise<DnsServer> {
+/** How often a port pair is tried before giving up: each try fails only if another socket holds the number. */
+const PAIR_ATTEMPTS = 100;
+
+/**
+ * A UDP socket and a TCP server on one port number of `host`, as a DNS server needs them. The TCP side takes a
+ * free port first, then UDP must get the same number; any other socket on the machine may hold it (a client's
+ * ephemeral port), so the pair is tried anew with fresh sockets until both bind.
+ */
+export async function listenUdpAndTcp(
+  host: string,
+  make: () => { udp: dgram.Socket; tcp: net.Server },
+): Promise<{ udp: dgram.Socket; tcp: net.Server; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const { udp, tcp } = make();
+    const port = await bindOne((p, done) => tcp.listen({ port: p, host, exclusive: true }, done), tcp, 0, () => (tcp.address() as net.AddressInfo).port);
+    try {
+      await bindOne((p, done) => udp.bind(p, host, done), udp, port, () => udp.address().port);
+      return { udp, tcp, port };
+    } catch (err) {
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      udp.close();
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= PAIR_ATTEMPTS) throw err;
+    }
+  }
+}
+
+export async function startDnsServer(respond: Responder, host = '127.0.0.1'): Promise<DnsServer> {
   const sockets = new Set<net.Socket>();
-  const tcp = net.createServer((sock) => {
+  const serveTcp = (sock: net.Socket): void => {
     sockets.add(sock);
     sock.on('close', () => sockets.delete(sock));
     sock.on('error', () => sock.destroy());
@@ -109,34 +125,25 @@ export async function startDnsServer(respond: Responder, host = '127.0.0.1', att
         if (answer) sock.write(Buffer.concat([Buffer.from([answer.length >> 8, answer.length & 255]), answer]));
       }
     });
-  });
-
-  for (let attempt = 1; ; attempt++) {
-    const udp = dgram.createSocket('udp4');
-    udp.on('message', (msg, rinfo) => {
+  };
+  const { udp, tcp, port } = await listenUdpAndTcp(host, () => {
+    const socket = dgram.createSocket('udp4');
+    socket.on('message', (msg, rinfo) => {
       const query = decode(msg);
       const answer = query && respond(query, 'udp');
-      if (answer) udp.send(answer, rinfo.port, rinfo.address);
+      if (answer) socket.send(answer, rinfo.port, rinfo.address);
     });
-    const port = await bindUdp(udp, host);
-    try {
-      // The TCP side must share the UDP port; another process may hold it, so try a fresh one.
-      await listenTcp(tcp, host, port);
-    } catch (err) {
-      await new Promise<void>((resolve) => udp.close(() => resolve()));
-      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < attempts) continue;
-      throw err;
-    }
-    return {
-      host,
-      port,
-      async close() {
-        for (const s of sockets) s.destroy();
-        await Promise.all([
-          new Promise<void>((resolve) => udp.close(() => resolve())),
-          new Promise<void>((resolve) => tcp.close(() => resolve())),
-        ]);
-      },
-    };
-  }
+    return { udp: socket, tcp: net.createServer(serveTcp) };
+  });
+  return {
+    host,
+    port,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await Promise.all([
+        new Promise<void>((resolve) => udp.close(() => resolve())),
+        new Promise<void>((resolve) => tcp.close(() => resolve())),
+      ]);
+    },
+  };
 }

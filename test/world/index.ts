@@ -60,7 +60,7 @@ export interface World {
 type Server = net.Server & { closeAllConnections(): void };
 /** Where `ipv6: true` sites are served, all on one address as their AAAA records say. */
 const IPV6_ADDRESS = '::1';
-const LISTEN_ATTEMPTS = 10;
+const LISTEN_ATTEMPTS = 100;
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,27 @@
+// Every in-flight operation of a scan waits on the scan's one signal. Adding a listener per operation would hang
+// dozens on that signal (and trip Node's leak warning), so each signal gets one real listener that calls the
+// operations' callbacks, and an operation that ends takes its callback out again.
+const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls `fn` once when `signal` aborts; the returned function unsubscribes. The caller checks `aborted` first. */
+export function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  let callbacks = waiting.get(signal);
+  if (!callbacks) {
+    const created = new Set<() => void>();
+    waiting.set(signal, created);
+    signal.addEventListener(
+      'abort',
+      () => {
+        waiting.delete(signal);
+        for (const callback of [...created]) callback();
+      },
+      { once: true },
+    );
+    callbacks = created;
+  }
+  const own = callbacks;
+  own.add(fn);
+  return () => {
+    own.delete(fn);
+  };
+}
