@@ -1,5 +1,5 @@
 // The `dvs` command: one dispatcher over small command modules, each loaded only when used.
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError } from './lib/config.ts';
 import { RulesetError } from './engine/ruleset.ts';
 import { UsageError, type CliIo, type Command } from './cli/io.ts';
 

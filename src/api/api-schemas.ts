@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { REPO_ROOT } from '../engine/ruleset.ts';
+import { REPO_ROOT } from '../lib/paths.ts';
 
 export type ApiSchemaName = 'quickscan-request' | 'fullvalidation-request' | 'scan-result' | 'error';
 

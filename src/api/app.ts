@@ -1,7 +1,7 @@
 // The Koa application: middleware that only translates between HTTP and the service.
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { AppLogger } from '../log.ts';
+import type { AppLogger } from '../lib/log.ts';
 import { errorHandler } from './errors.ts';
 import { httpsOnly } from './https-only.ts';
 import { requestLog } from './request-log.ts';

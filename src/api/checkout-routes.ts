@@ -3,8 +3,8 @@
 // their own CSP; the API's "nothing at all" policy stays on everything else.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Logger } from '../engine/types.ts';
-import { checkoutCsp, checkoutPage, pendingPage, tokenPage, type PageContext } from '../payments/checkout-page.ts';
+import type { Logger } from '../lib/log.ts';
+import { checkoutCsp, checkoutPage, pendingPage, tokenPage, type PageContext } from './checkout-page.ts';
 import { WebhookSignatureError, type PaymentProcessor } from '../payments/processor.ts';
 import { ApiError } from './errors.ts';
 

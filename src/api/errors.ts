@@ -1,7 +1,7 @@
 // One place turns every failure into the Error body (schemas/api/error.json): a clear 4xx for what the
 // caller can fix, a 5xx without internals for what they cannot. No stack trace ever leaves the process.
 import type { Middleware } from 'koa';
-import type { Logger } from '../engine/types.ts';
+import type { Logger } from '../lib/log.ts';
 
 export class ApiError extends Error {
   override name = 'ApiError';

@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../engine/types.ts';
+import type { Logger } from '../lib/log.ts';
 import { ApiError } from './errors.ts';
 import { BODY_LIMIT, jsonBodyParser } from './json-body.ts';
 import { callTool, MCP_TOOLS } from './mcp-tools.ts';

@@ -2,7 +2,7 @@
 // turned into tool results. A caller's mistake (bad input, bad domain, payment, deadline) is a tool result with
 // isError and the REST message; only protocol problems become JSON-RPC errors.
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../engine/types.ts';
+import type { Logger } from '../lib/log.ts';
 import { apiSchema } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
 import type { Caller, OperationOutcome, ScanOperations } from './scan-operations.ts';

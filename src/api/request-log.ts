@@ -1,7 +1,7 @@
 // A request id on every request (kept from X-Request-Id when it is sane) and one log line per response.
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { AppLogger } from '../log.ts';
+import type { AppLogger } from '../lib/log.ts';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 

@@ -1,11 +1,9 @@
 // The two operations as both surfaces see them: the same input checks, the same messages, the same ScanResult.
 // REST turns an ApiError into its status and Error body; MCP turns it into a tool result with isError.
-import { DomainError, normaliseDomain } from '../domain-name.ts';
+import { DomainError, normaliseDomain } from '../lib/domain-name.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { PaymentRequiredError, type FullValidations } from '../service/full-validations.ts';
-import type { ServiceMetrics } from '../service/metrics.ts';
-import type { QuickScans } from '../service/quick-scans.ts';
-import type { RateLimiter } from '../service/rate-limit.ts';
+import { RateLimitedError, type QuickScans } from '../service/quick-scans.ts';
 import type { ScanResult } from '../service/scan-result.ts';
 import { validationProblem, type ApiSchemaName } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
@@ -13,9 +11,7 @@ import { ApiError } from './errors.ts';
 export interface ScanOperationDeps {
   quickScans: QuickScans;
   fullValidations: FullValidations;
-  rateLimiter: RateLimiter;
   extraSuffixes: readonly string[];
-  metrics: ServiceMetrics;
 }
 
 export interface OperationOutcome {
@@ -60,39 +56,22 @@ function deadlineError(err: ScanDeadlineError): ApiError {
   return new ApiError(504, `the scan did not finish within its ${err.deadlineMs} ms deadline; nothing was charged, try again later`, '/docs/api#deadlines');
 }
 
-const seconds = (startedNs: bigint) => Number(process.hrtime.bigint() - startedNs) / 1e9;
-
 export class ScanOperations {
   constructor(private readonly deps: ScanOperationDeps) {}
 
   async quickscan(body: unknown, caller: Caller): Promise<OperationOutcome> {
     const { domain: input } = validInput<{ domain: string }>('quickscan-request', body);
     const domain = domainOf(input, this.deps.extraSuffixes);
-    const { quickScans, rateLimiter, metrics } = this.deps;
-    let outcome = await quickScans.cached(domain);
-    if (outcome) {
-      metrics.cacheHit();
-    } else {
-      // Only scans that really run count against the limit: a cached answer costs nothing.
-      const decision = await rateLimiter.take(caller.client);
-      if (!decision.allowed) {
-        throw new ApiError(429, `too many quick scans from this client; try again in ${decision.retryAfter} s`, '/docs/api#limits', {
-          'Retry-After': String(decision.retryAfter),
-        });
+    try {
+      const outcome = await this.deps.quickScans.run(domain, caller.client);
+      return { result: outcome.result, structured: outcome.report as unknown as Record<string, unknown> | null, cached: outcome.cached };
+    } catch (err) {
+      if (err instanceof RateLimitedError) {
+        throw new ApiError(429, err.message, '/docs/api#limits', { 'Retry-After': String(err.retryAfterSeconds) });
       }
-      const started = process.hrtime.bigint();
-      try {
-        outcome = await quickScans.scanAndCache(domain);
-      } catch (err) {
-        if (err instanceof ScanDeadlineError) {
-          metrics.scanFinished('quick', 'deadline', seconds(started));
-          throw deadlineError(err);
-        }
-        throw err;
-      }
-      metrics.scanFinished('quick', outcome.report?.verdict ?? 'not_scanned', seconds(started));
+      if (err instanceof ScanDeadlineError) throw deadlineError(err);
+      throw err;
     }
-    return { result: outcome.result, structured: outcome.report as unknown as Record<string, unknown> | null, cached: outcome.cached };
   }
 
   async fullvalidation(body: unknown, caller: Caller): Promise<OperationOutcome> {
@@ -101,18 +80,12 @@ export class ScanOperations {
     }
     const input = validInput<{ domain: string; payment_token: string }>('fullvalidation-request', body);
     const domain = domainOf(input.domain, this.deps.extraSuffixes);
-    const started = process.hrtime.bigint();
     try {
       const outcome = await this.deps.fullValidations.run(domain, input.payment_token);
-      const { certificate } = outcome;
-      if (!outcome.replayed) this.deps.metrics.scanFinished('full', certificate?.payload.verdict ?? 'not_scanned', seconds(started));
-      return { result: outcome.result, structured: certificate as unknown as Record<string, unknown> | null, cached: outcome.replayed };
+      return { result: outcome.result, structured: outcome.certificate as unknown as Record<string, unknown> | null, cached: outcome.replayed };
     } catch (err) {
       if (err instanceof PaymentRequiredError) throw new ApiError(402, err.message, '/checkout');
-      if (err instanceof ScanDeadlineError) {
-        this.deps.metrics.scanFinished('full', 'deadline', seconds(started));
-        throw deadlineError(err);
-      }
+      if (err instanceof ScanDeadlineError) throw deadlineError(err);
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 // /.well-known/security.txt (RFC 9116). Expires is computed when served, so a long-running instance never
 // publishes a stale file.
-import type { Config } from '../config.ts';
+import type { Config } from '../lib/config.ts';
 
 /** How far ahead Expires lies; RFC 9116 advises less than a year. */
 const SECURITY_TXT_LIFETIME_DAYS = 180;

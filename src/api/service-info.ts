@@ -1,7 +1,7 @@
 // Who the service says it is in every published document and in the MCP handshake.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../engine/ruleset.ts';
+import { REPO_ROOT } from '../lib/paths.ts';
 
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
 

@@ -1,7 +1,7 @@
 // The service's own agent-facing surface beyond the API documents: a home page that links everything,
 // robots.txt, llms.txt and llms-full.txt, the RFC 9727 API catalog and a sitemap. What it asks of the sites it
 // validates, it publishes itself.
-import { escapeHtml } from '../payments/checkout-page.ts';
+import { escapeHtml } from '../lib/html.ts';
 import { MCP_PATH } from './mcp-routes.ts';
 import { SERVICE_INFO } from './service-info.ts';
 

@@ -1,7 +1,7 @@
 // `dvs evaluate <observations.json> [--full] [--json]`: re-judges saved evidence offline.
 import { parseArgs } from 'node:util';
 import { evaluate, loadRuleset, summarise, type Observations } from '../engine/index.ts';
-import { canonicalJson } from '../signing/canonical.ts';
+import { canonicalJson } from '../lib/canonical-json.ts';
 import { readJsonFile, UsageError, type CliIo } from './io.ts';
 
 export const USAGE = 'dvs evaluate <observations.json> [--full] [--json]';

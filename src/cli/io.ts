@@ -1,6 +1,6 @@
 // What every CLI command receives (where to write, and the validated configuration) and what they share.
 import { readFileSync } from 'node:fs';
-import type { Config } from '../config.ts';
+import type { Config } from '../lib/config.ts';
 
 export interface CliIo {
   stdout: { write(text: string): unknown };

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadRuleset, REPO_ROOT, RulesetError, type Ruleset } from '../engine/ruleset.ts';
+import { loadRuleset, RulesetError, type Ruleset } from '../engine/ruleset.ts';
+import { REPO_ROOT } from '../lib/paths.ts';
 import { renderCatalogue } from '../engine/catalogue.ts';
 import { lockProblems, readLock, runExamples, weakRuleGate, writeLock } from '../engine/rule-checks.ts';
 import { UsageError, type CliIo } from './io.ts';

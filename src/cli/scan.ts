@@ -2,11 +2,11 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { providers } from '../../plugins/index.ts';
-import { DomainError, normaliseDomain } from '../domain-name.ts';
+import { DomainError, normaliseDomain } from '../lib/domain-name.ts';
 import { loadRuleset, summarise } from '../engine/index.ts';
-import { createLogger } from '../log.ts';
-import { createScanner } from '../scanner.ts';
-import { canonicalJson } from '../signing/canonical.ts';
+import { createLogger } from '../lib/log.ts';
+import { createScanner } from '../service/scanner.ts';
+import { canonicalJson } from '../lib/canonical-json.ts';
 import { loadAgentKey } from '../signing/keys.ts';
 import { UsageError, type CliIo } from './io.ts';
 

@@ -1,5 +1,5 @@
 // `dvs serve` (and `npm start`): the whole service on HTTPS until SIGINT or SIGTERM, then a graceful stop.
-import { createLogger } from '../log.ts';
+import { createLogger } from '../lib/log.ts';
 import { openPayments } from '../payments/index.ts';
 import { startService } from '../server/index.ts';
 import type { CliIo } from './io.ts';

@@ -1,7 +1,7 @@
 // `dvs tokens issue | status`: operators mint tokens without the checkout (vouchers, support, tests) and look
 // at one, in the ledger the service is configured with (DVS_DATABASE_URL, or SQLite in DVS_DATA_DIR).
 import { parseArgs } from 'node:util';
-import { parseDuration } from '../config.ts';
+import { parseDuration } from '../lib/config.ts';
 import { openLedger } from '../payments/open-ledger.ts';
 import { UsageError, type CliIo } from './io.ts';
 

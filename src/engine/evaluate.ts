@@ -1,7 +1,7 @@
 // The evaluator: every rule of a tier over one observations document. Pure: no I/O, no clock; the same
 // document and ruleset give the same report, whatever the key order of the input.
 import jsonLogic from 'json-logic-js';
-import { digestOf } from '../signing/canonical.ts';
+import { digestOf } from '../lib/canonical-json.ts';
 import { registerOperations } from './operations.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { Observations, Report, Rule, RuleResult, Tier } from './types.ts';

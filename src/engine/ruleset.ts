@@ -5,12 +5,11 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import semver from 'semver';
-import { digestOf } from '../signing/canonical.ts';
+import { digestOf } from '../lib/canonical-json.ts';
+import { REPO_ROOT } from '../lib/paths.ts';
 import { analyseLogic } from './logic-analysis.ts';
 import { ObservationSchemas, formatAjvErrors } from './observation-schemas.ts';
 import type { LoadedRule, Rule } from './types.ts';
-
-export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 export interface Ruleset {
   version: string;

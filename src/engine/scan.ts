@@ -5,7 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { NetError, type Net } from '../net/types.ts';
 import { evaluate, rulesOfTier } from './evaluate.ts';
 import type { Ruleset } from './ruleset.ts';
-import type { Logger, Observations, ProbeProvider, ProbeRun, Report, Tier } from './types.ts';
+import type { Observations, ProbeProvider, ProbeRun, Report, Tier } from './types.ts';
+import type { Logger } from '../lib/log.ts';
 
 export class ScanDeadlineError extends Error {
   override name = 'ScanDeadlineError';

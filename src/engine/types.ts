@@ -1,10 +1,10 @@
 // The contracts between probes, rules and reports (DESIGN.md section 4).
+import type { Level, Outcome, Tier, Verdict } from '../lib/judgement.ts';
+import type { Logger } from '../lib/log.ts';
 import type { Net } from '../net/types.ts';
 
-export type Tier = 'quick' | 'full';
-export type Level = 'required' | 'recommended' | 'informational';
-export type Outcome = 'pass' | 'fail' | 'not_applicable' | 'error';
-export type Verdict = 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+export type { Level, Outcome, Tier, Verdict };
+
 export type ProbeStatus = 'ok' | 'error' | 'timeout' | 'skipped';
 
 export interface ProbeRun {
@@ -21,12 +21,6 @@ export interface Observations {
   target: { domain: string; observed_at: string };
   probes: Record<string, ProbeRun>;
   [namespace: string]: unknown;
-}
-
-export interface Logger {
-  debug(obj: object | string, msg?: string): void;
-  info(obj: object | string, msg?: string): void;
-  warn(obj: object | string, msg?: string): void;
 }
 
 export interface ProbeContext {

@@ -5,7 +5,7 @@ import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { SecureContext } from 'node:tls';
 import { Client } from 'undici';
-import type { NetLimits } from '../config.ts';
+import type { NetLimits } from '../lib/config.ts';
 import { NetError, type HttpExchange, type HttpHop, type HttpRequestOptions, type ResolvedAddress } from './types.ts';
 import { classifyHost, rawUrlHost } from './address-policy.ts';
 import type { Resolver } from './resolver.ts';

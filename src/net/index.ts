@@ -1,6 +1,5 @@
 // The guarded network layer: one Net per scan, the only way a probe reaches a scanned host.
-import type { Config } from '../config.ts';
-import type { SigningKey } from '../signing/keys.ts';
+import type { Config } from '../lib/config.ts';
 import type { Net } from './types.ts';
 import { createAddressPolicy } from './address-policy.ts';
 import { createDnsClient } from './dns-client.ts';
@@ -9,7 +8,7 @@ import { createSemaphore } from './semaphore.ts';
 import { loadTrustStore } from './trust-store.ts';
 import { createHttpClient } from './http-client.ts';
 import { createSocketClients } from './socket-client.ts';
-import { createWebBotAuthSigner } from './web-bot-auth.ts';
+import { createWebBotAuthSigner, type AgentKey } from './web-bot-auth.ts';
 import { secureContexts } from './secure-contexts.ts';
 
 export { NetError } from './types.ts';
@@ -19,7 +18,7 @@ export { encodeSvcb, decodeSvcb, type SvcbData } from './svcb-codec.ts';
 
 export interface NetOptions {
   /** Signs every outgoing HTTP request (Web Bot Auth) when given, with `signatureAgentUrl` as Signature-Agent. */
-  agentKey?: SigningKey;
+  agentKey?: AgentKey;
   /** The service's key directory, `<baseUrl>/.well-known/http-message-signatures-directory` by default. */
   signatureAgentUrl?: string;
 }

@@ -3,7 +3,7 @@
 // the same trust store that HTTP requests use, because the TLS probe's job is to describe the certificate.
 import net, { type Socket } from 'node:net';
 import tls, { type PeerCertificate } from 'node:tls';
-import type { NetLimits } from '../config.ts';
+import type { NetLimits } from '../lib/config.ts';
 import type { ResolvedAddress, TlsConnectOptions, TlsConnection } from './types.ts';
 import { classifyHost } from './address-policy.ts';
 import type { Resolver } from './resolver.ts';

@@ -3,7 +3,6 @@
 // @authority and the Signature-Agent header, which points at the service's key directory.
 import { createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { httpbis, createSigner, createVerifier, type SignatureParameters } from 'http-message-signatures';
-import type { SigningKey } from '../signing/keys.ts';
 
 const WEB_BOT_AUTH_TAG = 'web-bot-auth';
 const SIGNATURE_LIFETIME_S = 60;
@@ -19,7 +18,13 @@ export interface SignableRequest {
 export type RequestSigner = (request: SignableRequest, now?: Date) => Promise<Record<string, string>>;
 
 /** The headers to add to one request, signed with the agent key; `now` is the signing time. */
-export function createWebBotAuthSigner(key: SigningKey, signatureAgentUrl: string): RequestSigner {
+/** The agent's Ed25519 key, as the signing module loads it: keyid is its RFC 7638 thumbprint. */
+export interface AgentKey {
+  privateKeyObject: KeyObject;
+  thumbprint: string;
+}
+
+export function createWebBotAuthSigner(key: AgentKey, signatureAgentUrl: string): RequestSigner {
   const signer = createSigner(key.privateKeyObject, 'ed25519', key.thumbprint);
   const agentHeader = `"${signatureAgentUrl}"`;
   return async (request, now = new Date()) => {

@@ -1,10 +1,7 @@
-// Payments as the service sees them: the gate full validations go through, the ledger behind it, the
-// processor that sells tokens, and the routes of the checkout and of issued certificates.
-import type Router from '@koa/router';
-import { certificateRoutes } from '../api/certificate-routes.ts';
-import { checkoutRoutes } from '../api/checkout-routes.ts';
-import { ConfigError, type Config } from '../config.ts';
-import type { Logger } from '../engine/types.ts';
+// Payments as the service sees them: the gate full validations go through, the ledger behind it, and the
+// processor that sells tokens (the API mounts its checkout and certificate routes over them).
+import { ConfigError, type Config } from '../lib/config.ts';
+import type { Logger } from '../lib/log.ts';
 import type { PaymentGate } from './gate.ts';
 import type { Ledger } from './ledger.ts';
 import { openLedger } from './open-ledger.ts';
@@ -15,7 +12,6 @@ export interface Payments {
   gate: PaymentGate;
   ledger: Ledger;
   processor: PaymentProcessor;
-  routers: Router[];
   /** Resolves when the ledger answers (the service's readiness check). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -54,13 +50,5 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     // A live validation would outlast its own reservation, and a retry could take the token from under it.
     log.warn({ lease_s: config.payments.reservationLeaseSeconds, full_deadline_ms: config.deadlines.fullMs }, 'DVS_RESERVATION_LEASE is not longer than DVS_FULL_DEADLINE_MS');
   }
-  const routers = [
-    checkoutRoutes({
-      processor,
-      page: { baseUrl: config.baseUrl, priceCents: config.payments.priceCents, currency: config.payments.currency, tokenTtlSeconds: config.payments.tokenTtlSeconds },
-      log,
-    }),
-    certificateRoutes(ledger),
-  ];
-  return { gate: ledger, ledger, processor, routers, ready: () => ledger.ready(), close: () => ledger.close() };
+  return { gate: ledger, ledger, processor, ready: () => ledger.ready(), close: () => ledger.close() };
 }

@@ -2,7 +2,7 @@
 // processes share it), otherwise SQLite in the data dir.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.ts';
+import type { Config } from '../lib/config.ts';
 import { Ledger } from './ledger.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';

@@ -2,7 +2,7 @@
 // `checkout.session.completed` webhook says the session is paid. The token is derived from the session id with
 // a key only this service holds (tokens.ts), so the success page can show it without the ledger storing it.
 import Stripe from 'stripe';
-import type { Logger } from '../engine/types.ts';
+import type { Logger } from '../lib/log.ts';
 import type { Ledger } from './ledger.ts';
 import { WebhookSignatureError, type PaymentProcessor, type WebhookOutcome } from './processor.ts';
 import { TokenDeriver } from './tokens.ts';

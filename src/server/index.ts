@@ -3,20 +3,21 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type Router from '@koa/router';
-import type { Config } from '../config.ts';
+import type { Config } from '../lib/config.ts';
 import { loadRuleset } from '../engine/ruleset.ts';
 import { providers } from '../../plugins/index.ts';
 import { createApp } from '../api/app.ts';
 import { documentRoutes } from '../api/document-routes.ts';
 import { healthRoutes } from '../api/health-routes.ts';
 import { mcpRoutes } from '../api/mcp-routes.ts';
+import { paymentRoutes } from '../api/payment-routes.ts';
 import { signResponses } from '../api/response-signing.ts';
 import { ScanOperations } from '../api/scan-operations.ts';
 import { scanRoutes } from '../api/scan-routes.ts';
-import { createLogger, type AppLogger } from '../log.ts';
+import { createLogger, type AppLogger } from '../lib/log.ts';
 import type { PaymentGate } from '../payments/gate.ts';
-import { createScanner } from '../scanner.ts';
+import type { PaymentProcessor } from '../payments/processor.ts';
+import { createScanner } from '../service/scanner.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScans } from '../service/quick-scans.ts';
 import { openSharedState } from '../service/shared-state.ts';
@@ -30,8 +31,8 @@ import { selfSignedForLocalhost } from './self-signed.ts';
 export interface PaymentsHandle {
   gate: PaymentGate;
   close(): Promise<void>;
-  /** Checkout and certificate routes. */
-  routers?: Router[];
+  /** Sells tokens; the checkout is mounted when there is one. */
+  processor?: PaymentProcessor;
   /** Resolves when the ledger answers; readiness uses it when offered. */
   ready?(): Promise<void>;
 }
@@ -65,7 +66,14 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const metrics = new PromMetrics();
   const scanner = createScanner({ config, ruleset, providers, log, agentKey });
   const shared = openSharedState(config, log);
-  const quickScans = new QuickScans(scanner, ruleset, shared.cache, config.quickScan.cacheTtlSeconds);
+  const quickScans = new QuickScans({
+    scanner,
+    ruleset,
+    cache: shared.cache,
+    ttlSeconds: config.quickScan.cacheTtlSeconds,
+    rateLimiter: shared.rateLimiter,
+    metrics,
+  });
   const fullValidations = new FullValidations({
     scanner,
     ruleset,
@@ -73,14 +81,13 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     signingKey,
     baseUrl: config.baseUrl,
     log,
+    metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,
   });
   const ops = new ScanOperations({
     quickScans,
     fullValidations,
-    rateLimiter: shared.rateLimiter,
     extraSuffixes: config.extraSuffixes,
-    metrics,
   });
 
   let draining = false;
@@ -108,7 +115,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       scanRoutes(ops),
       mcpRoutes(ops, log),
       documentRoutes({ config, jwks, agentKey }),
-      ...(payments.routers ?? []),
+      ...paymentRoutes(payments, config, log),
     ],
   });
 

@@ -2,10 +2,12 @@
 // with it. If the validation does not complete (the engine failed, or passed its deadline) the token is
 // released, so the buyer can try again. Nothing is lost.
 import type { Ruleset } from '../engine/ruleset.ts';
+import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
-import type { Logger } from '../engine/types.ts';
+import type { Logger } from '../lib/log.ts';
 import type { PaymentGate, StoredCertificate } from '../payments/gate.ts';
-import type { Scanner } from '../scanner.ts';
+import type { ServiceMetrics } from './metrics.ts';
+import type { Scanner } from './scanner.ts';
 import { certificateText, issueCertificate } from '../signing/certificate.ts';
 import type { SigningKey } from '../signing/keys.ts';
 import type { Certificate } from '../signing/payload.ts';
@@ -30,12 +32,14 @@ export interface FullValidationDeps {
   signingKey: SigningKey;
   baseUrl: string;
   log: Logger;
+  metrics: ServiceMetrics;
   /** How long to wait for another request that holds the same token (ms), and how often to look. */
   waitForHolderMs: number;
   pollMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const seconds = (startedNs: bigint) => Number(process.hrtime.bigint() - startedNs) / 1e9;
 
 export class FullValidations {
   private running = 0;
@@ -57,8 +61,12 @@ export class FullValidations {
   async run(domain: string, token: string, signal?: AbortSignal): Promise<FullValidationOutcome> {
     const { scanner, gate } = this.deps;
     // A domain with nothing to scan is answered before the token is touched.
+    const started = process.hrtime.bigint();
     const preflight = await scanner.preflight(domain);
-    if (!preflight.ok) return { result: scanError(preflight.text), certificate: null, replayed: false };
+    if (!preflight.ok) {
+      this.deps.metrics.scanFinished('full', 'not_scanned', seconds(started));
+      return { result: scanError(preflight.text), certificate: null, replayed: false };
+    }
 
     const waitUntil = Date.now() + this.deps.waitForHolderMs;
     for (;;) {
@@ -75,15 +83,20 @@ export class FullValidations {
   }
 
   private async validate(domain: string, token: string, reservationId: string, signal?: AbortSignal): Promise<FullValidationOutcome> {
-    const { scanner, gate, ruleset, signingKey, baseUrl, log } = this.deps;
+    const { scanner, gate, ruleset, signingKey, baseUrl, log, metrics } = this.deps;
     this.running++;
     let committed = false;
+    const started = process.hrtime.bigint();
     try {
-      const { report } = await scanner.scan(domain, 'full', signal);
+      const { report } = await scanner.scan(domain, 'full', signal).catch((err: unknown) => {
+        if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
+        throw err;
+      });
       const certificate = issueCertificate({ report, issuer: { baseUrl }, key: signingKey });
       const body = certificateText(certificate);
       await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body });
       committed = true;
+      metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');
       return { result: scanResult(summarise(report, ruleset), body), certificate, replayed: false };
     } finally {

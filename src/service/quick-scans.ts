@@ -1,11 +1,14 @@
 // Quick Scans are free, so they must be cheap: outcomes are cached per domain and ruleset digest for a
-// configurable time (in process, or in Redis shared by every instance), and concurrent requests for one
-// domain on this instance share one scan.
+// configurable time (in process, or in Redis shared by every instance), concurrent requests for one domain on
+// this instance share one scan, and only scans that really run count against the client's rate limit.
 import type { Ruleset } from '../engine/ruleset.ts';
+import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
-import type { Scanner } from '../scanner.ts';
-import { canonicalJson } from '../signing/canonical.ts';
+import { canonicalJson } from '../lib/canonical-json.ts';
+import type { ServiceMetrics } from './metrics.ts';
 import type { CachedQuickScan, QuickScanCache } from './quick-scan-cache.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { Scanner } from './scanner.ts';
 import { scanError, scanResult } from './scan-result.ts';
 import { SingleFlight } from './single-flight.ts';
 
@@ -13,47 +16,81 @@ export interface QuickScanOutcome extends CachedQuickScan {
   cached: boolean;
 }
 
+/** The client has used its budget of scans for now. */
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError';
+  constructor(readonly retryAfterSeconds: number) {
+    super(`too many quick scans from this client; try again in ${retryAfterSeconds} s`);
+  }
+}
+
+export interface QuickScanDeps {
+  scanner: Scanner;
+  ruleset: Ruleset;
+  cache: QuickScanCache;
+  ttlSeconds: number;
+  /** Counts the scans that really run, per client; a cached answer costs nothing. */
+  rateLimiter: RateLimiter;
+  metrics: ServiceMetrics;
+}
+
+const seconds = (startedNs: bigint) => Number(process.hrtime.bigint() - startedNs) / 1e9;
+
 export class QuickScans {
   private readonly flight = new SingleFlight<CachedQuickScan>();
 
-  constructor(
-    private readonly scanner: Scanner,
-    private readonly ruleset: Ruleset,
-    private readonly cache: QuickScanCache,
-    private readonly ttlSeconds: number,
-  ) {}
+  constructor(private readonly deps: QuickScanDeps) {}
 
   private key(domain: string): string {
-    return `${domain}|${this.ruleset.digest}`;
+    return `${domain}|${this.deps.ruleset.digest}`;
+  }
+
+  /**
+   * The cached outcome, or a scan shared with every concurrent caller for the same domain, if the client may
+   * run one now (else RateLimitedError); a scan past its deadline rejects with ScanDeadlineError.
+   */
+  async run(domain: string, client: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
+    const { rateLimiter, metrics } = this.deps;
+    const hit = await this.cached(domain);
+    if (hit) {
+      metrics.cacheHit();
+      return hit;
+    }
+    const decision = await rateLimiter.take(client);
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfter);
+    const started = process.hrtime.bigint();
+    try {
+      const outcome = await this.scanAndCache(domain, signal);
+      metrics.scanFinished('quick', outcome.report?.verdict ?? 'not_scanned', seconds(started));
+      return outcome;
+    } catch (err) {
+      if (err instanceof ScanDeadlineError) metrics.scanFinished('quick', 'deadline', seconds(started));
+      throw err;
+    }
   }
 
   /** A cached outcome, without scanning. */
   async cached(domain: string): Promise<QuickScanOutcome | null> {
-    const hit = await this.cache.get(this.key(domain));
+    const hit = await this.deps.cache.get(this.key(domain));
     return hit ? { ...hit, cached: true } : null;
   }
 
-  /** The cached outcome, or a scan shared with every concurrent caller for the same domain. */
-  async run(domain: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
-    return (await this.cached(domain)) ?? this.scanAndCache(domain, signal);
-  }
-
-  /** A scan shared with every concurrent caller for the same domain, stored in the cache; for callers that looked already. */
-  async scanAndCache(domain: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
+  private async scanAndCache(domain: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
     const key = this.key(domain);
     const outcome = await this.flight.run(key, async () => {
       const fresh = await this.scan(domain, signal);
-      await this.cache.set(key, fresh, this.ttlSeconds);
+      await this.deps.cache.set(key, fresh, this.deps.ttlSeconds);
       return fresh;
     });
     return { ...outcome, cached: false };
   }
 
   private async scan(domain: string, signal?: AbortSignal): Promise<CachedQuickScan> {
-    const preflight = await this.scanner.preflight(domain);
+    const { scanner, ruleset } = this.deps;
+    const preflight = await scanner.preflight(domain);
     if (!preflight.ok) return { result: scanError(preflight.text), report: null };
-    const { report } = await this.scanner.scan(domain, 'quick', signal);
-    return { result: scanResult(summarise(report, this.ruleset), canonicalJson(report)), report };
+    const { report } = await scanner.scan(domain, 'quick', signal);
+    return { result: scanResult(summarise(report, ruleset), canonicalJson(report)), report };
   }
 
   /** Scans running now (for graceful shutdown and metrics). */

@@ -2,7 +2,7 @@
 // instances behave as one; it is never allowed to fail or stall a request. Every command is bounded in time,
 // a connection known to be down is not waited for, and a failure gives the caller its fallback instead.
 import { Redis } from 'ioredis';
-import type { AppLogger } from '../log.ts';
+import type { AppLogger } from '../lib/log.ts';
 
 /** Longest a command (or the connect it triggers) may hold a request. Redis answers in well under 1 ms. */
 const COMMAND_TIMEOUT_MS = 1_000;

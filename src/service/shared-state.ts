@@ -1,7 +1,7 @@
 // The state instances may share, chosen from configuration in one place: with DVS_REDIS_URL the Quick Scan
 // cache and rate limit live in Redis, so instances behind a balancer act as one; without it, in process.
-import type { Config } from '../config.ts';
-import type { AppLogger } from '../log.ts';
+import type { Config } from '../lib/config.ts';
+import type { AppLogger } from '../lib/log.ts';
 import { MemoryQuickScanCache, type QuickScanCache } from './quick-scan-cache.ts';
 import { WindowRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { RedisConnection } from './redis-connection.ts';

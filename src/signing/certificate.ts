@@ -1,22 +1,27 @@
 // Issues the certificate of a Full Validation: the report's verdict and per-rule outcomes, named to the
 // issuer, anchored in DNS and signed. Nothing here reads a clock, so the same report and key give the same
 // bytes (Ed25519 signatures are deterministic).
-import type { Report } from '../engine/types.ts';
 import { subjectAnchorRecord } from './anchor.ts';
-import { canonicalBytes, canonicalJson } from './canonical.ts';
+import { canonicalBytes, canonicalJson } from '../lib/canonical-json.ts';
 import { CERTIFICATE_TYP, signDetached } from './jws.ts';
 import type { SigningKey } from './keys.ts';
 import { identityOf, type Certificate, type CertificateCore, type CertifiedResult } from './payload.ts';
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 
+/** What a certificate states, as a full-tier report of the engine gives it. */
+export interface CertifiableReport extends Omit<CertificateCore, 'type' | 'version' | 'tier' | 'results' | 'issuer'> {
+  tier: string;
+  results: readonly CertifiedResult[];
+}
+
 export interface IssueInput {
-  report: Report;
+  report: CertifiableReport;
   issuer: { baseUrl: string };
   key: Pick<SigningKey, 'kid' | 'privateKeyObject'>;
 }
 
-function certifiedResults(report: Report): CertifiedResult[] {
+function certifiedResults(report: CertifiableReport): CertifiedResult[] {
   const results = report.results.map(({ id, version, level, outcome }) => ({ id, version, level, outcome }));
   results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   results.forEach((r, i) => {

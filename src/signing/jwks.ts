@@ -5,7 +5,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
-import { decodeBase64url } from './base64url.ts';
+import { decodeBase64url } from '../lib/base64url.ts';
 import { loadSigningKey, type PublicJwk } from './keys.ts';
 
 /** A JWK as found in a published set; the members that pick a key, the rest is read by asVerificationKey. */

@@ -2,8 +2,8 @@
 // The payload travels beside the signature (the certificate file holds both), and a verifier re-attaches its
 // base64url form, so any JOSE library can check it. Ed25519 is deterministic: same payload, same signature.
 import { sign, verify } from 'node:crypto';
-import { decodeBase64url, encodeBase64url } from './base64url.ts';
-import { canonicalJson } from './canonical.ts';
+import { decodeBase64url, encodeBase64url } from '../lib/base64url.ts';
+import { canonicalJson } from '../lib/canonical-json.ts';
 import { findVerificationKey, type Jwks } from './jwks.ts';
 import type { PublicJwk, SigningKey } from './keys.ts';
 

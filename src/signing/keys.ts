@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import * as ed from '@noble/ed25519';
 import { calculateJwkThumbprint } from 'jose';
-import { encodeBase64url as b64url } from './base64url.ts';
+import { encodeBase64url as b64url } from '../lib/base64url.ts';
 
 export const SIGNING_KID = 'service-signing-key-v1';
 

@@ -1,8 +1,8 @@
 // The certificate payload and its content-derived identity. The id and the DNS anchor value are both derived
 // from the payload, so they cannot be part of what they are derived from: the "core" is the payload without
 // them, and its canonical SHA-256 gives both (the anchor carries the whole digest, the id its first half).
-import type { Level, Outcome, Verdict } from '../engine/types.ts';
-import { digestOf } from './canonical.ts';
+import type { Level, Outcome, Verdict } from '../lib/judgement.ts';
+import { digestOf } from '../lib/canonical-json.ts';
 
 export interface CertifiedResult {
   id: string;

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import schema from '../../schemas/certificate.schema.json' with { type: 'json' };
 import { anchorPresent, issuerAnchorRecord, subjectAnchorRecord } from './anchor.ts';
-import { canonicalBytes } from './canonical.ts';
+import { canonicalBytes } from '../lib/canonical-json.ts';
 import { JWKS_PATH } from './certificate.ts';
 import { findVerificationKey, thumbprintOf, type Jwks } from './jwks.ts';
 import { CERTIFICATE_TYP, verifyDetached, type DetachedVerification } from './jws.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.ts';
 import { healthRoutes } from '../../src/api/health-routes.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/lib/log.ts';
 
 async function get(problem: string | null, pathname: string): Promise<{ status: number; body: unknown }> {
   const app = createApp({ baseUrl: 'https://dvs.example.net', trustProxy: false, log: createLogger({ logLevel: 'silent' }), routers: [healthRoutes({ problem: async () => problem })] });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/evaluate.ts';
 import { scoreOf, verdictOf } from '../../src/engine/verdict.ts';
 import type { Level, Observations, Outcome, RuleResult } from '../../src/engine/types.ts';
-import { canonicalJson } from '../../src/signing/canonical.ts';
+import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { loadFixture, ruleYaml } from './helpers.ts';
 
 const ruleset = loadFixture({

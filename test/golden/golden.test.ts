@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/evaluate.ts';
 import { loadRuleset } from '../../src/engine/ruleset.ts';
 import type { Observations, Report } from '../../src/engine/types.ts';
-import { canonicalJson } from '../../src/signing/canonical.ts';
+import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { GOLDEN_DIR, GOLDEN_SITES, worldScanner, type WorldScanner } from './scan-world.ts';
 
 const ruleset = loadRuleset();

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { providers } from '../../plugins/index.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/lib/config.ts';
 import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
 import type { ScanOutcome } from '../../src/engine/scan.ts';
 import type { Tier } from '../../src/engine/types.ts';
-import { createScanner, type Scanner } from '../../src/scanner.ts';
+import { createScanner, type Scanner } from '../../src/service/scanner.ts';
 import { loadAgentKey } from '../../src/signing/keys.ts';
 import { startWorld, type World } from '../world/index.ts';
 

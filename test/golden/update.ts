@@ -2,7 +2,7 @@
 // and reports. Run it only when a probe or a rule changed on purpose, and review the diff before committing.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson } from '../../src/signing/canonical.ts';
+import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { evaluate } from '../../src/engine/evaluate.ts';
 import { GOLDEN_DIR, GOLDEN_SITES, worldScanner } from './scan-world.ts';
 

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { loadRuleset } from '../../src/engine/ruleset.ts';
 import { ScanDeadlineError, type ScanOutcome } from '../../src/engine/scan.ts';
-import type { Logger } from '../../src/engine/types.ts';
+import type { Logger } from '../../src/lib/log.ts';
 import { createNet, NetError } from '../../src/net/index.ts';
-import { createScanner, type Scanner } from '../../src/scanner.ts';
+import { createScanner, type Scanner } from '../../src/service/scanner.ts';
 import { startWorld, type World } from '../world/index.ts';
 import {
   endlessHeaders,

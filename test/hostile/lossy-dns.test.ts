@@ -5,7 +5,7 @@ import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/lib/config.ts';
 import { createNet } from '../../src/net/index.ts';
 
 const ADDRESS = '127.77.9.9';

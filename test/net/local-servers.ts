@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 import * as x509 from '@peculiar/x509';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { listenUdpAndTcp } from '../world/dns-server.ts';
 
 export interface DnsQuery {

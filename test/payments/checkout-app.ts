@@ -7,8 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { createApp } from '../../src/api/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { createLogger } from '../../src/log.ts';
+import { paymentRoutes } from '../../src/api/payment-routes.ts';
+import { loadConfig, type Config } from '../../src/lib/config.ts';
+import { createLogger } from '../../src/lib/log.ts';
 import { openPayments, type Payments } from '../../src/payments/index.ts';
 
 export interface Reply {
@@ -30,7 +31,7 @@ export async function startCheckoutApp(env: Record<string, string> = {}): Promis
   const config = loadConfig({ DVS_DATA_DIR: dataDir, DVS_LOG_LEVEL: 'silent', DVS_BASE_URL: 'https://dvs.example.net', ...env });
   const log = createLogger(config);
   const payments = await openPayments(config, log);
-  const app = createApp({ baseUrl: config.baseUrl, trustProxy: false, log, routers: payments.routers });
+  const app = createApp({ baseUrl: config.baseUrl, trustProxy: false, log, routers: paymentRoutes(payments, config, log) });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

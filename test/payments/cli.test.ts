@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/io.ts';
 import { run } from '../../src/cli/tokens.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { openLedger } from '../../src/payments/open-ledger.ts';
 
 async function tokens(config: Config, ...args: string[]) {

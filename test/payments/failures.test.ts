@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../../src/payments/open-ledger.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/lib/config.ts';
 import type { Ledger } from '../../src/payments/ledger.ts';
 import { issueOne, serviceEnv, startChild, startInProcess, startPaymentsWorld, tempDir } from './service.ts';
 

@@ -1,6 +1,6 @@
 // What each probe's world test shares: the context a probe runs with against the fixture internet, and the
 // real catalogue with the rules in it that judge one probe's observations alone.
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/lib/config.ts';
 import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
 import type { LoadedRule, ProbeContext } from '../../src/engine/types.ts';
 import { createNet } from '../../src/net/index.ts';

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRuleset, REPO_ROOT } from '../../src/engine/ruleset.ts';
+import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { REPO_ROOT } from '../../src/lib/paths.ts';
 import { renderCatalogue } from '../../src/engine/catalogue.ts';
 import { lockProblems, readLock, runExamples, weakRuleGate } from '../../src/engine/rule-checks.ts';
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/lib/config.ts';
 import { loadRuleset } from '../../src/engine/ruleset.ts';
-import { createScanner } from '../../src/scanner.ts';
+import { createScanner } from '../../src/service/scanner.ts';
 import { startWorld, type World } from '../world/index.ts';
 
 let world: World;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/lib/config.ts';
 import { loadRuleset } from '../../src/engine/ruleset.ts';
 import { planScan, scan } from '../../src/engine/scan.ts';
 import { createNet } from '../../src/net/index.ts';

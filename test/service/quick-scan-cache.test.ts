@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/lib/log.ts';
 import { MemoryQuickScanCache, type CachedQuickScan, type QuickScanCache } from '../../src/service/quick-scan-cache.ts';
 import { RedisConnection } from '../../src/service/redis-connection.ts';
 import { RedisQuickScanCache } from '../../src/service/redis-quick-scan-cache.ts';

@@ -2,8 +2,9 @@
 // on one instance and, through Redis, by every instance; and still scanning when Redis is away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
-import { createLogger } from '../../src/log.ts';
-import { MemoryQuickScanCache } from '../../src/service/quick-scan-cache.ts';
+import { createLogger } from '../../src/lib/log.ts';
+import { MemoryQuickScanCache, type QuickScanCache } from '../../src/service/quick-scan-cache.ts';
+import { WindowRateLimiter } from '../../src/service/rate-limit.ts';
 import { QuickScans } from '../../src/service/quick-scans.ts';
 import { openSharedState } from '../../src/service/shared-state.ts';
 import { capturingLog, CountingScanner, deadRedisUrl, REDIS_URL, redisReachable, removeKeys, testPrefix } from './shared-state-fixtures.ts';
@@ -13,6 +14,8 @@ const silent = createLogger({ logLevel: 'silent' });
 const config = (redisUrl: string | null) => ({ redisUrl, quickScan: { cacheTtlSeconds: 600, rateLimitPerMinute: 2 } });
 
 let ruleset: Ruleset;
+const quickScans = (scanner: CountingScanner, cache: QuickScanCache, rules: Ruleset = ruleset) =>
+  new QuickScans({ scanner, ruleset: rules, cache, ttlSeconds: 600, rateLimiter: new WindowRateLimiter(1000), metrics: { scanFinished: () => undefined, cacheHit: () => undefined } });
 beforeAll(() => {
   ruleset = loadRuleset();
 });
@@ -23,10 +26,10 @@ describe('Quick Scans in process', () => {
 
   it('scans once and answers from the cache after that', async () => {
     const scanner = new CountingScanner(ruleset);
-    const quick = new QuickScans(scanner, ruleset, cache, 600);
+    const quick = quickScans(scanner, cache);
     expect(await quick.cached('once.test')).toBeNull();
-    const first = await quick.run('once.test');
-    const second = await quick.run('once.test');
+    const first = await quick.run('once.test', 'client');
+    const second = await quick.run('once.test', 'client');
     expect(scanner.scans).toBe(1);
     expect(first.cached).toBe(false);
     expect(second).toEqual({ ...first, cached: true });
@@ -36,9 +39,9 @@ describe('Quick Scans in process', () => {
 
   it('lets concurrent callers share one scan', async () => {
     const scanner = new CountingScanner(ruleset);
-    const quick = new QuickScans(scanner, ruleset, cache, 600);
+    const quick = quickScans(scanner, cache);
     scanner.hold();
-    const runs = [quick.run('together.test'), quick.run('together.test'), quick.run('together.test')];
+    const runs = [quick.run('together.test', 'client'), quick.run('together.test', 'client'), quick.run('together.test', 'client')];
     await new Promise((resolve) => setImmediate(resolve));
     expect(quick.inFlight).toBe(1);
     scanner.open();
@@ -50,17 +53,17 @@ describe('Quick Scans in process', () => {
 
   it('caches a domain that could not be judged, without scanning it', async () => {
     const scanner = new CountingScanner(ruleset);
-    const quick = new QuickScans(scanner, ruleset, cache, 600);
-    const first = await quick.run('missing.test');
+    const quick = quickScans(scanner, cache);
+    const first = await quick.run('missing.test', 'client');
     expect(first).toMatchObject({ result: { isError: true }, report: null, cached: false });
-    expect((await quick.run('missing.test')).cached).toBe(true);
+    expect((await quick.run('missing.test', 'client')).cached).toBe(true);
     expect(scanner.scans).toBe(0);
   });
 
   it('keeps results of another ruleset apart', async () => {
     const scanner = new CountingScanner(ruleset);
-    await new QuickScans(scanner, ruleset, cache, 600).run('rules.test');
-    const other = await new QuickScans(scanner, { ...ruleset, digest: 'f'.repeat(64) }, cache, 600).run('rules.test');
+    await quickScans(scanner, cache).run('rules.test', 'client');
+    const other = await quickScans(scanner, cache, { ...ruleset, digest: 'f'.repeat(64) }).run('rules.test', 'client');
     expect(other.cached).toBe(false);
     expect(scanner.scans).toBe(2);
   });
@@ -74,8 +77,8 @@ describe.skipIf(!reachable)('Quick Scans on two instances sharing Redis', () => 
     try {
       const scannerA = new CountingScanner(ruleset);
       const scannerB = new CountingScanner(ruleset);
-      const first = await new QuickScans(scannerA, ruleset, stateA.cache, 600).run('shared.test');
-      const second = await new QuickScans(scannerB, ruleset, stateB.cache, 600).run('shared.test');
+      const first = await quickScans(scannerA, stateA.cache).run('shared.test', 'client');
+      const second = await quickScans(scannerB, stateB.cache).run('shared.test', 'client');
       expect([scannerA.scans, scannerB.scans]).toEqual([1, 0]);
       expect(first.cached).toBe(false);
       expect(second).toEqual({ ...first, cached: true });
@@ -93,8 +96,8 @@ describe('Quick Scans with Redis configured but not answering', () => {
     const state = openSharedState(config(await deadRedisUrl()), log);
     try {
       const scanner = new CountingScanner(ruleset);
-      const quick = new QuickScans(scanner, ruleset, state.cache, 600);
-      const outcomes = [await quick.run('down.test'), await quick.run('down.test')];
+      const quick = quickScans(scanner, state.cache);
+      const outcomes = [await quick.run('down.test', 'client'), await quick.run('down.test', 'client')];
       expect(outcomes.map((o) => o.cached)).toEqual([false, false]);
       expect(outcomes[0]!.report?.domain).toBe('down.test');
       expect(scanner.scans).toBe(2);

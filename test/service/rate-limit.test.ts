@@ -2,7 +2,7 @@
 // budget across instances, a window that always ends, and letting scans through while Redis is away.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.ts';
+import { createLogger } from '../../src/lib/log.ts';
 import { WindowRateLimiter, type RateLimiter } from '../../src/service/rate-limit.ts';
 import { RedisConnection } from '../../src/service/redis-connection.ts';
 import { RedisRateLimiter } from '../../src/service/redis-rate-limit.ts';

@@ -7,8 +7,8 @@ import { Redis } from 'ioredis';
 import type { Ruleset } from '../../src/engine/ruleset.ts';
 import type { ScanOutcome } from '../../src/engine/scan.ts';
 import type { Report } from '../../src/engine/types.ts';
-import { createLogger, type AppLogger } from '../../src/log.ts';
-import type { Preflight, Scanner } from '../../src/scanner.ts';
+import { createLogger, type AppLogger } from '../../src/lib/log.ts';
+import type { Preflight, Scanner } from '../../src/service/scanner.ts';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 

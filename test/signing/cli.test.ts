@@ -8,7 +8,7 @@ import { run as certify } from '../../src/cli/certify.ts';
 import { UsageError, type CliIo } from '../../src/cli/io.ts';
 import { run as keys } from '../../src/cli/keys.ts';
 import { run as verify } from '../../src/cli/verify.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { evaluate, loadRuleset, rulesOfTier, type Observations } from '../../src/engine/index.ts';
 import { issuerAnchorRecord, zoneLine } from '../../src/signing/anchor.ts';
 import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';

@@ -3,7 +3,7 @@ import * as ed from '@noble/ed25519';
 import fc from 'fast-check';
 import { createLocalJWKSet, flattenedVerify, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { encodeBase64url } from '../../src/signing/base64url.ts';
+import { encodeBase64url } from '../../src/lib/base64url.ts';
 import { buildJwks } from '../../src/signing/jwks.ts';
 import { CERTIFICATE_TYP, signDetached, verifyDetached } from '../../src/signing/jws.ts';
 import { keyFromSeed } from '../../src/signing/keys.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anchorPresent, issuerAnchorRecord, parseTags, subjectAnchorRecord, zoneLine } from '../../src/signing/anchor.ts';
-import { canonicalBytes } from '../../src/signing/canonical.ts';
+import { canonicalBytes } from '../../src/lib/canonical-json.ts';
 import { issueCertificate } from '../../src/signing/certificate.ts';
 import { buildJwks } from '../../src/signing/jwks.ts';
 import { CERTIFICATE_TYP, signDetached } from '../../src/signing/jws.ts';

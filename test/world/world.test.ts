@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/lib/config.ts';
 import { startWorld } from './index.ts';
 import { fetchSite } from './https-client.ts';
 import { expandTemplates } from './site-server.ts';

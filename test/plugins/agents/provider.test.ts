@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../../world/index.ts';
 import { createNet } from '../../../src/net/index.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/lib/config.ts';
 import { provider } from '../../../plugins/agents/index.ts';
 import type { ProbeContext } from '../../../src/engine/types.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/lib/config.ts';
 
 const fileWith = (value: unknown): string => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'dvs-config-')), 'config.json');

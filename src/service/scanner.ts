@@ -1,12 +1,13 @@
 // The composition of a scan from configuration: the ruleset, the probe providers and a fresh guarded network
 // per scan, under the tier's deadline. The CLI and the service both scan through here.
-import type { Config } from './config.ts';
-import { scan, type ScanOutcome } from './engine/scan.ts';
-import type { Ruleset } from './engine/ruleset.ts';
-import type { Logger, ProbeProvider, Tier } from './engine/types.ts';
-import { createNet } from './net/index.ts';
-import { NetError } from './net/types.ts';
-import type { SigningKey } from './signing/keys.ts';
+import type { Config } from '../lib/config.ts';
+import { scan, type ScanOutcome } from '../engine/scan.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
+import type { ProbeProvider, Tier } from '../engine/types.ts';
+import type { Logger } from '../lib/log.ts';
+import { createNet } from '../net/index.ts';
+import { NetError } from '../net/types.ts';
+import type { SigningKey } from '../signing/keys.ts';
 
 export interface ScannerDeps {
   config: Config;

@@ -2,6 +2,13 @@
 import { pino, type Logger as PinoLogger } from 'pino';
 import type { Config } from './config.ts';
 
+/** What a module needs of a logger; the service's pino logger is one, and tests pass small fakes. */
+export interface Logger {
+  debug(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+}
+
 export type AppLogger = PinoLogger;
 
 export function createLogger(config: Pick<Config, 'logLevel'>, destination: NodeJS.WritableStream = process.stderr): AppLogger {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { canonicalBytes, canonicalJson, CanonicalJsonError, digestOf, sha256Hex } from '../../src/signing/canonical.ts';
+import { canonicalBytes, canonicalJson, CanonicalJsonError, digestOf, sha256Hex } from '../../src/lib/canonical-json.ts';
 
 const fromIeeeHex = (hex: string): number => Buffer.from(hex, 'hex').readDoubleBE(0);
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError, normaliseDomain } from '../../src/domain-name.ts';
+import { DomainError, normaliseDomain } from '../../src/lib/domain-name.ts';
 
 const refused = (input: unknown, extra: string[] = []) => {
   try {

@@ -1,8 +1,9 @@
 // The checkout's HTML: plain, semantic pages that read without JavaScript. The one small script only adds copy
 // buttons; it and the stylesheet are fixed text, allowed by their hashes in the page's own CSP.
 import { createHash } from 'node:crypto';
-import type { IssuedToken } from './ledger.ts';
-import type { TokenMode } from './tokens.ts';
+import type { IssuedToken } from '../payments/ledger.ts';
+import type { TokenMode } from '../payments/tokens.ts';
+import { escapeHtml } from '../lib/html.ts';
 
 export interface PageContext {
   baseUrl: string;
@@ -66,10 +67,6 @@ export function checkoutCsp(formOrigins: readonly string[]): string {
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join('; ');
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function formatPrice(cents: number, currency: string): string {

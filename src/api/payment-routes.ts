@@ -1,0 +1,17 @@
+// The routes over the payments side: the checkout, when a processor sells tokens, and the certificates issued
+// through the gate.
+import type Router from '@koa/router';
+import type { Config } from '../lib/config.ts';
+import type { Logger } from '../lib/log.ts';
+import type { PaymentGate } from '../payments/gate.ts';
+import type { PaymentProcessor } from '../payments/processor.ts';
+import { certificateRoutes } from './certificate-routes.ts';
+import { checkoutRoutes } from './checkout-routes.ts';
+
+export function paymentRoutes(payments: { gate: PaymentGate; processor?: PaymentProcessor }, config: Config, log: Logger): Router[] {
+  const { priceCents, currency, tokenTtlSeconds } = config.payments;
+  const checkout = payments.processor
+    ? [checkoutRoutes({ processor: payments.processor, page: { baseUrl: config.baseUrl, priceCents, currency, tokenTtlSeconds }, log })]
+    : [];
+  return [...checkout, certificateRoutes(payments.gate)];
+}
