@@ -22,9 +22,13 @@ export default async function bench(): Promise<void> {
         }
       }
       const probes = [...perProbe].map(([n, ms]) => `${n} ${(ms / runs).toFixed(0)}`).join(', ');
-      rows.push(`| ${tier} | ${(wall / runs).toFixed(0)} ms | ${(sum / runs).toFixed(0)} ms | ${(sum / wall).toFixed(2)}x | ${probes} |`);
+      rows.push(
+        `| ${tier} | ${(wall / runs).toFixed(0)} ms | ${(sum / runs).toFixed(0)} ms | ${(sum / wall).toFixed(2)}x | ${probes} |`,
+      );
     }
-    console.log('| tier | wall time (mean of 5) | sum of probe times | parallelism | per probe (ms) |\n|---|---|---|---|---|');
+    console.log(
+      '| tier | wall time (mean of 5) | sum of probe times | parallelism | per probe (ms) |\n|---|---|---|---|---|',
+    );
     rows.forEach((r) => console.log(r));
   } finally {
     await ws.stop();

@@ -16,8 +16,18 @@ import { startWorld } from '../test/world/index.ts';
 
 const world = await startWorld();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-bench-'));
-const config = loadConfig({ ...world.env, DVS_PORT: '0', DVS_HOST: '127.0.0.1', DVS_DATA_DIR: dataDir, DVS_LOG_LEVEL: 'silent', DVS_QUICK_RATE_LIMIT: '100000' });
-const service = await startService(config, { log: createLogger(config), payments: { gate: new MemoryGate(), close: async () => {} } });
+const config = loadConfig({
+  ...world.env,
+  DVS_PORT: '0',
+  DVS_HOST: '127.0.0.1',
+  DVS_DATA_DIR: dataDir,
+  DVS_LOG_LEVEL: 'silent',
+  DVS_QUICK_RATE_LIMIT: '100000',
+});
+const service = await startService(config, {
+  log: createLogger(config),
+  payments: { gate: new MemoryGate(), close: async () => {} },
+});
 const cert = readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8');
 const key = readFileSync(path.join(dataDir, 'tls', 'localhost-key.pem'), 'utf8');
 
@@ -36,5 +46,7 @@ process.send!({
   ca: cert,
 });
 process.on('SIGTERM', () => {
-  void Promise.all([service.close(), world.stop(), new Promise((r) => bareServer.close(r))]).then(() => process.exit(0));
+  void Promise.all([service.close(), world.stop(), new Promise((r) => bareServer.close(r))]).then(() =>
+    process.exit(0),
+  );
 });

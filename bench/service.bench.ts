@@ -17,11 +17,25 @@ const CONNECTIONS = 10;
 
 async function load(url: string, ca: string, body: string, amount?: number): Promise<autocannon.Result> {
   const size = amount === undefined ? { connections: CONNECTIONS, duration: DURATION_S } : { connections: 1, amount };
-  return autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body, tlsOptions: { ca }, ...size } as autocannon.Options);
+  return autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    tlsOptions: { ca },
+    ...size,
+  } as autocannon.Options);
 }
 
 export default async function bench(): Promise<void> {
-  const child = fork(path.join(import.meta.dirname, 'service-server.ts'), { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_CPU_PROF] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(import.meta.dirname, 'service-server.ts'), {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_CPU_PROF] : []),
+    ],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
       child.once('message', (m) => resolve(m as Ready));
@@ -36,9 +50,13 @@ export default async function bench(): Promise<void> {
       ['cached Quick Scan (POST /api/quickscan)', await load(ready.quickUrl, ready.ca, quickBody)],
     ];
     console.log(`${CONNECTIONS} connections, ${DURATION_S} s each, servers in a child process\n`);
-    console.log('| case | requests/s (mean) | latency p50 | latency p99 | non-2xx | errors |\n|---|---|---|---|---|---|');
+    console.log(
+      '| case | requests/s (mean) | latency p50 | latency p99 | non-2xx | errors |\n|---|---|---|---|---|---|',
+    );
     for (const [name, r] of rows) {
-      console.log(`| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${r.non2xx} | ${r.errors} |`);
+      console.log(
+        `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${r.non2xx} | ${r.errors} |`,
+      );
     }
     const [bare, quick] = rows.map(([, r]) => r.requests.average) as [number, number];
     console.log(`\ncached Quick Scan at ${((quick / bare) * 100).toFixed(0)} % of the bare route's rate`);

@@ -8,8 +8,14 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Comma
   rules: { about: 'check, document and lock the rule catalogue', load: () => import('./cli/rules.ts') },
   scan: { about: 'scan a domain and print its report', load: () => import('./cli/scan.ts') },
   evaluate: { about: 'evaluate saved observations offline', load: () => import('./cli/evaluate.ts') },
-  certify: { about: 'evaluate saved observations fully and write a signed certificate', load: () => import('./cli/certify.ts') },
-  verify: { about: 'verify a certificate: signature, integrity and, with --dns, its DNS anchors', load: () => import('./cli/verify.ts') },
+  certify: {
+    about: 'evaluate saved observations fully and write a signed certificate',
+    load: () => import('./cli/certify.ts'),
+  },
+  verify: {
+    about: 'verify a certificate: signature, integrity and, with --dns, its DNS anchors',
+    load: () => import('./cli/verify.ts'),
+  },
   tokens: { about: 'issue payment tokens and show their status', load: () => import('./cli/tokens.ts') },
   keys: { about: 'print the public JWK set or the issuer DNS anchor', load: () => import('./cli/keys.ts') },
 };

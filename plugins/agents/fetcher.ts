@@ -61,7 +61,8 @@ export class Fetcher {
   /** Maps a declared https URL without a port to the probe's https port. */
   requestUrl(declared: string): string {
     const u = new URL(declared);
-    if (u.protocol === 'https:' && u.port === '' && this.ctx.net.ports.https !== 443) u.port = String(this.ctx.net.ports.https);
+    if (u.protocol === 'https:' && u.port === '' && this.ctx.net.ports.https !== 443)
+      u.port = String(this.ctx.net.ports.https);
     return u.href;
   }
 

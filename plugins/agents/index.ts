@@ -50,7 +50,10 @@ async function mcp(f: Fetcher) {
 }
 
 async function a2a(f: Fetcher) {
-  const [card, legacy] = await Promise.all([json(f, '/.well-known/agent-card.json'), json(f, '/.well-known/agent.json')]);
+  const [card, legacy] = await Promise.all([
+    json(f, '/.well-known/agent-card.json'),
+    json(f, '/.well-known/agent.json'),
+  ]);
   return {
     card: { response: card.response, ...inspectAgentCard(card.json) },
     legacy_card: { response: legacy.response, ...inspectAgentCard(legacy.json) },
@@ -97,7 +100,11 @@ async function oauth(f: Fetcher) {
 async function identity(f: Fetcher, observedAt: string) {
   const [jwks, directory] = await Promise.all([
     json(f, '/.well-known/jwks.json', 'application/jwk-set+json, application/json;q=0.9'),
-    json(f, '/.well-known/http-message-signatures-directory', 'application/http-message-signatures-directory+json, application/json;q=0.9'),
+    json(
+      f,
+      '/.well-known/http-message-signatures-directory',
+      'application/http-message-signatures-directory+json, application/json;q=0.9',
+    ),
   ]);
   const headers = directory.exchange?.headers ?? {};
   return {

@@ -44,7 +44,15 @@ const EMPTY: AgentCardFacts = {
 };
 
 /** Members every card needs (A2A 1.0); the endpoint is checked separately as either shape may carry it. */
-const REQUIRED = ['capabilities', 'defaultInputModes', 'defaultOutputModes', 'description', 'name', 'skills', 'version'];
+const REQUIRED = [
+  'capabilities',
+  'defaultInputModes',
+  'defaultOutputModes',
+  'description',
+  'name',
+  'skills',
+  'version',
+];
 
 function skillComplete(item: unknown): boolean {
   const skill = asObject(item);

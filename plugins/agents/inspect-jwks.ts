@@ -74,7 +74,10 @@ export async function inspectJwks(json: unknown, observedAt: string): Promise<Jw
     private_members: [...new Set(keys.flatMap((k) => k.private_members))].sort(),
     keys_without_kty_count: keys.filter((k) => k.kty === null).length,
     keys_without_kid_count: keys.filter((k) => k.kid === null).length,
-    duplicate_kids: [...kidCounts].filter(([, n]) => n > 1).map(([kid]) => kid).sort(),
+    duplicate_kids: [...kidCounts]
+      .filter(([, n]) => n > 1)
+      .map(([kid]) => kid)
+      .sort(),
     kid_thumbprint_mismatch_count: keys.filter((k) => k.kid_is_thumbprint === false).length,
     keys_valid_at_observation_count: keys.filter(validNow).length,
   };

@@ -35,11 +35,16 @@ function skillComplete(item: unknown): boolean {
   const name = asString(skill.name);
   const description = asString(skill.description);
   return (
-    name !== null && name.length <= 64 && SKILL_NAME.test(name) &&
+    name !== null &&
+    name.length <= 64 &&
+    SKILL_NAME.test(name) &&
     (skill.type === 'skill-md' || skill.type === 'archive') &&
-    description !== null && description.length > 0 && description.length <= 1024 &&
+    description !== null &&
+    description.length > 0 &&
+    description.length <= 1024 &&
     typeof skill.url === 'string' &&
-    typeof skill.digest === 'string' && DIGEST.test(skill.digest)
+    typeof skill.digest === 'string' &&
+    DIGEST.test(skill.digest)
   );
 }
 
@@ -81,7 +86,8 @@ export function inspectUcpProfile(json: unknown): UcpFacts {
   return {
     version: asString(ucp?.version),
     services_count: asObject(services) ? objectKeys(services).length : null,
-    capabilities_count: asArray(capabilities)?.length ?? (asObject(capabilities) ? objectKeys(capabilities).length : null),
+    capabilities_count:
+      asArray(capabilities)?.length ?? (asObject(capabilities) ? objectKeys(capabilities).length : null),
     non_https_endpoints_count: found.filter((u) => !isHttpsUrl(u)).length,
   };
 }

@@ -27,7 +27,10 @@ export function inspectAuthorizationServer(json: unknown, origin: string): Autho
   const issuer = asString(doc.issuer);
   // Every URL-valued member that a client calls or fetches keys from must be https (RFC 8414 section 2).
   const nonHttps = Object.entries(doc)
-    .filter(([key, value]) => (key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string' && !isHttpsUrl(value))
+    .filter(
+      ([key, value]) =>
+        (key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string' && !isHttpsUrl(value),
+    )
     .map(([key]) => key)
     .sort();
   return {

@@ -71,7 +71,10 @@ export function inspectOpenApi(json: unknown): OpenApiFacts {
     webhooks_count: webhooks ? Object.keys(webhooks).length : null,
     operations_count: operations,
     operation_ids_count: [...ids.values()].reduce((a, b) => a + b, 0),
-    duplicate_operation_ids: [...ids].filter(([, n]) => n > 1).map(([id]) => id).sort(),
+    duplicate_operation_ids: [...ids]
+      .filter(([, n]) => n > 1)
+      .map(([id]) => id)
+      .sort(),
     described_operations_count: described,
     secured_operations_count: secured,
     security_schemes_count: objectKeys(schemes).length,

@@ -3,7 +3,13 @@
 // session; a stateful one hands out Mcp-Session-Id, which the later requests carry.
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { challengeSchemes } from './inspect-payment.ts';
-import { countListedTools, inspectInitializeResult, readJsonRpc, type InitializeFacts, type McpRemote } from './inspect-mcp.ts';
+import {
+  countListedTools,
+  inspectInitializeResult,
+  readJsonRpc,
+  type InitializeFacts,
+  type McpRemote,
+} from './inspect-mcp.ts';
 import { parseContentType } from '../../src/net/content-type.ts';
 import { failureFact } from '../../src/net/failure-fact.ts';
 import { NetError } from '../../src/net/types.ts';
@@ -61,12 +67,17 @@ export async function talkToEndpoint(fetcher: Fetcher, remote: McpRemote): Promi
   };
   const target = fetcher.requestUrl(remote.url);
   try {
-    const init = await post(fetcher, target, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
-    }, {});
+    const init = await post(
+      fetcher,
+      target,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
+      },
+      {},
+    );
     facts.status = init.status;
     facts.content_type = parseContentType(init.headers['content-type']).mediaType;
     facts.www_authenticate_schemes = challengeSchemes(init.headers['www-authenticate'] ?? null);
@@ -79,12 +90,16 @@ export async function talkToEndpoint(fetcher: Fetcher, remote: McpRemote): Promi
     Object.assign(facts, inspectInitializeResult(reading.result));
     if (!facts.result_valid) return facts;
 
-    const headers: Record<string, string> = { 'mcp-protocol-version': facts.protocol_version ?? LATEST_PROTOCOL_VERSION };
+    const headers: Record<string, string> = {
+      'mcp-protocol-version': facts.protocol_version ?? LATEST_PROTOCOL_VERSION,
+    };
     if (session !== undefined) headers['mcp-session-id'] = session;
     await post(fetcher, target, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
     const list = await post(fetcher, target, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, headers);
     facts.tools_list_status = list.status;
-    facts.tools_count = countListedTools(readJsonRpc(list.body.toString('utf8'), parseContentType(list.headers['content-type']).mediaType, 2).result);
+    facts.tools_count = countListedTools(
+      readJsonRpc(list.body.toString('utf8'), parseContentType(list.headers['content-type']).mediaType, 2).result,
+    );
   } catch (err) {
     // Only a network failure is a fact; anything else is a bug in this probe and must not vanish here.
     if (!(err instanceof NetError)) throw err;

@@ -40,7 +40,11 @@ function addressFacts(response: DnsResponse, type: 'A' | 'AAAA', allowed: Set<st
 
 /** A name of the domain itself (the apex, www): a timeout of the resolver propagates. */
 export async function hostAddresses(q: Querier, net: Net, signal: AbortSignal, name: string): Promise<HostAddresses> {
-  const [a, aaaa, allowed] = await Promise.all([q.ask(name, 'A'), q.ask(name, 'AAAA'), allowedAddresses(net, name, signal)]);
+  const [a, aaaa, allowed] = await Promise.all([
+    q.ask(name, 'A'),
+    q.ask(name, 'AAAA'),
+    allowedAddresses(net, name, signal),
+  ]);
   return {
     name,
     rcode: rcodeOf(a, aaaa),

@@ -10,7 +10,7 @@ export function caaClimb(domain: string): string[] {
   const registrable = getDomain(domain) ?? domain;
   if (domain !== registrable && !domain.endsWith(`.${registrable}`)) return [domain];
   const names = [domain];
-  for (let n = domain; n !== registrable; ) {
+  for (let n = domain; n !== registrable;) {
     n = n.slice(n.indexOf('.') + 1);
     names.push(n);
   }

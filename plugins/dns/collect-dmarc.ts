@@ -11,7 +11,12 @@ const MAX_REPORT_CHECKS = 5;
 
 const organisationalDomain = (domain: string): string => getDomain(domain) ?? domain;
 
-async function reportFacts(q: Querier, policyDomain: string, orgDomain: string, uris: string[]): Promise<DmarcReport[]> {
+async function reportFacts(
+  q: Querier,
+  policyDomain: string,
+  orgDomain: string,
+  uris: string[],
+): Promise<DmarcReport[]> {
   return Promise.all(
     uris.slice(0, MAX_REPORT_CHECKS).map(async (uri) => {
       const domain = mailtoDomain(uri);

@@ -31,7 +31,9 @@ function rrsigFacts(records: DnsRecord[]): RrsigFact[] {
       inception: isoSeconds(d.inception),
       expiration: isoSeconds(d.expiration),
     }))
-    .sort((x, y) => (`${x.type_covered}|${x.key_tag}|${x.expiration}` < `${y.type_covered}|${y.key_tag}|${y.expiration}` ? -1 : 1));
+    .sort((x, y) =>
+      `${x.type_covered}|${x.key_tag}|${x.expiration}` < `${y.type_covered}|${y.key_tag}|${y.expiration}` ? -1 : 1,
+    );
 }
 
 export async function collectDnssec(q: Querier, domain: string): Promise<DnssecFacet> {

@@ -5,18 +5,25 @@ import { NetError } from '../../src/net/types.ts';
 import type { HttpsRrFacet, HttpsRrSet, SvcbRecordFact } from './facts.ts';
 import { recordsOf, sortedData, type Querier } from './query.ts';
 
-const isAbort = (err: unknown): boolean => (err as Error)?.name === 'AbortError' || (err as Error)?.name === 'TimeoutError';
+const isAbort = (err: unknown): boolean =>
+  (err as Error)?.name === 'AbortError' || (err as Error)?.name === 'TimeoutError';
 
 /** Addresses of the host a record points to: the owner itself for target ".", else the target. */
 async function addressesOf(q: Querier, owner: string, target: string): Promise<string[]> {
   const own = target === '.';
   const host = own ? owner : target;
-  const [a, aaaa] = await Promise.all(own ? [q.ask(host, 'A'), q.ask(host, 'AAAA')] : [q.askPointed(host, 'A'), q.askPointed(host, 'AAAA')]);
+  const [a, aaaa] = await Promise.all(
+    own ? [q.ask(host, 'A'), q.ask(host, 'AAAA')] : [q.askPointed(host, 'A'), q.askPointed(host, 'AAAA')],
+  );
   return [...sortedData(recordsOf(a, 'A')), ...sortedData(recordsOf(aaaa, 'AAAA'))];
 }
 
 async function recordFact(q: Querier, owner: string, d: SvcbData): Promise<SvcbRecordFact> {
-  const present = new Set(Object.keys(d).filter((k) => k !== 'priority' && k !== 'target').map((k) => k.replace(/_/g, '-')));
+  const present = new Set(
+    Object.keys(d)
+      .filter((k) => k !== 'priority' && k !== 'target')
+      .map((k) => k.replace(/_/g, '-')),
+  );
   const hints = [...(d.ipv4hint ?? []), ...(d.ipv6hint ?? [])];
   const needAddresses = hints.length > 0 || d.target !== '.';
   const addresses = needAddresses ? new Set(await addressesOf(q, owner, d.target)) : new Set<string>();
@@ -50,7 +57,12 @@ async function httpsSet(q: Querier, name: string): Promise<HttpsRrSet> {
   const data = recordsOf(response, 'HTTPS')
     .map((r) => r.data as SvcbData)
     .sort((x, y) => x.priority - y.priority || (x.target < y.target ? -1 : x.target > y.target ? 1 : 0));
-  return { name, rcode: response.rcode, decode_error: null, records: await Promise.all(data.map((d) => recordFact(q, name, d))) };
+  return {
+    name,
+    rcode: response.rcode,
+    decode_error: null,
+    records: await Promise.all(data.map((d) => recordFact(q, name, d))),
+  };
 }
 
 export async function collectHttpsRr(q: Querier, domain: string): Promise<HttpsRrFacet> {

@@ -1,7 +1,14 @@
 // The smaller mail-policy records: MTA-STS and TLS-RPT for inbound SMTP, BIMI for brand logos, and whether
 // DKIM selectors exist under _domainkey.
 import type { BimiFacet, DkimFacet, MtaStsFacet, TlsRptFacet } from './facts.ts';
-import { BIMI_VERSION, MTA_STS_VERSION, TLS_RPT_VERSION, parseBimi, parseMtaSts, parseTlsRpt } from './parse-mail-txt.ts';
+import {
+  BIMI_VERSION,
+  MTA_STS_VERSION,
+  TLS_RPT_VERSION,
+  parseBimi,
+  parseMtaSts,
+  parseTlsRpt,
+} from './parse-mail-txt.ts';
 import type { Querier } from './query.ts';
 import { txtRecords } from './txt-records.ts';
 
@@ -20,7 +27,12 @@ export async function collectTlsRpt(q: Querier, domain: string): Promise<TlsRptF
 export async function collectBimi(q: Querier, domain: string): Promise<BimiFacet> {
   const base = await txtRecords(q, `default._bimi.${domain}`, BIMI_VERSION);
   const parsed = base.count === 1 ? parseBimi(base.records[0]!) : null;
-  return { ...base, location: parsed?.location ?? null, authority: parsed?.authority ?? null, errors: parsed?.errors ?? [] };
+  return {
+    ...base,
+    location: parsed?.location ?? null,
+    authority: parsed?.authority ?? null,
+    errors: parsed?.errors ?? [],
+  };
 }
 
 /** Selector names cannot be listed, but an existing _domainkey node answers NOERROR, a missing one NXDOMAIN. */

@@ -13,7 +13,11 @@ const MAX_TARGETS = 30;
 export async function collectSpf(q: Querier, domain: string): Promise<SpfFacet> {
   const base = await txtRecords(q, domain, SPF_VERSION);
   const single = base.count === 1 ? base.records[0]! : null;
-  return { ...base, bytes: single === null ? null : Buffer.byteLength(single), parsed: single === null ? null : parseSpf(single) };
+  return {
+    ...base,
+    bytes: single === null ? null : Buffer.byteLength(single),
+    parsed: single === null ? null : parseSpf(single),
+  };
 }
 
 interface Pending {
@@ -29,7 +33,8 @@ function next(record: SpfFacts): Pending[] {
 }
 
 export async function expandSpf(q: Querier, spf: SpfFacet): Promise<SpfExpansionFacet> {
-  if (spf.parsed === null) return { lookups: null, void_lookups: null, effective_all: null, complete: null, targets: [] };
+  if (spf.parsed === null)
+    return { lookups: null, void_lookups: null, effective_all: null, complete: null, targets: [] };
   let lookups = spf.parsed.lookup_terms;
   let voidLookups = 0;
   let effectiveAll = spf.parsed.all;
@@ -39,7 +44,9 @@ export async function expandSpf(q: Querier, spf: SpfFacet): Promise<SpfExpansion
   while (frontier.length > 0 && lookups <= LOOKUP_LIMIT && targets.length < MAX_TARGETS) {
     const level = frontier.slice(0, MAX_TARGETS - targets.length);
     frontier = [];
-    const answers = await Promise.all(level.map((t) => (t.domain.includes('%') ? null : q.askPointed(t.domain, 'TXT'))));
+    const answers = await Promise.all(
+      level.map((t) => (t.domain.includes('%') ? null : q.askPointed(t.domain, 'TXT'))),
+    );
     level.forEach((t, i) => {
       const response = answers[i];
       if (!response) {

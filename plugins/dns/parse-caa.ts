@@ -24,7 +24,8 @@ function parseIssueValue(value: string): Pick<CaaRecordFacts, 'issuer' | 'parame
   const [head = '', ...rest] = value.split(';');
   const issuer = head.trim();
   const parameters: Record<string, string> = {};
-  if (issuer !== '' && !ISSUER.test(issuer)) return { issuer: null, parameters, parse_error: `"${issuer}" is not a domain name` };
+  if (issuer !== '' && !ISSUER.test(issuer))
+    return { issuer: null, parameters, parse_error: `"${issuer}" is not a domain name` };
   // A single trailing ";" after the issuer (or alone) is allowed; empty parameters elsewhere are not.
   const params = rest.length === 1 && rest[0]!.trim() === '' ? [] : rest;
   for (const raw of params) {
@@ -46,7 +47,9 @@ function iodefError(value: string): string | null {
   } catch {
     return `"${value}" is not a URL`;
   }
-  return ['mailto:', 'http:', 'https:'].includes(url.protocol) ? null : `iodef scheme ${url.protocol} is not mailto, http or https`;
+  return ['mailto:', 'http:', 'https:'].includes(url.protocol)
+    ? null
+    : `iodef scheme ${url.protocol} is not mailto, http or https`;
 }
 
 export function parseCaaRecord(record: { flags: number; tag: string; value: string }): CaaRecordFacts {

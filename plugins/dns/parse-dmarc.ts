@@ -37,7 +37,11 @@ export function parseDmarc(record: string): DmarcFacts {
   const sp = lower(tagValue(list, 'sp'));
   const np = lower(tagValue(list, 'np'));
   if (p === null) errors.push('p is missing');
-  for (const [name, value] of [['p', p], ['sp', sp], ['np', np]] as const) {
+  for (const [name, value] of [
+    ['p', p],
+    ['sp', sp],
+    ['np', np],
+  ] as const) {
     if (value !== null && !POLICIES.has(value)) errors.push(`${name}=${value} is not none, quarantine or reject`);
   }
 
@@ -50,7 +54,10 @@ export function parseDmarc(record: string): DmarcFacts {
 
   const adkim = lower(tagValue(list, 'adkim'));
   const aspf = lower(tagValue(list, 'aspf'));
-  for (const [name, value] of [['adkim', adkim], ['aspf', aspf]] as const) {
+  for (const [name, value] of [
+    ['adkim', adkim],
+    ['aspf', aspf],
+  ] as const) {
     if (value !== null && !ALIGNMENT.has(value)) errors.push(`${name}=${value} is not r or s`);
   }
 

@@ -36,7 +36,8 @@ export function parseTlsRpt(record: string): TlsRptFacts {
   const rua = uriList(tagValue(list, 'rua'));
   if (rua.length === 0) errors.push('rua is missing');
   for (const uri of rua) {
-    if (!/^(mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/i.test(uri)) errors.push(`rua ${uri} is not a mailto: or https: URI`);
+    if (!/^(mailto:[^@\s]+@[^@\s]+|https:\/\/\S+)$/i.test(uri))
+      errors.push(`rua ${uri} is not a mailto: or https: URI`);
   }
   return { rua, errors };
 }
@@ -54,7 +55,10 @@ export function parseBimi(record: string): BimiFacts {
   const errors = [...list.errors, ...versionFirst(list, 'BIMI1')];
   const location = tagValue(list, 'l') || null;
   const authority = tagValue(list, 'a') || null;
-  for (const [name, url] of [['l', location], ['a', authority]] as const) {
+  for (const [name, url] of [
+    ['l', location],
+    ['a', authority],
+  ] as const) {
     if (url !== null && !/^https:\/\/\S+$/i.test(url)) errors.push(`${name}=${url} is not an https URL`);
   }
   return { location, authority, errors };

@@ -62,7 +62,12 @@ function addressArgumentError(mechanism: 'ip4' | 'ip6', arg: string | null): str
 function hostArgumentError(mechanism: string, arg: string | null): string | null {
   if (arg === null) return null;
   const m = /^([^/]*)(?:\/(\d*))?(?:\/\/(\d*))?$/.exec(arg);
-  if (!m || (m[1] !== '' && !domainSpecOk(m[1]!)) || !cidrOk(m[2] || undefined, 32) || !cidrOk(m[3] || undefined, 128)) {
+  if (
+    !m ||
+    (m[1] !== '' && !domainSpecOk(m[1]!)) ||
+    !cidrOk(m[2] || undefined, 32) ||
+    !cidrOk(m[3] || undefined, 128)
+  ) {
     return `${mechanism}:${arg} is not a valid argument`;
   }
   return null;
@@ -121,12 +126,14 @@ export function parseSpf(record: string): SpfFacts {
         break;
       case 'include':
       case 'exists':
-        if (value === null || directive[4] !== undefined || !domainSpecOk(value)) problem = `${mechanism} needs a domain`;
+        if (value === null || directive[4] !== undefined || !domainSpecOk(value))
+          problem = `${mechanism} needs a domain`;
         else if (mechanism === 'include') facts.includes.push(value.toLowerCase());
         break;
       case 'ptr':
         facts.ptr_used = true;
-        if (value !== null && (directive[4] !== undefined || !domainSpecOk(value))) problem = `ptr:${value} is not a domain`;
+        if (value !== null && (directive[4] !== undefined || !domainSpecOk(value)))
+          problem = `ptr:${value} is not a domain`;
         break;
       case 'ip4':
       case 'ip6':

@@ -50,7 +50,12 @@ export function tagValue(list: TagList, name: string): string | null {
 
 /** A comma-separated URI list (rua, ruf), items trimmed, empty items dropped. */
 export function uriList(value: string | null): string[] {
-  return value === null ? [] : value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return value === null
+    ? []
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 }
 
 /**
@@ -58,5 +63,8 @@ export function uriList(value: string | null): string[] {
  * RFC 7489 section 6.6.3), kept when they start with the version tag. Sorted, since resolver order is no fact.
  */
 export function recordsWithVersion(txt: string[][], version: RegExp): string[] {
-  return txt.map((strings) => strings.join('')).filter((s) => version.test(s)).sort();
+  return txt
+    .map((strings) => strings.join(''))
+    .filter((s) => version.test(s))
+    .sort();
 }

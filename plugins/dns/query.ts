@@ -13,7 +13,13 @@ export interface Querier {
   askPointed(name: string, type: DnsRecordType): Promise<DnsResponse>;
 }
 
-const TIMED_OUT: DnsResponse = { rcode: 'TIMEOUT', flags: { ad: false, aa: false, tc: false }, answers: [], authorities: [], server: '' };
+const TIMED_OUT: DnsResponse = {
+  rcode: 'TIMEOUT',
+  flags: { ad: false, aa: false, tc: false },
+  answers: [],
+  authorities: [],
+  server: '',
+};
 
 export function createQuerier(net: Net, signal: AbortSignal): Querier {
   const asked = new Map<string, Promise<DnsResponse>>();

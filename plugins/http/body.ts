@@ -22,6 +22,10 @@ export function sha256(body: Buffer): string {
 
 /** True when the text starts like an HTML document (doctype or root element) or holds a head/body tag early. */
 export function looksLikeHtml(text: string): boolean {
-  const start = text.replace(/^\uFEFF/, '').trimStart().slice(0, 2048).toLowerCase();
+  const start = text
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 2048)
+    .toLowerCase();
   return /^(<!doctype\s+html|<html[\s>])/.test(start) || /<(head|body)[\s>]/.test(start);
 }

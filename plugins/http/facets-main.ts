@@ -7,8 +7,16 @@ import type { ChainResult } from './fetch-chain.ts';
 import { parseCookiesOf } from './parse-cookies.ts';
 import { parseCspList } from './parse-csp.ts';
 import {
-  altSvcProtocols, firstToken, frameOptions, header, httpDate, parseCacheControl, permissionsPolicy,
-  presentHeaders, referrerPolicy, tokenList,
+  altSvcProtocols,
+  firstToken,
+  frameOptions,
+  header,
+  httpDate,
+  parseCacheControl,
+  permissionsPolicy,
+  presentHeaders,
+  referrerPolicy,
+  tokenList,
 } from './parse-headers.ts';
 import { parseHsts } from './parse-hsts.ts';
 import { emptyHtml, parseHtml } from './parse-html.ts';
@@ -58,7 +66,8 @@ export function buildResponse(result: ChainResult): ResponseFacet {
 export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet {
   const headers = headersOf(finalOf(result));
   const firstHop = result.chain.hops[0];
-  const firstIsHttpsRedirect = firstHop !== undefined && firstHop.url.startsWith('https:') && firstHop.location !== null;
+  const firstIsHttpsRedirect =
+    firstHop !== undefined && firstHop.url.startsWith('https:') && firstHop.location !== null;
   return {
     hsts: {
       ...parseHsts(header(headers, 'strict-transport-security')),

@@ -22,7 +22,12 @@ function scheme(url: URL): string {
   return url.protocol.replace(/:$/, '');
 }
 
-export async function followChain(net: Net, start: string, signal: AbortSignal, opts: ChainRequest = {}): Promise<ChainResult> {
+export async function followChain(
+  net: Net,
+  start: string,
+  signal: AbortSignal,
+  opts: ChainRequest = {},
+): Promise<ChainResult> {
   const hops: Hop[] = [];
   const exchanges: HttpExchange[] = [];
   const visited = new Set<string>();
@@ -57,7 +62,8 @@ export async function followChain(net: Net, start: string, signal: AbortSignal, 
       strict_transport_security: url.startsWith('https:') ? (ex.headers['strict-transport-security'] ?? null) : null,
     });
     next = null;
-    if (!REDIRECTS.has(ex.status) || target === null || (target.protocol !== 'http:' && target.protocol !== 'https:')) break;
+    if (!REDIRECTS.has(ex.status) || target === null || (target.protocol !== 'http:' && target.protocol !== 'https:'))
+      break;
     if (visited.has(probeUrl(target, net.ports))) {
       loop = true;
       break;

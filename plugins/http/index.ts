@@ -14,7 +14,16 @@ import type { HttpObservations } from './types.ts';
 type Facet = keyof HttpObservations;
 
 /** Facets that read the home page fetch (markdown needs the page's alternate link, canonical its link). */
-const READ_HOME_PAGE: readonly Facet[] = ['response', 'security_headers', 'cookies', 'html', 'markdown', 'not_found', 'timing', 'canonical'];
+const READ_HOME_PAGE: readonly Facet[] = [
+  'response',
+  'security_headers',
+  'cookies',
+  'html',
+  'markdown',
+  'not_found',
+  'timing',
+  'canonical',
+];
 
 /** The Accept header of a browser navigation, so the site serves what a person would get. */
 const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
@@ -28,7 +37,9 @@ export async function collectHttp(domain: string, ctx: ProbeContext): Promise<Ht
   const [redirect, www, page, cors, methods] = await Promise.all([
     wants('redirect') ? followChain(net, siteUrl('http', domain, net.ports), signal) : skip,
     wants('www') ? followChain(net, siteUrl('http', `www.${domain}`, net.ports), signal) : skip,
-    READ_HOME_PAGE.some(wants) ? followChain(net, home, signal, { headers: { accept: HTML_ACCEPT }, decompress: true }) : skip,
+    READ_HOME_PAGE.some(wants)
+      ? followChain(net, home, signal, { headers: { accept: HTML_ACCEPT }, decompress: true })
+      : skip,
     wants('cors') ? probeCors(net, domain, home, signal) : skip,
     wants('methods') ? probeMethods(net, home, signal) : skip,
   ]);

@@ -11,8 +11,17 @@ export interface CookieContext {
 }
 
 // Names that commonly carry a login or session (version 1 of this list; it is a heuristic on names only).
-const SESSION_NAMES = new Set(['phpsessid', 'jsessionid', 'asp.net_sessionid', 'aspsessionid', 'connect.sid', 'sid', 'ssid']);
-const SESSION_PATTERN = /(^|[^a-z])(sess|session|sessid|sessionid|auth|token|jwt|login|logged_?in|remember_?me)([^a-z]|$)/;
+const SESSION_NAMES = new Set([
+  'phpsessid',
+  'jsessionid',
+  'asp.net_sessionid',
+  'aspsessionid',
+  'connect.sid',
+  'sid',
+  'ssid',
+]);
+const SESSION_PATTERN =
+  /(^|[^a-z])(sess|session|sessid|sessionid|auth|token|jwt|login|logged_?in|remember_?me)([^a-z]|$)/;
 
 function isSessionLike(name: string): boolean {
   const lower = name.toLowerCase().replace(/^__(host|secure)-/, '');
@@ -78,12 +87,18 @@ export function parseSetCookie(header: string, ctx: CookieContext): Cookie {
   }
   // Max-Age wins over Expires (RFC 6265bis section 5.6.2).
   if (cookie.max_age !== null) cookie.lifetime_s = cookie.max_age;
-  else if (cookie.expires !== null) cookie.lifetime_s = Math.round((Date.parse(cookie.expires) - Date.parse(ctx.observedAt)) / 1000);
+  else if (cookie.expires !== null)
+    cookie.lifetime_s = Math.round((Date.parse(cookie.expires) - Date.parse(ctx.observedAt)) / 1000);
   return cookie;
 }
 
 /** The cookies one response sets, ordered by name so the facts do not depend on header order. */
-export function parseCookiesOf(setCookies: readonly string[], url: string, onFinalResponse: boolean, observedAt: string): Cookie[] {
+export function parseCookiesOf(
+  setCookies: readonly string[],
+  url: string,
+  onFinalResponse: boolean,
+  observedAt: string,
+): Cookie[] {
   return setCookies
     .map((h) => parseSetCookie(h, { url, onFinalResponse, observedAt }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

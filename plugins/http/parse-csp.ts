@@ -4,11 +4,37 @@
 import type { CspPolicy } from './types.ts';
 
 const KNOWN_DIRECTIVES = new Set([
-  'base-uri', 'block-all-mixed-content', 'child-src', 'connect-src', 'default-src', 'fenced-frame-src', 'font-src',
-  'form-action', 'frame-ancestors', 'frame-src', 'img-src', 'manifest-src', 'media-src', 'navigate-to', 'object-src',
-  'plugin-types', 'prefetch-src', 'report-to', 'report-uri', 'require-trusted-types-for', 'sandbox', 'script-src',
-  'script-src-attr', 'script-src-elem', 'style-src', 'style-src-attr', 'style-src-elem', 'trusted-types',
-  'upgrade-insecure-requests', 'webrtc', 'worker-src',
+  'base-uri',
+  'block-all-mixed-content',
+  'child-src',
+  'connect-src',
+  'default-src',
+  'fenced-frame-src',
+  'font-src',
+  'form-action',
+  'frame-ancestors',
+  'frame-src',
+  'img-src',
+  'manifest-src',
+  'media-src',
+  'navigate-to',
+  'object-src',
+  'plugin-types',
+  'prefetch-src',
+  'report-to',
+  'report-uri',
+  'require-trusted-types-for',
+  'sandbox',
+  'script-src',
+  'script-src-attr',
+  'script-src-elem',
+  'style-src',
+  'style-src-attr',
+  'style-src-elem',
+  'trusted-types',
+  'upgrade-insecure-requests',
+  'webrtc',
+  'worker-src',
 ]);
 
 const DIRECTIVE_NAME = /^[a-z0-9-]+$/;
@@ -26,7 +52,10 @@ function parsePolicy(raw: string): CspPolicy {
   const duplicates = new Set<string>();
   const unknown = new Set<string>();
   for (const token of raw.split(';')) {
-    const parts = token.trim().split(/[\t\n\f\r ]+/).filter((p) => p !== '');
+    const parts = token
+      .trim()
+      .split(/[\t\n\f\r ]+/)
+      .filter((p) => p !== '');
     const first = parts[0];
     if (first === undefined) continue;
     const name = first.toLowerCase();
@@ -61,7 +90,8 @@ function parsePolicy(raw: string): CspPolicy {
     script_src: scriptSrc,
     object_src: objectSrc,
     // CSP3: 'unsafe-inline' is ignored when a nonce, a hash or 'strict-dynamic' is present.
-    script_unsafe_inline: scriptSrc === null || (scriptSrc.includes("'unsafe-inline'") && !nonceOrHash && !strictDynamic),
+    script_unsafe_inline:
+      scriptSrc === null || (scriptSrc.includes("'unsafe-inline'") && !nonceOrHash && !strictDynamic),
     script_unsafe_eval: scriptSrc === null || scriptSrc.includes("'unsafe-eval'"),
     // 'strict-dynamic' makes browsers ignore host and scheme sources.
     script_data: scriptSrc === null || (!strictDynamic && scriptSrc.includes('data:')),

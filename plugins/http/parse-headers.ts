@@ -27,7 +27,14 @@ export function parseCacheControl(value: string | null): CacheControl | null {
 /** A comma-separated token list, lower-cased, de-duplicated and sorted. */
 export function tokenList(value: string | null): string[] {
   if (value === null) return [];
-  return [...new Set(value.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))].sort();
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((t) => t.trim().toLowerCase())
+        .filter((t) => t !== ''),
+    ),
+  ].sort();
 }
 
 /** ALPN ids advertised by Alt-Svc (RFC 7838 section 3); `clear` advertises none. */
@@ -49,8 +56,14 @@ export function httpDate(value: string | null): string | null {
 }
 
 const REFERRER_POLICIES = new Set([
-  'no-referrer', 'no-referrer-when-downgrade', 'same-origin', 'origin', 'strict-origin', 'origin-when-cross-origin',
-  'strict-origin-when-cross-origin', 'unsafe-url',
+  'no-referrer',
+  'no-referrer-when-downgrade',
+  'same-origin',
+  'origin',
+  'strict-origin',
+  'origin-when-cross-origin',
+  'strict-origin-when-cross-origin',
+  'unsafe-url',
 ]);
 
 /** The policy a browser applies: the last recognised token (W3C Referrer Policy section 8.1). */

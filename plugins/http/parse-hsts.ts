@@ -11,7 +11,13 @@ function unquote(value: string): string {
 
 /** Parses the (possibly comma-joined) header value; null means no header was sent. */
 export function parseHsts(header: string | null): Omit<Hsts, 'on_first_redirect'> {
-  const values = header === null ? [] : header.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const values =
+    header === null
+      ? []
+      : header
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== '');
   const result: Omit<Hsts, 'on_first_redirect'> = {
     values,
     count: values.length,

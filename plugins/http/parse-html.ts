@@ -9,13 +9,30 @@ const NOT_RENDERED = new Set(['script', 'style', 'template', 'noscript', 'link',
 const MOUNT_IDS = ['root', 'app', '__next', '__nuxt', '___gatsby'];
 const FEED_TYPES = new Set(['application/rss+xml', 'application/atom+xml', 'application/feed+json']);
 const ORGANIZATION_TYPES = new Set([
-  'Organization', 'Corporation', 'LocalBusiness', 'NewsMediaOrganization', 'EducationalOrganization',
-  'GovernmentOrganization', 'NGO', 'OnlineStore', 'OnlineBusiness', 'Person', 'WebSite',
+  'Organization',
+  'Corporation',
+  'LocalBusiness',
+  'NewsMediaOrganization',
+  'EducationalOrganization',
+  'GovernmentOrganization',
+  'NGO',
+  'OnlineStore',
+  'OnlineBusiness',
+  'Person',
+  'WebSite',
 ]);
 // Subresources that make a page mixed content when fetched over http: (W3C Mixed Content).
 const SUBRESOURCE_ATTRS: Record<string, string> = {
-  script: 'src', img: 'src', iframe: 'src', audio: 'src', video: 'src', source: 'src', embed: 'src', track: 'src',
-  object: 'data', form: 'action',
+  script: 'src',
+  img: 'src',
+  iframe: 'src',
+  audio: 'src',
+  video: 'src',
+  source: 'src',
+  embed: 'src',
+  track: 'src',
+  object: 'data',
+  form: 'action',
 };
 
 function isElement(node: T.Node): node is T.Element {
@@ -32,7 +49,8 @@ function collapse(text: string): string {
 
 function textOf(node: T.Node): string {
   if (node.nodeName === '#text') return (node as T.TextNode).value;
-  if (!('childNodes' in node) || (isElement(node) && (node.tagName === 'script' || node.tagName === 'style'))) return '';
+  if (!('childNodes' in node) || (isElement(node) && (node.tagName === 'script' || node.tagName === 'style')))
+    return '';
   return node.childNodes.map(textOf).join(' ');
 }
 
@@ -54,7 +72,10 @@ function absoluteHttp(href: string): boolean {
 }
 
 function relTokens(el: T.Element): string[] {
-  return (attr(el, 'rel') ?? '').toLowerCase().split(/\s+/).filter((t) => t !== '');
+  return (attr(el, 'rel') ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t !== '');
 }
 
 interface Control {
@@ -89,7 +110,8 @@ function typesOf(node: Record<string, unknown>): string[] {
 function mentionsSchemaOrg(context: unknown): boolean {
   if (typeof context === 'string') return /^https?:\/\/schema\.org\/?$/.test(context.trim());
   if (Array.isArray(context)) return context.some(mentionsSchemaOrg);
-  if (context !== null && typeof context === 'object') return mentionsSchemaOrg((context as Record<string, unknown>)['@vocab']);
+  if (context !== null && typeof context === 'object')
+    return mentionsSchemaOrg((context as Record<string, unknown>)['@vocab']);
   return false;
 }
 
@@ -217,7 +239,11 @@ export function parseHtml(html: string, pageUrl: string, htmlBytes: number): Htm
       if (rel.includes('stylesheet')) noteInsecure(href);
       const abs = resolve(href, pageUrl);
       if (rel.includes('alternate') && abs) alternates.push({ type, href: abs.href });
-      if (abs && llmsLink === null && (rel.some((r) => r.includes('llms')) || /\/llms(-full)?\.txt$/.test(abs.pathname))) {
+      if (
+        abs &&
+        llmsLink === null &&
+        (rel.some((r) => r.includes('llms')) || /\/llms(-full)?\.txt$/.test(abs.pathname))
+      ) {
         llmsLink = abs.href;
       }
     }
@@ -272,7 +298,8 @@ export function parseHtml(html: string, pageUrl: string, htmlBytes: number): Htm
     if (inBody && !inNoscript && !NOT_RENDERED.has(tag)) bodyElements += 1;
     const id = attr(el, 'id');
     if (inBody && mountPoint === null && id !== null && MOUNT_IDS.includes(id)) mountPoint = el;
-    for (const child of el.childNodes) walk(child, inBody || tag === 'body', inNoscript || tag === 'noscript', inLabel || tag === 'label');
+    for (const child of el.childNodes)
+      walk(child, inBody || tag === 'body', inNoscript || tag === 'noscript', inLabel || tag === 'label');
   };
   walk(doc, false, false, false);
 
@@ -299,7 +326,10 @@ export function parseHtml(html: string, pageUrl: string, htmlBytes: number): Htm
     canonical_absolute: firstCanonical === undefined ? null : absoluteHttp(firstCanonical),
     open_graph: openGraph,
     twitter,
-    json_ld: extractJsonLd(jsonLdBlocks, [title, ogTitle, ...h1s].filter((s): s is string => typeof s === 'string')),
+    json_ld: extractJsonLd(
+      jsonLdBlocks,
+      [title, ogTitle, ...h1s].filter((s): s is string => typeof s === 'string'),
+    ),
     h1_count: h1s.length,
     h1_nonempty_count: h1s.filter((h) => h !== '').length,
     text_chars: allText.length,
@@ -314,11 +344,14 @@ export function parseHtml(html: string, pageUrl: string, htmlBytes: number): Htm
     mount_point_empty:
       mount === null
         ? null
-        : collapse(textOf(mount)) === '' && !mount.childNodes.some((c) => isElement(c) && !['script', 'noscript', 'template'].includes(c.tagName)),
+        : collapse(textOf(mount)) === '' &&
+          !mount.childNodes.some((c) => isElement(c) && !['script', 'noscript', 'template'].includes(c.tagName)),
     alternates: sortedAlternates,
     markdown_alternate: sortedAlternates.find((a) => a.type === 'text/markdown')?.href ?? null,
     llms_link: llmsLink,
-    feeds: [...new Set(sortedAlternates.filter((a) => a.type !== null && FEED_TYPES.has(a.type)).map((a) => a.href))].sort(),
+    feeds: [
+      ...new Set(sortedAlternates.filter((a) => a.type !== null && FEED_TYPES.has(a.type)).map((a) => a.href)),
+    ].sort(),
     landmarks,
     images,
     images_without_alt: imagesWithoutAlt,
@@ -332,12 +365,43 @@ export function parseHtml(html: string, pageUrl: string, htmlBytes: number): Htm
 /** The facet for a response that is not HTML (nothing parsed). */
 export function emptyHtml(htmlBytes: number): HtmlFacet {
   return {
-    parsed: false, document_mode: null, lang: null, title: null, title_count: 0, meta_description: null,
-    meta_charset: null, viewport: null, robots: null, canonical: [], canonical_url: null, canonical_absolute: null,
-    open_graph: {}, twitter: {}, json_ld: extractJsonLd([], []), h1_count: 0, h1_nonempty_count: 0, text_chars: 0,
-    noscript_text_chars: 0, word_count: 0, html_bytes: htmlBytes, script_count: 0, external_scripts: 0,
-    external_scripts_without_integrity: 0, body_elements: 0, mount_point: null, mount_point_empty: null,
-    alternates: [], markdown_alternate: null, llms_link: null, feeds: [], landmarks: { main: 0, nav: 0 }, images: 0,
-    images_without_alt: 0, controls: 0, controls_unnamed: 0, insecure_subresources: [], csp_meta: [],
+    parsed: false,
+    document_mode: null,
+    lang: null,
+    title: null,
+    title_count: 0,
+    meta_description: null,
+    meta_charset: null,
+    viewport: null,
+    robots: null,
+    canonical: [],
+    canonical_url: null,
+    canonical_absolute: null,
+    open_graph: {},
+    twitter: {},
+    json_ld: extractJsonLd([], []),
+    h1_count: 0,
+    h1_nonempty_count: 0,
+    text_chars: 0,
+    noscript_text_chars: 0,
+    word_count: 0,
+    html_bytes: htmlBytes,
+    script_count: 0,
+    external_scripts: 0,
+    external_scripts_without_integrity: 0,
+    body_elements: 0,
+    mount_point: null,
+    mount_point_empty: null,
+    alternates: [],
+    markdown_alternate: null,
+    llms_link: null,
+    feeds: [],
+    landmarks: { main: 0, nav: 0 },
+    images: 0,
+    images_without_alt: 0,
+    controls: 0,
+    controls_unnamed: 0,
+    insecure_subresources: [],
+    csp_meta: [],
   };
 }

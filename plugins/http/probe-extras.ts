@@ -13,7 +13,17 @@ export async function probeMethods(net: Net, pageUrl: string, signal: AbortSigna
   return {
     options_status: ex?.status ?? null,
     error,
-    allow: allow === null ? [] : [...new Set(allow.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== ''))].sort(),
+    allow:
+      allow === null
+        ? []
+        : [
+            ...new Set(
+              allow
+                .split(',')
+                .map((m) => m.trim().toUpperCase())
+                .filter((m) => m !== ''),
+            ),
+          ].sort(),
   };
 }
 
@@ -33,12 +43,24 @@ export async function probeTiming(net: Net, home: HttpExchange | null, signal: A
 }
 
 /** Fetches the canonical URL when it is on the scanned registrable domain (never another site's page). */
-export async function probeCanonical(net: Net, domain: string, canonical: string | null, signal: AbortSignal): Promise<CanonicalFacet> {
-  if (canonical === null) return { url: null, same_site: null, fetched: false, status: null, redirects: null, error: null };
+export async function probeCanonical(
+  net: Net,
+  domain: string,
+  canonical: string | null,
+  signal: AbortSignal,
+): Promise<CanonicalFacet> {
+  if (canonical === null)
+    return { url: null, same_site: null, fetched: false, status: null, redirects: null, error: null };
   const url = new URL(canonical);
-  const sameSite = (url.protocol === 'https:' || url.protocol === 'http:') && getDomain(url.hostname, { allowPrivateDomains: true }) === getDomain(domain, { allowPrivateDomains: true });
-  if (!sameSite) return { url: canonical, same_site: false, fetched: false, status: null, redirects: null, error: null };
-  const { ex, error } = await fetchOnce(net, probeUrl(url, net.ports), signal, { followRedirects: true, maxBodyBytes: 1024 });
+  const sameSite =
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    getDomain(url.hostname, { allowPrivateDomains: true }) === getDomain(domain, { allowPrivateDomains: true });
+  if (!sameSite)
+    return { url: canonical, same_site: false, fetched: false, status: null, redirects: null, error: null };
+  const { ex, error } = await fetchOnce(net, probeUrl(url, net.ports), signal, {
+    followRedirects: true,
+    maxBodyBytes: 1024,
+  });
   return {
     url: canonical,
     same_site: true,

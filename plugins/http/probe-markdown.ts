@@ -12,7 +12,16 @@ const MARKDOWN_BODY_BYTES = 262_144;
 const MARKDOWN_ACCEPT = 'text/markdown, text/plain;q=0.9';
 
 function notFetched(url: string | null, error: string | null): FetchedDocument {
-  return { url, status: null, error, content_type: null, vary: [], looks_like_html: null, body_bytes: null, markdown_tokens: null };
+  return {
+    url,
+    status: null,
+    error,
+    content_type: null,
+    vary: [],
+    looks_like_html: null,
+    body_bytes: null,
+    markdown_tokens: null,
+  };
 }
 
 async function fetchDocument(net: Net, url: string, signal: AbortSignal, accept: string): Promise<FetchedDocument> {
@@ -36,7 +45,12 @@ async function fetchDocument(net: Net, url: string, signal: AbortSignal, accept:
   };
 }
 
-export async function probeMarkdown(net: Net, domain: string, alternate: string | null, signal: AbortSignal): Promise<MarkdownFacet> {
+export async function probeMarkdown(
+  net: Net,
+  domain: string,
+  alternate: string | null,
+  signal: AbortSignal,
+): Promise<MarkdownFacet> {
   const alternateUrl = alternate === null ? null : new URL(alternate);
   const [negotiated, indexMd, alternateDoc] = await Promise.all([
     fetchDocument(net, siteUrl('https', domain, net.ports), signal, 'text/markdown'),

@@ -10,7 +10,12 @@ import type { NotFoundFacet } from './types.ts';
 import { notFoundPath } from './urls.ts';
 
 /** `home` is the home page response, whose body a soft 404 often repeats. */
-export async function probeNotFound(net: Net, domain: string, home: HttpExchange | null, signal: AbortSignal): Promise<NotFoundFacet> {
+export async function probeNotFound(
+  net: Net,
+  domain: string,
+  home: HttpExchange | null,
+  signal: AbortSignal,
+): Promise<NotFoundFacet> {
   const path = notFoundPath(domain);
   const { ex, error } = await fetchOnce(net, siteUrl('https', domain, net.ports, path), signal, {
     followRedirects: true,
@@ -18,7 +23,14 @@ export async function probeNotFound(net: Net, domain: string, home: HttpExchange
   });
   if (ex === null) {
     return {
-      path, first_status: null, status: null, error, redirects: 0, content_type: null, redirected_to_root: null, same_body_as_root: null,
+      path,
+      first_status: null,
+      status: null,
+      error,
+      redirects: 0,
+      content_type: null,
+      redirected_to_root: null,
+      same_body_as_root: null,
     };
   }
   return {

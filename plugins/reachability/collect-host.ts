@@ -5,7 +5,11 @@ import { distinctAnswers, type AddressFacts, type HostFacts } from './facts.ts';
 import { probeHttp, probeHttps, probeTls } from './probe-address.ts';
 import { planAddresses, publishedAddresses, type PlannedAddress } from './published.ts';
 
-const RCODE_ERRORS: Record<string, string> = { NXDOMAIN: 'dns_nxdomain', SERVFAIL: 'dns_servfail', REFUSED: 'dns_refused' };
+const RCODE_ERRORS: Record<string, string> = {
+  NXDOMAIN: 'dns_nxdomain',
+  SERVFAIL: 'dns_servfail',
+  REFUSED: 'dns_refused',
+};
 
 type Lookup = { response: DnsResponse; error: null } | { response: null; error: string };
 
@@ -34,7 +38,12 @@ async function allowedAddresses(net: Net, host: string, signal: AbortSignal): Pr
   }
 }
 
-async function probeAddress(net: Net, host: string, planned: PlannedAddress, signal: AbortSignal): Promise<AddressFacts> {
+async function probeAddress(
+  net: Net,
+  host: string,
+  planned: PlannedAddress,
+  signal: AbortSignal,
+): Promise<AddressFacts> {
   const { address, family, skipped } = planned;
   if (skipped !== null) return { address, family, probed: false, skipped, tls: null, https: null, http: null };
   const pin = { address, family };

@@ -54,7 +54,9 @@ function distinct<T extends string | number>(values: readonly (T | null | undefi
 }
 
 /** The distinct certificates, statuses and bodies the probed addresses answered with. */
-export function distinctAnswers(addresses: readonly AddressFacts[]): Pick<HostFacts, 'leaf_sha256s' | 'https_statuses' | 'body_sha256s'> {
+export function distinctAnswers(
+  addresses: readonly AddressFacts[],
+): Pick<HostFacts, 'leaf_sha256s' | 'https_statuses' | 'body_sha256s'> {
   return {
     leaf_sha256s: distinct(addresses.map((a) => a.tls?.leaf_sha256)),
     https_statuses: distinct(addresses.map((a) => a.https?.status)),

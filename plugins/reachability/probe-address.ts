@@ -20,9 +20,22 @@ export function rootUrl(scheme: 'http' | 'https', host: string, port: number): s
 export async function probeTls(net: Net, host: string, pin: ResolvedAddress, signal: AbortSignal): Promise<TlsFacts> {
   let conn: TlsConnection;
   try {
-    conn = await net.tls(host, { port: net.ports.https, servername: host, ALPNProtocols: ['h2', 'http/1.1'], address: pin, signal });
+    conn = await net.tls(host, {
+      port: net.ports.https,
+      servername: host,
+      ALPNProtocols: ['h2', 'http/1.1'],
+      address: pin,
+      signal,
+    });
   } catch (err) {
-    return { error: failureFact(err), protocol: null, alpn: null, certificate_valid: null, authorization_error: null, leaf_sha256: null };
+    return {
+      error: failureFact(err),
+      protocol: null,
+      alpn: null,
+      certificate_valid: null,
+      authorization_error: null,
+      leaf_sha256: null,
+    };
   }
   try {
     const { socket } = conn;
@@ -40,9 +53,18 @@ export async function probeTls(net: Net, host: string, pin: ResolvedAddress, sig
   }
 }
 
-export async function probeHttps(net: Net, host: string, pin: ResolvedAddress, signal: AbortSignal): Promise<HttpsFacts> {
+export async function probeHttps(
+  net: Net,
+  host: string,
+  pin: ResolvedAddress,
+  signal: AbortSignal,
+): Promise<HttpsFacts> {
   try {
-    const res = await net.request(rootUrl('https', host, net.ports.https), { address: pin, maxBodyBytes: BODY_CAP_BYTES, signal });
+    const res = await net.request(rootUrl('https', host, net.ports.https), {
+      address: pin,
+      maxBodyBytes: BODY_CAP_BYTES,
+      signal,
+    });
     return {
       status: res.status,
       error: null,
@@ -52,13 +74,24 @@ export async function probeHttps(net: Net, host: string, pin: ResolvedAddress, s
       truncated: res.truncated,
     };
   } catch (err) {
-    return { status: null, error: failureFact(err), location: null, body_sha256: null, body_bytes: null, truncated: null };
+    return {
+      status: null,
+      error: failureFact(err),
+      location: null,
+      body_sha256: null,
+      body_bytes: null,
+      truncated: null,
+    };
   }
 }
 
 export async function probeHttp(net: Net, host: string, pin: ResolvedAddress, signal: AbortSignal): Promise<HttpFacts> {
   try {
-    const res = await net.request(rootUrl('http', host, net.ports.http), { address: pin, maxBodyBytes: PLAIN_BODY_CAP_BYTES, signal });
+    const res = await net.request(rootUrl('http', host, net.ports.http), {
+      address: pin,
+      maxBodyBytes: PLAIN_BODY_CAP_BYTES,
+      signal,
+    });
     return { status: res.status, error: null, location: res.headers.location ?? null };
   } catch (err) {
     return { status: null, error: failureFact(err), location: null };

@@ -59,9 +59,16 @@ export function compareAddresses(a: string, b: string): number {
  * The published addresses, IPv4 first and each family in byte order, each marked to be probed unless the
  * policy refuses it (not in `allowed`) or its family already has MAX_PER_FAMILY probed ones.
  */
-export function planAddresses(v4: readonly string[], v6: readonly string[], allowed: ReadonlySet<string>): PlannedAddress[] {
+export function planAddresses(
+  v4: readonly string[],
+  v6: readonly string[],
+  allowed: ReadonlySet<string>,
+): PlannedAddress[] {
   const plan: PlannedAddress[] = [];
-  for (const [family, list] of [[4, v4], [6, v6]] as const) {
+  for (const [family, list] of [
+    [4, v4],
+    [6, v6],
+  ] as const) {
     let probed = 0;
     for (const address of [...list].sort(compareAddresses)) {
       let skipped: Skipped | null = null;

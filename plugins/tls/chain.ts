@@ -36,7 +36,11 @@ const NAME_MISMATCH = 'ERR_TLS_CERT_ALTNAME_INVALID';
 function peerChain(peer: DetailedPeerCertificate): Buffer[] {
   const out: Buffer[] = [];
   const seen = new Set<string>();
-  for (let c: DetailedPeerCertificate | undefined = peer; c?.raw && !seen.has(c.fingerprint256); c = c.issuerCertificate) {
+  for (
+    let c: DetailedPeerCertificate | undefined = peer;
+    c?.raw && !seen.has(c.fingerprint256);
+    c = c.issuerCertificate
+  ) {
     seen.add(c.fingerprint256);
     out.push(c.raw);
   }

@@ -35,10 +35,18 @@ const OPENSSL_CLASSES = {
 
 /** Mixed list for the order test: forward secret AEAD and CBC suites for both certificate types. */
 const ORDER_TEST = [
-  'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-CHACHA20-POLY1305',
-  'ECDHE-RSA-CHACHA20-POLY1305', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-AES128-SHA256', 'ECDHE-RSA-AES128-SHA256', 'ECDHE-ECDSA-AES128-SHA', 'ECDHE-RSA-AES128-SHA',
-  'AES128-GCM-SHA256', 'AES128-SHA',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-AES128-SHA256',
+  'ECDHE-RSA-AES128-SHA256',
+  'ECDHE-ECDSA-AES128-SHA',
+  'ECDHE-RSA-AES128-SHA',
+  'AES128-GCM-SHA256',
+  'AES128-SHA',
 ];
 
 const RAW_CLASSES = ['triple_des', 'rc4', 'export', 'null_cipher', 'anonymous'] as const;
@@ -65,7 +73,12 @@ export function rawAcceptance(result: RawResult, offered: readonly number[]): bo
  */
 async function serverPreference(net: Net, domain: string, signal: AbortSignal): Promise<boolean | null> {
   const pick = (list: string[]): Promise<Attempt<string>> =>
-    attempt(net, domain, { ...UP_TO_TLS12, ciphers: `${list.join(':')}:@SECLEVEL=0`, signal }, (c) => c.socket.getCipher().name);
+    attempt(
+      net,
+      domain,
+      { ...UP_TO_TLS12, ciphers: `${list.join(':')}:@SECLEVEL=0`, signal },
+      (c) => c.socket.getCipher().name,
+    );
   const [forward, backward] = await Promise.all([pick(ORDER_TEST), pick([...ORDER_TEST].reverse())]);
   if (forward.outcome !== 'accepted' || backward.outcome !== 'accepted') return null;
   if (forward.value !== backward.value) return false;
@@ -76,12 +89,37 @@ async function serverPreference(net: Net, domain: string, signal: AbortSignal): 
 export async function collectCiphers(net: Net, domain: string, signal: AbortSignal): Promise<CipherFacts> {
   const classes = Object.entries(OPENSSL_CLASSES) as [keyof typeof OPENSSL_CLASSES, string][];
   const [classAttempts, dheBits, sha1, ccm8, raw, preference] = await Promise.all([
-    mapLimited(classes, 2, ([, ciphers]) => attempt(net, domain, { ...UP_TO_TLS12, ciphers: `${ciphers}:@SECLEVEL=0`, signal }, () => true)),
-    attempt(net, domain, { ...UP_TO_TLS12, ciphers: `${OPENSSL_CLASSES.dhe}:@SECLEVEL=0`, signal }, (c) => ephemeralBits(c.socket.getEphemeralKeyInfo())),
-    attempt(net, domain, { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2', ciphers: 'ALL:@SECLEVEL=0', sigalgs: 'RSA+SHA1:ECDSA+SHA1', signal }, () => true),
-    attempt(net, domain, { minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3', ciphers: 'TLS_AES_128_CCM_8_SHA256', signal }, () => true),
+    mapLimited(classes, 2, ([, ciphers]) =>
+      attempt(net, domain, { ...UP_TO_TLS12, ciphers: `${ciphers}:@SECLEVEL=0`, signal }, () => true),
+    ),
+    attempt(net, domain, { ...UP_TO_TLS12, ciphers: `${OPENSSL_CLASSES.dhe}:@SECLEVEL=0`, signal }, (c) =>
+      ephemeralBits(c.socket.getEphemeralKeyInfo()),
+    ),
+    attempt(
+      net,
+      domain,
+      {
+        minVersion: 'TLSv1.2',
+        maxVersion: 'TLSv1.2',
+        ciphers: 'ALL:@SECLEVEL=0',
+        sigalgs: 'RSA+SHA1:ECDSA+SHA1',
+        signal,
+      },
+      () => true,
+    ),
+    attempt(
+      net,
+      domain,
+      { minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3', ciphers: 'TLS_AES_128_CCM_8_SHA256', signal },
+      () => true,
+    ),
     mapLimited(RAW_CLASSES, 2, (cls) =>
-      rawHello(net, domain, buildClientHello({ version: TLS12, suites: SUITE_CLASSES[cls], servername: domain, seed: `${cls}:${domain}` }), signal),
+      rawHello(
+        net,
+        domain,
+        buildClientHello({ version: TLS12, suites: SUITE_CLASSES[cls], servername: domain, seed: `${cls}:${domain}` }),
+        signal,
+      ),
     ),
     serverPreference(net, domain, signal),
   ]);

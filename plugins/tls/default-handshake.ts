@@ -77,7 +77,12 @@ export interface DefaultFacets {
  * One handshake gives all three facets; a second asks for the staple again when the first had none but the
  * certificate names an OCSP responder (servers often fetch the staple only after the first request).
  */
-export async function collectDefault(net: Net, domain: string, signal: AbortSignal, wantOcsp: boolean): Promise<DefaultFacets> {
+export async function collectDefault(
+  net: Net,
+  domain: string,
+  signal: AbortSignal,
+  wantOcsp: boolean,
+): Promise<DefaultFacets> {
   const anchors = anchorsFor(net.ca);
   const read = (conn: TlsConnection): Seen => ({
     negotiated: negotiated(conn),
@@ -88,8 +93,29 @@ export async function collectDefault(net: Net, domain: string, signal: AbortSign
   if (first.outcome !== 'accepted') {
     const base = unreached(first);
     return {
-      negotiated: { ...base, address: null, protocol: null, cipher: null, cipher_iana: null, key_exchange: null, ephemeral_group: null, ephemeral_bits: null, forward_secret: null, aead: null, alpn: null },
-      certificate: { ...base, chain_verified: null, authorization_error: null, chain_reaches_anchor: null, anchor_public: null, hostname_match: null, leaf: null, chain: [] },
+      negotiated: {
+        ...base,
+        address: null,
+        protocol: null,
+        cipher: null,
+        cipher_iana: null,
+        key_exchange: null,
+        ephemeral_group: null,
+        ephemeral_bits: null,
+        forward_secret: null,
+        aead: null,
+        alpn: null,
+      },
+      certificate: {
+        ...base,
+        chain_verified: null,
+        authorization_error: null,
+        chain_reaches_anchor: null,
+        anchor_public: null,
+        hostname_match: null,
+        leaf: null,
+        chain: [],
+      },
       ocsp: { ...base, stapled: null, response_bytes: null },
     };
   }

@@ -33,7 +33,7 @@ export function readTlv(buf: Buffer, offset = 0): Tlv {
 /** The TLVs inside a constructed value (a SEQUENCE's or SET's contents). */
 export function children(value: Buffer): Tlv[] {
   const out: Tlv[] = [];
-  for (let at = 0; at < value.length; ) {
+  for (let at = 0; at < value.length;) {
     const t = readTlv(value, at);
     out.push(t);
     at = t.end;

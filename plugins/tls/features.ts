@@ -12,7 +12,12 @@ export interface FeatureFacts {
   compression: 'null' | 'deflate' | 'other' | null;
 }
 
-const VERSION_NAMES: Record<number, string> = { 0x0300: 'SSLv3', 0x0301: 'TLSv1', 0x0302: 'TLSv1.1', 0x0303: 'TLSv1.2' };
+const VERSION_NAMES: Record<number, string> = {
+  0x0300: 'SSLv3',
+  0x0301: 'TLSv1',
+  0x0302: 'TLSv1.1',
+  0x0303: 'TLSv1.2',
+};
 
 export function featureFacts(result: RawResult): FeatureFacts {
   const none = { hello_version: null, secure_renegotiation: null, extended_master_secret: null, compression: null };
@@ -31,6 +36,12 @@ export function featureFacts(result: RawResult): FeatureFacts {
 }
 
 export async function collectFeatures(net: Net, domain: string, signal: AbortSignal): Promise<FeatureFacts> {
-  const hello = buildClientHello({ version: TLS12, suites: SUITE_CLASSES.modern, servername: domain, offerCompression: true, seed: `features:${domain}` });
+  const hello = buildClientHello({
+    version: TLS12,
+    suites: SUITE_CLASSES.modern,
+    servername: domain,
+    offerCompression: true,
+    seed: `features:${domain}`,
+  });
   return featureFacts(await rawHello(net, domain, hello, signal));
 }

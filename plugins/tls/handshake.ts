@@ -4,15 +4,18 @@ import { notObserved } from '../../src/net/failure-fact.ts';
 import type { NetError, Net, TlsConnection, TlsConnectOptions } from '../../src/net/types.ts';
 
 export type Attempt<T> =
-  | { outcome: 'accepted'; value: T }
-  | { outcome: 'refused'; error: string }
-  | { outcome: 'failed'; error: string };
+  { outcome: 'accepted'; value: T } | { outcome: 'refused'; error: string } | { outcome: 'failed'; error: string };
 
 /** NetError codes that mean the server answered the handshake and declined it. */
 const REFUSAL_CODES = new Set(['tls_error', 'protocol_error']);
 
 /** OpenSSL codes raised when the local client cannot offer what was asked: no fact about the server. */
-const LOCAL_CODES = new Set(['ERR_SSL_NO_CIPHER_MATCH', 'ERR_SSL_NO_CIPHERS_AVAILABLE', 'ERR_SSL_NO_PROTOCOLS_AVAILABLE', 'ERR_SSL_LEGACY_SIGALG_DISALLOWED_OR_UNSUPPORTED']);
+const LOCAL_CODES = new Set([
+  'ERR_SSL_NO_CIPHER_MATCH',
+  'ERR_SSL_NO_CIPHERS_AVAILABLE',
+  'ERR_SSL_NO_PROTOCOLS_AVAILABLE',
+  'ERR_SSL_LEGACY_SIGALG_DISALLOWED_OR_UNSUPPORTED',
+]);
 
 export function errorCode(err: unknown): { refused: boolean; code: string } {
   // What is not a NetError is a bug in the probe, and a deadline is no fact: both propagate (see failure-fact.ts).
@@ -23,7 +26,12 @@ export function errorCode(err: unknown): { refused: boolean; code: string } {
 }
 
 /** One handshake; `read` runs on the live connection, which is always destroyed afterwards. */
-export async function attempt<T>(net: Net, host: string, opts: TlsConnectOptions, read: (conn: TlsConnection) => T): Promise<Attempt<T>> {
+export async function attempt<T>(
+  net: Net,
+  host: string,
+  opts: TlsConnectOptions,
+  read: (conn: TlsConnection) => T,
+): Promise<Attempt<T>> {
   let conn: TlsConnection;
   try {
     conn = await net.tls(host, { port: net.ports.https, servername: host, ...opts });

@@ -64,7 +64,12 @@ const HASH_OIDS: Record<string, string> = {
 };
 
 const CURVE_BITS: Record<string, number> = {
-  prime256v1: 256, secp256k1: 256, secp384r1: 384, secp521r1: 521, secp224r1: 224, prime192v1: 192,
+  prime256v1: 256,
+  secp256k1: 256,
+  secp384r1: 384,
+  secp521r1: 521,
+  secp224r1: 224,
+  prime192v1: 192,
 };
 
 /** RSASSA-PSS names its hash in the parameters; absent means SHA-1 (RFC 4055 section 3.1). */
@@ -80,7 +85,8 @@ function signatureAlgorithm(der: Buffer): { name: string; hash: string | null } 
   const [oid, params] = algId ? children(algId.value) : [];
   if (!oid) return { name: 'unknown', hash: null };
   const text = oidText(oid.value);
-  if (text === OID_RSASSA_PSS) return { name: 'rsassa-pss', hash: pssHash(params?.tag === 0x30 ? params.value : undefined) };
+  if (text === OID_RSASSA_PSS)
+    return { name: 'rsassa-pss', hash: pssHash(params?.tag === 0x30 ? params.value : undefined) };
   const known = SIGNATURE_ALGORITHMS[text];
   return known ? { name: known[0], hash: known[1] } : { name: text, hash: null };
 }
@@ -88,7 +94,9 @@ function signatureAlgorithm(der: Buffer): { name: string; hash: string | null } 
 /** TLS Feature (RFC 7633) lists status_request: the certificate demands a stapled OCSP response. */
 function mustStaple(ext: x509.Extension | null): boolean {
   if (!ext) return false;
-  return children(readTlv(Buffer.from(ext.value)).value).some((f) => f.tag === 0x02 && intValue(f.value) === TLS_FEATURE_STATUS_REQUEST);
+  return children(readTlv(Buffer.from(ext.value)).value).some(
+    (f) => f.tag === 0x02 && intValue(f.value) === TLS_FEATURE_STATUS_REQUEST,
+  );
 }
 
 /** The SCT list (RFC 6962 section 3.3) is a TLS-encoded list inside an OCTET STRING; each SCT starts with version and log id. */
@@ -96,7 +104,7 @@ export function sctLogIds(extValue: Buffer): string[] {
   const list = readTlv(extValue).value;
   const ids = new Set<string>();
   const total = list.readUInt16BE(0);
-  for (let at = 2; at + 2 <= Math.min(list.length, 2 + total); ) {
+  for (let at = 2; at + 2 <= Math.min(list.length, 2 + total);) {
     const len = list.readUInt16BE(at);
     const sct = list.subarray(at + 2, at + 2 + len);
     if (sct.length >= 33) ids.add(sct.subarray(1, 33).toString('base64'));
@@ -111,7 +119,10 @@ function commonName(dn: x509.Name): string | null {
 }
 
 function generalNameUrls(names: x509.GeneralName[]): string[] {
-  return names.filter((n) => n.type === 'url').map((n) => n.value).sort();
+  return names
+    .filter((n) => n.type === 'url')
+    .map((n) => n.value)
+    .sort();
 }
 
 function crlUrls(ext: x509.CRLDistributionPointsExtension | null): string[] {
@@ -151,7 +162,10 @@ export function describeCertificate(der: Buffer): CertificateFacts {
     serial: node.serialNumber.toUpperCase(),
     not_before: cert.notBefore.toISOString(),
     not_after: cert.notAfter.toISOString(),
-    sans: (san?.names.items ?? []).filter((n) => n.type === 'dns').map((n) => n.value.toLowerCase().replace(/\.$/, '')).sort(),
+    sans: (san?.names.items ?? [])
+      .filter((n) => n.type === 'dns')
+      .map((n) => n.value.toLowerCase().replace(/\.$/, ''))
+      .sort(),
     ...keyFacts(node),
     signature_algorithm: sig.name,
     signature_hash: sig.hash,

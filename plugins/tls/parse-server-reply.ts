@@ -29,7 +29,7 @@ function parseServerHello(body: Buffer): ServerReply {
 /** Classifies the bytes received so far; `incomplete` means read more. */
 export function parseServerReply(bytes: Buffer): ServerReply {
   let handshake = Buffer.alloc(0);
-  for (let at = 0; at + 5 <= bytes.length; ) {
+  for (let at = 0; at + 5 <= bytes.length;) {
     const type = bytes[at]!;
     const length = bytes.readUInt16BE(at + 3);
     if (type !== RECORD_HANDSHAKE && type !== RECORD_ALERT) return { kind: 'unexpected', first_byte: type };
@@ -47,6 +47,7 @@ export function parseServerReply(bytes: Buffer): ServerReply {
     }
     at += 5 + length;
   }
-  if (bytes.length > 0 && bytes[0] !== RECORD_HANDSHAKE && bytes[0] !== RECORD_ALERT) return { kind: 'unexpected', first_byte: bytes[0]! };
+  if (bytes.length > 0 && bytes[0] !== RECORD_HANDSHAKE && bytes[0] !== RECORD_ALERT)
+    return { kind: 'unexpected', first_byte: bytes[0]! };
   return { kind: 'incomplete' };
 }

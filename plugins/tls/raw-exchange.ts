@@ -36,10 +36,19 @@ export async function rawHello(net: Net, host: string, hello: Buffer, signal: Ab
       if (reply.kind !== 'incomplete') finish({ reply });
       else if (received.length > MAX_READ_BYTES) finish({ reply: { kind: 'unexpected', first_byte: received[0]! } });
     });
-    const closed = (): void => finish(wrote ? { reply: received.length ? parseServerReply(received) : { kind: 'closed' } } : { error: 'connect_error' });
+    const closed = (): void =>
+      finish(
+        wrote
+          ? { reply: received.length ? parseServerReply(received) : { kind: 'closed' } }
+          : { error: 'connect_error' },
+      );
     socket.on('end', closed);
     socket.on('close', closed);
-    socket.on('error', (err: NodeJS.ErrnoException) => (wrote && err.code === 'ECONNRESET' ? finish({ reply: { kind: 'closed' } }) : finish({ error: err.code ?? 'connect_error' })));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      wrote && err.code === 'ECONNRESET'
+        ? finish({ reply: { kind: 'closed' } })
+        : finish({ error: err.code ?? 'connect_error' }),
+    );
     socket.write(hello, () => {
       wrote = true;
     });

@@ -5,7 +5,11 @@ import { NetError, type Net } from '../../src/net/types.ts';
 
 export function failFastAfterSilence(net: Net): Net {
   const silent = new Map<string, NetError>();
-  const note = (host: string) => silent.set(host, silent.get(host) ?? new NetError('timeout', `${host} did not answer within ${net.requestTimeoutMs} ms`));
+  const note = (host: string) =>
+    silent.set(
+      host,
+      silent.get(host) ?? new NetError('timeout', `${host} did not answer within ${net.requestTimeoutMs} ms`),
+    );
   const guard = async <T>(host: string, op: () => Promise<T>): Promise<T> => {
     const known = silent.get(host);
     if (known) throw known;

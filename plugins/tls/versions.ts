@@ -36,19 +36,38 @@ export function ssl3Acceptance(result: RawResult): boolean | null {
 }
 
 export async function collectVersions(net: Net, domain: string, signal: AbortSignal): Promise<VersionFacts> {
-  const hello = buildClientHello({ version: SSL3, suites: SUITE_CLASSES.ssl3, servername: domain, seed: `ssl3:${domain}` });
+  const hello = buildClientHello({
+    version: SSL3,
+    suites: SUITE_CLASSES.ssl3,
+    servername: domain,
+    seed: `ssl3:${domain}`,
+  });
   const [attempts, ssl3Result] = await Promise.all([
     mapLimited(VERSIONS, 2, ([, v]) =>
-      attempt(net, domain, { minVersion: v, maxVersion: v, ciphers: v === 'TLSv1.3' ? undefined : ANY_SUITE, signal }, () => true),
+      attempt(
+        net,
+        domain,
+        { minVersion: v, maxVersion: v, ciphers: v === 'TLSv1.3' ? undefined : ANY_SUITE, signal },
+        () => true,
+      ),
     ),
     rawHello(net, domain, hello, signal),
   ]);
-  const facts: VersionFacts = { reachable: false, error: null, ssl3: ssl3Acceptance(ssl3Result), tls1_0: null, tls1_1: null, tls1_2: null, tls1_3: null };
+  const facts: VersionFacts = {
+    reachable: false,
+    error: null,
+    ssl3: ssl3Acceptance(ssl3Result),
+    tls1_0: null,
+    tls1_1: null,
+    tls1_2: null,
+    tls1_3: null,
+  };
   VERSIONS.forEach(([key], i) => (facts[key] = acceptance(attempts[i]!)));
   // A refusal means something only next to a version that worked on the same host (a positive control).
   const anyAccepted = attempts.some((a) => a.outcome === 'accepted');
   if (!anyAccepted) {
-    for (const key of ['ssl3', 'tls1_0', 'tls1_1', 'tls1_2', 'tls1_3'] as const) if (facts[key] === false) facts[key] = null;
+    for (const key of ['ssl3', 'tls1_0', 'tls1_1', 'tls1_2', 'tls1_3'] as const)
+      if (facts[key] === false) facts[key] = null;
   }
   facts.reachable = attempts.some((a) => a.outcome !== 'failed') || !('error' in ssl3Result);
   if (!facts.reachable) facts.error = firstFailure(attempts) ?? ('error' in ssl3Result ? ssl3Result.error : null);

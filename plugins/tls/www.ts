@@ -15,7 +15,11 @@ export interface WwwFacts {
 
 const NO_NAME = new Set(['dns_nxdomain', 'dns_nodata']);
 
-async function resolves(net: Net, host: string, signal: AbortSignal): Promise<{ resolves: boolean | null; error: string | null }> {
+async function resolves(
+  net: Net,
+  host: string,
+  signal: AbortSignal,
+): Promise<{ resolves: boolean | null; error: string | null }> {
   try {
     return { resolves: (await net.resolve(host, { signal })).length > 0, error: null };
   } catch (err) {
@@ -29,8 +33,11 @@ export async function collectWww(net: Net, domain: string, signal: AbortSignal):
   const host = `www.${domain}`;
   const lookup = await resolves(net, host, signal);
   const none = { chain_verified: null, hostname_match: null, sha256: null };
-  if (lookup.resolves !== true || lookup.error) return { resolves: lookup.resolves, reachable: false, error: lookup.error, ...none };
-  const a = await attempt(net, host, { ALPNProtocols: ['h2', 'http/1.1'], signal }, (conn) => chainFacts(conn, host, anchorsFor(net.ca)));
+  if (lookup.resolves !== true || lookup.error)
+    return { resolves: lookup.resolves, reachable: false, error: lookup.error, ...none };
+  const a = await attempt(net, host, { ALPNProtocols: ['h2', 'http/1.1'], signal }, (conn) =>
+    chainFacts(conn, host, anchorsFor(net.ca)),
+  );
   if (a.outcome !== 'accepted') return { resolves: true, reachable: a.outcome === 'refused', error: a.error, ...none };
   return {
     resolves: true,

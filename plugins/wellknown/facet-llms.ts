@@ -23,10 +23,12 @@ export async function collectLlmsTxt(f: Fetcher) {
     h1_count: p?.h1Count ?? null,
     starts_with_h1: p?.startsWithH1 ?? null,
     summary: p?.summary ?? null,
-    sections: p?.sections.map((s) => ({ title: s.title, line: s.line, items: s.items, link_items: s.linkItems })) ?? null,
+    sections:
+      p?.sections.map((s) => ({ title: s.title, line: s.line, items: s.items, link_items: s.linkItems })) ?? null,
     links:
-      p?.links.slice(0, LINKS_LISTED).map((l) => ({ section: l.section, title: l.title, url: l.url, notes: l.notes, absolute: l.absolute })) ??
-      null,
+      p?.links
+        .slice(0, LINKS_LISTED)
+        .map((l) => ({ section: l.section, title: l.title, url: l.url, notes: l.notes, absolute: l.absolute })) ?? null,
     link_count: p?.links.length ?? null,
     absolute_link_count: p ? p.links.filter((l) => l.absolute).length : null,
     http_link_count: p ? p.links.filter((l) => /^http:/i.test(l.url)).length : null,

@@ -33,7 +33,9 @@ export async function collectUsage(f: Fetcher) {
           };
         })
       : null,
-    content_usage: p ? p.contentUsage.map((r) => ({ line: r.line, user_agents: agentsOf(p, r.group), value: r.value })) : null,
+    content_usage: p
+      ? p.contentUsage.map((r) => ({ line: r.line, user_agents: agentsOf(p, r.group), value: r.value }))
+      : null,
     licenses: p ? p.licenses : null,
     tdmrep: {
       document: tdmDoc,

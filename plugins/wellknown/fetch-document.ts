@@ -57,7 +57,8 @@ export class Fetcher {
   target(pathOrUrl: string): string {
     if (!/^https?:\/\//i.test(pathOrUrl)) return this.origin + pathOrUrl;
     const url = new URL(pathOrUrl);
-    if (url.protocol === 'https:' && url.port === '' && url.hostname.toLowerCase() === this.domain) return this.origin + url.pathname + url.search;
+    if (url.protocol === 'https:' && url.port === '' && url.hostname.toLowerCase() === this.domain)
+      return this.origin + url.pathname + url.search;
     return url.href;
   }
 

@@ -146,7 +146,14 @@ export function parseLlmsTxt(bytes: Uint8Array, cut = false): ParsedLlmsTxt {
       const url = unwrap(m[3]!);
       const notes = notesFor && notesFor.url === url ? notesFor.notes : null;
       notesFor = null;
-      out.links.push({ section: section?.title ?? null, title: m[2]!.trim(), url, notes, absolute: ABSOLUTE.test(url), line: n });
+      out.links.push({
+        section: section?.title ?? null,
+        title: m[2]!.trim(),
+        url,
+        notes,
+        absolute: ABSOLUTE.test(url),
+        line: n,
+      });
     }
   });
   if (quote && out.summary === null) out.summary = (quote as string[]).join(' ').trim() || null;

@@ -7,11 +7,7 @@ import { decodeUtf8, splitLines } from './text.ts';
 export const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
 
 export type RobotsErrorCode =
-  | 'missing_separator'
-  | 'rule_outside_group'
-  | 'invalid_user_agent'
-  | 'invalid_path'
-  | 'invalid_crawl_delay';
+  'missing_separator' | 'rule_outside_group' | 'invalid_user_agent' | 'invalid_path' | 'invalid_crawl_delay';
 
 export interface RobotsParseError {
   line: number;
@@ -134,7 +130,8 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
         const group = inGroup(n);
         if (!group) return;
         members++;
-        if (value !== '' && !value.startsWith('/') && !value.startsWith('*')) out.errors.push({ line: n, code: 'invalid_path' });
+        if (value !== '' && !value.startsWith('/') && !value.startsWith('*'))
+          out.errors.push({ line: n, code: 'invalid_path' });
         group.rules.push({ kind: key, pattern: value, line: n });
         return;
       }

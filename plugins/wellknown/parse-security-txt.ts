@@ -19,7 +19,15 @@ const SECURITY_TXT_FIELDS = [
 export type SecurityTxtField = (typeof SECURITY_TXT_FIELDS)[number];
 
 /** Fields whose values are URIs (section 2.5); `http:` in any of them is an insecure web URI. */
-const URI_FIELDS: readonly SecurityTxtField[] = ['acknowledgments', 'canonical', 'contact', 'csaf', 'encryption', 'hiring', 'policy'];
+const URI_FIELDS: readonly SecurityTxtField[] = [
+  'acknowledgments',
+  'canonical',
+  'contact',
+  'csaf',
+  'encryption',
+  'hiring',
+  'policy',
+];
 
 export type SecurityTxtErrorCode = 'missing_separator' | 'empty_value' | 'invalid_expires' | 'unterminated_signature';
 
@@ -80,7 +88,10 @@ export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurity
   const out: ParsedSecurityTxt = {
     signed,
     signatureComplete: null,
-    fields: Object.fromEntries(SECURITY_TXT_FIELDS.map((f) => [f, [] as string[]])) as unknown as Record<SecurityTxtField, string[]>,
+    fields: Object.fromEntries(SECURITY_TXT_FIELDS.map((f) => [f, [] as string[]])) as unknown as Record<
+      SecurityTxtField,
+      string[]
+    >,
     unknownFields: [],
     expires: null,
     insecureUris: [],

@@ -98,7 +98,13 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
   const text = decodeUtf8(bytes).text;
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
-    return { wellFormed: false, xmlError: `line ${valid.err.line}: ${valid.err.msg}`, root: null, namespace: null, ...EMPTY_COUNTS };
+    return {
+      wellFormed: false,
+      xmlError: `line ${valid.err.line}: ${valid.err.msg}`,
+      root: null,
+      namespace: null,
+      ...EMPTY_COUNTS,
+    };
   }
   let doc: XmlNode;
   try {
@@ -107,7 +113,8 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
     return { wellFormed: false, xmlError: (err as Error).message, root: null, namespace: null, ...EMPTY_COUNTS };
   }
   const rootName = Object.keys(doc).find((k) => !k.startsWith('?') && !k.startsWith('#') && !k.startsWith('!'));
-  if (!rootName) return { wellFormed: false, xmlError: 'no root element', root: null, namespace: null, ...EMPTY_COUNTS };
+  if (!rootName)
+    return { wellFormed: false, xmlError: 'no root element', root: null, namespace: null, ...EMPTY_COUNTS };
   const rootNode = ([doc[rootName]].flat()[0] ?? {}) as XmlNode;
   const prefix = prefixOf(rootName);
   const nsAttr = rootNode[prefix ? `@_xmlns:${prefix}` : '@_xmlns'];

@@ -45,11 +45,13 @@ export function parseTdmRep(bytes: Uint8Array): ParsedTdmRep {
     }
     const o = item as Record<string, unknown>;
     const location = typeof o.location === 'string' && o.location !== '' ? o.location : null;
-    const reservation = o['tdm-reservation'] === 0 || o['tdm-reservation'] === 1 ? (o['tdm-reservation'] as number) : null;
+    const reservation =
+      o['tdm-reservation'] === 0 || o['tdm-reservation'] === 1 ? (o['tdm-reservation'] as number) : null;
     const policy = typeof o['tdm-policy'] === 'string' ? o['tdm-policy'] : null;
     if (location === null) out.problems.push({ index, code: 'location_missing' });
     if (reservation === null) out.problems.push({ index, code: 'reservation_invalid' });
-    if (o['tdm-policy'] !== undefined && (policy === null || !absoluteUrl(policy))) out.problems.push({ index, code: 'policy_invalid' });
+    if (o['tdm-policy'] !== undefined && (policy === null || !absoluteUrl(policy)))
+      out.problems.push({ index, code: 'policy_invalid' });
     out.entries.push({ location, tdm_reservation: reservation, tdm_policy: policy });
   });
   return out;

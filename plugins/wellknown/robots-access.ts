@@ -83,7 +83,9 @@ export function decideRules(rules: RobotsRule[], path: string): Decision {
   let best: { length: number; kind: Decision } | null = null;
   for (const rule of rules) {
     if (rule.pattern === '') continue; // an empty rule matches nothing (RFC 9309 section 2.2.2)
-    const pattern = normalisePath(rule.pattern.startsWith('/') || rule.pattern.startsWith('*') ? rule.pattern : '/' + rule.pattern);
+    const pattern = normalisePath(
+      rule.pattern.startsWith('/') || rule.pattern.startsWith('*') ? rule.pattern : '/' + rule.pattern,
+    );
     if (!patternMatches(pattern, target)) continue;
     if (!best || pattern.length > best.length || (pattern.length === best.length && rule.kind === 'allow')) {
       best = { length: pattern.length, kind: rule.kind };

@@ -13,7 +13,10 @@ const cache = new Map<string, Record<string, unknown>>();
 export function apiSchema(name: ApiSchemaName | 'certificate'): Record<string, unknown> {
   let s = cache.get(name);
   if (!s) {
-    const file = name === 'certificate' ? path.join(REPO_ROOT, 'schemas', 'certificate.schema.json') : path.join(REPO_ROOT, 'schemas', 'api', `${name}.json`);
+    const file =
+      name === 'certificate'
+        ? path.join(REPO_ROOT, 'schemas', 'certificate.schema.json')
+        : path.join(REPO_ROOT, 'schemas', 'api', `${name}.json`);
     s = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     cache.set(name, s);
   }

@@ -10,7 +10,12 @@ export function certificateRoutes(gate: Pick<PaymentGate, 'certificate'>): Route
   router.get('/api/certificates/:id', async (ctx) => {
     const id = ctx.params.id ?? '';
     const stored = CERTIFICATE_ID.test(id) ? await gate.certificate(id) : null;
-    if (!stored) throw new ApiError(404, `no certificate with id ${JSON.stringify(id.slice(0, 128))} was issued by this service`, '/docs/api');
+    if (!stored)
+      throw new ApiError(
+        404,
+        `no certificate with id ${JSON.stringify(id.slice(0, 128))} was issued by this service`,
+        '/docs/api',
+      );
     ctx.type = 'application/json';
     ctx.body = stored.body;
   });

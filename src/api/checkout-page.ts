@@ -107,8 +107,7 @@ function testModeNote(ctx: PageContext): string {
 
 export function checkoutPage(ctx: PageContext, opts: { cancelled: boolean }): string {
   const price = formatPrice(ctx.priceCents, ctx.currency);
-  const button =
-    ctx.mode === 'test' ? 'Get a test token (free)' : `Pay ${price} and get a token`;
+  const button = ctx.mode === 'test' ? 'Get a test token (free)' : `Pay ${price} and get a token`;
   const how =
     ctx.mode === 'test'
       ? 'The button below issues a token at once and shows it on the next page.'
@@ -155,7 +154,12 @@ function examples(baseUrl: string, token: string): { rest: string; mcp: string }
   const rest = `curl -sS ${baseUrl}/api/fullvalidation \\
   -H 'Content-Type: application/json' \\
   -d '${JSON.stringify(args)}'`;
-  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'service_fullvalidation', arguments: args } };
+  const call = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'service_fullvalidation', arguments: args },
+  };
   const mcp = `curl -sS ${baseUrl}/mcp \\
   -H 'Content-Type: application/json' \\
   -H 'Accept: application/json, text/event-stream' \\

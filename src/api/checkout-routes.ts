@@ -69,7 +69,11 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
 
   router.post('/checkout/session', async (ctx) => {
     if (!fromOurOrigin(ctx, page.baseUrl)) {
-      throw new ApiError(403, 'a checkout must be started from the checkout page of this service (the Origin header did not match)', '/checkout');
+      throw new ApiError(
+        403,
+        'a checkout must be started from the checkout page of this service (the Origin header did not match)',
+        '/checkout',
+      );
     }
     const started = await processor.start();
     if (started.kind === 'redirect') {
@@ -77,7 +81,10 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
       ctx.redirect(started.url);
       return;
     }
-    log.info({ processor: processor.name, expires_at: started.issued.expiresAt.toISOString() }, 'checkout issued a token');
+    log.info(
+      { processor: processor.name, expires_at: started.issued.expiresAt.toISOString() },
+      'checkout issued a token',
+    );
     html(ctx, tokenPage(page, started.issued));
   });
 
@@ -99,7 +106,9 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
       const raw = await rawBody(ctx, WEBHOOK_BODY_LIMIT);
       try {
         const outcome = await webhook(raw, signature);
-        ctx.body = outcome.handled ? { received: true, minted: outcome.minted } : { received: true, ignored: outcome.type };
+        ctx.body = outcome.handled
+          ? { received: true, minted: outcome.minted }
+          : { received: true, ignored: outcome.type };
       } catch (err) {
         if (err instanceof WebhookSignatureError) {
           log.warn({ err: err.message }, 'webhook refused: signature did not verify');

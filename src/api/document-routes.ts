@@ -13,7 +13,16 @@ import { buildMcpManifest } from './mcp-manifest.ts';
 import { buildOpenApi } from './openapi.ts';
 import { securityTxt } from './security-txt.ts';
 import { DIRECTORY_MEDIA_TYPE, directoryKeys, signDirectory } from './signature-directory.ts';
-import { API_CATALOG_TYPE, apiCatalog, homeLinks, homePage, llmsFullTxt, llmsTxt, robotsTxt, sitemapXml } from './site-documents.ts';
+import {
+  API_CATALOG_TYPE,
+  apiCatalog,
+  homeLinks,
+  homePage,
+  llmsFullTxt,
+  llmsTxt,
+  robotsTxt,
+  sitemapXml,
+} from './site-documents.ts';
 
 /** The guides served at /docs/<name> and /docs/<name>.md, as markdown. */
 const GUIDES = ['api', 'operations'] as const;
@@ -28,7 +37,11 @@ export interface DocumentDeps {
 }
 
 function publish(ctx: Context, type: string, body: unknown): void {
-  ctx.set({ 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+  ctx.set({
+    'Cache-Control': 'public, max-age=300',
+    'Access-Control-Allow-Origin': '*',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  });
   ctx.type = type;
   ctx.body = typeof body === 'string' ? body : JSON.stringify(body, null, 2) + '\n';
 }
@@ -47,18 +60,23 @@ export function documentRoutes(deps: DocumentDeps): Router {
     publish(ctx, 'text/html; charset=utf-8', homePage(baseUrl));
   });
   for (const [name, text] of guides) {
-    for (const at of [`/docs/${name}`, `/docs/${name}.md`]) router.get(at, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', text));
+    for (const at of [`/docs/${name}`, `/docs/${name}.md`])
+      router.get(at, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', text));
   }
   router.get('/robots.txt', (ctx) => publish(ctx, 'text/plain; charset=utf-8', robotsTxt(baseUrl)));
   router.get('/sitemap.xml', (ctx) => publish(ctx, 'application/xml; charset=utf-8', sitemapXml(baseUrl)));
   router.get('/llms.txt', (ctx) => publish(ctx, 'text/markdown; charset=utf-8', llmsTxt(baseUrl)));
-  router.get('/llms-full.txt', (ctx) => publish(ctx, 'text/markdown; charset=utf-8', llmsFullTxt(baseUrl, guides.get('api')!)));
+  router.get('/llms-full.txt', (ctx) =>
+    publish(ctx, 'text/markdown; charset=utf-8', llmsFullTxt(baseUrl, guides.get('api')!)),
+  );
   router.get('/.well-known/api-catalog', (ctx) => publish(ctx, API_CATALOG_TYPE, apiCatalog(baseUrl)));
 
   router.get('/openapi.json', (ctx) => publish(ctx, 'application/json', openapi));
   router.get('/.well-known/jwks.json', (ctx) => publish(ctx, 'application/jwk-set+json', deps.jwks));
   router.get('/.well-known/mcp.json', (ctx) => publish(ctx, 'application/json', manifest));
-  router.get('/.well-known/security.txt', (ctx) => publish(ctx, 'text/plain; charset=utf-8', securityTxt(deps.config, now())));
+  router.get('/.well-known/security.txt', (ctx) =>
+    publish(ctx, 'text/plain; charset=utf-8', securityTxt(deps.config, now())),
+  );
   const agentKey = deps.agentKey;
   if (agentKey) {
     router.get('/.well-known/http-message-signatures-directory', async (ctx) => {

@@ -25,24 +25,34 @@ function fromFrameworkError(err: Error & { status?: number; type?: string; expos
   const status = err.status;
   if (typeof status !== 'number' || status < 400 || status > 499) return null;
   // co-body marks a body it could not parse (or a bare JSON scalar, refused in strict mode) as a 400 SyntaxError.
-  if (err instanceof SyntaxError) return new ApiError(400, 'the request body is not valid JSON (send a JSON object)', '/docs/api#requests');
+  if (err instanceof SyntaxError)
+    return new ApiError(400, 'the request body is not valid JSON (send a JSON object)', '/docs/api#requests');
   if (err.type === 'entity.too.large') return new ApiError(413, 'the request body is too large', '/docs/api#limits');
-  if (err.type === 'entity.parse.failed' || err.type === 'entity.verify.failed') return new ApiError(400, 'the request body is not valid JSON', '/docs/api#requests');
-  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return new ApiError(400, 'the request body must be UTF-8 JSON', '/docs/api#requests');
+  if (err.type === 'entity.parse.failed' || err.type === 'entity.verify.failed')
+    return new ApiError(400, 'the request body is not valid JSON', '/docs/api#requests');
+  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
+    return new ApiError(400, 'the request body must be UTF-8 JSON', '/docs/api#requests');
   if (err.type === 'request.aborted') return new ApiError(400, 'the request body was not received completely');
   return new ApiError(status, err.expose && err.message ? err.message : 'the request could not be processed');
 }
 
 export function errorHandler(opts: { baseUrl: string; log: Logger }): Middleware {
-  const body = (e: ApiError): ErrorBody => (e.docsPath ? { error: e.message, docs: opts.baseUrl + e.docsPath } : { error: e.message });
+  const body = (e: ApiError): ErrorBody =>
+    e.docsPath ? { error: e.message, docs: opts.baseUrl + e.docsPath } : { error: e.message };
   return async function errors(ctx, next) {
     try {
       await next();
       // A handler that answered on the raw response itself (MCP) has already said everything.
       if (ctx.respond === false) return;
-      if (ctx.status === 404 && ctx.body == null) throw new ApiError(404, `nothing is served at ${ctx.method} ${ctx.path}`, '/docs/api');
+      if (ctx.status === 404 && ctx.body == null)
+        throw new ApiError(404, `nothing is served at ${ctx.method} ${ctx.path}`, '/docs/api');
       if (ctx.status === 405 && ctx.body == null) {
-        throw new ApiError(405, `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`, '/docs/api', { Allow: ctx.response.get('Allow') });
+        throw new ApiError(
+          405,
+          `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`,
+          '/docs/api',
+          { Allow: ctx.response.get('Allow') },
+        );
       }
     } catch (raw) {
       const err = raw as Error & { status?: number };

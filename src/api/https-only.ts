@@ -7,7 +7,8 @@ import { ApiError } from './errors.ts';
 export function httpsOnly(): Middleware {
   return async function requireHttps(ctx, next) {
     const forwarded = ctx.get('X-Forwarded-Proto').split(',')[0]!.trim().toLowerCase();
-    if (forwarded !== '' && forwarded !== 'https') throw new ApiError(403, 'this service is served over HTTPS only; use an https:// URL', '/docs/api');
+    if (forwarded !== '' && forwarded !== 'https')
+      throw new ApiError(403, 'this service is served over HTTPS only; use an https:// URL', '/docs/api');
     await next();
   };
 }

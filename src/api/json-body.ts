@@ -6,7 +6,12 @@ import { ApiError } from './errors.ts';
 export const BODY_LIMIT = '16kb';
 
 /** The JSON body parser alone, for a route that answers other content types itself (MCP). */
-export const jsonBodyParser = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, encoding: 'utf-8', jsonStrict: true });
+export const jsonBodyParser = bodyParser({
+  enableTypes: ['json'],
+  jsonLimit: BODY_LIMIT,
+  encoding: 'utf-8',
+  jsonStrict: true,
+});
 
 /** Parses the JSON body (refusing any other content type) and keeps it on ctx.request.body. */
 export function jsonBody(): Middleware {
@@ -17,4 +22,3 @@ export function jsonBody(): Middleware {
     await jsonBodyParser(ctx, next);
   };
 }
-

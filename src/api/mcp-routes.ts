@@ -23,16 +23,26 @@ function rpcError(ctx: Context, status: number, code: number, message: string): 
 }
 
 function buildServer(ops: ScanOperations, ctx: Context, log: Logger): Server {
-  const server = new Server({ name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
+    { capabilities: { tools: {} } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(ops, request.params.name, request.params.arguments, callerOf(ctx), log));
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(ops, request.params.name, request.params.arguments, callerOf(ctx), log),
+  );
   return server;
 }
 
 export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
   const router = new Router();
   const notAllowed = (ctx: Context) => {
-    throw new ApiError(405, `${ctx.method} is not allowed on ${MCP_PATH}: this MCP server is stateless, so there is no stream to open or session to end; POST JSON-RPC messages instead`, '/docs/api#mcp', { Allow: 'POST' });
+    throw new ApiError(
+      405,
+      `${ctx.method} is not allowed on ${MCP_PATH}: this MCP server is stateless, so there is no stream to open or session to end; POST JSON-RPC messages instead`,
+      '/docs/api#mcp',
+      { Allow: 'POST' },
+    );
   };
   router.get(MCP_PATH, notAllowed).delete(MCP_PATH, notAllowed);
 
@@ -44,7 +54,8 @@ export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
         await jsonBodyParser(ctx, async () => {});
       } catch (raw) {
         const err = raw as { type?: string };
-        if (err.type === 'entity.too.large') return rpcError(ctx, 413, ErrorCode.InvalidRequest, `the message is larger than ${BODY_LIMIT}`);
+        if (err.type === 'entity.too.large')
+          return rpcError(ctx, 413, ErrorCode.InvalidRequest, `the message is larger than ${BODY_LIMIT}`);
         return rpcError(ctx, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
       }
     }

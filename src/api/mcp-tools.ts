@@ -42,15 +42,32 @@ function toolResult(outcome: OperationOutcome): CallToolResult {
 }
 
 /** Runs one tools/call; throws McpError only for what is a protocol problem (an unknown tool). */
-export async function callTool(ops: ScanOperations, name: string, args: unknown, caller: Caller, log: Logger): Promise<CallToolResult> {
+export async function callTool(
+  ops: ScanOperations,
+  name: string,
+  args: unknown,
+  caller: Caller,
+  log: Logger,
+): Promise<CallToolResult> {
   const run =
-    name === 'service_quickscan' ? ops.quickscan.bind(ops) : name === 'service_fullvalidation' ? ops.fullvalidation.bind(ops) : null;
-  if (!run) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}; the tools are ${MCP_TOOLS.map((t) => t.name).join(', ')}`);
+    name === 'service_quickscan'
+      ? ops.quickscan.bind(ops)
+      : name === 'service_fullvalidation'
+        ? ops.fullvalidation.bind(ops)
+        : null;
+  if (!run)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `unknown tool ${JSON.stringify(name)}; the tools are ${MCP_TOOLS.map((t) => t.name).join(', ')}`,
+    );
   try {
     return toolResult(await run(args ?? {}, caller));
   } catch (err) {
     if (err instanceof ApiError) return { content: [{ type: 'text', text: err.message }], isError: true };
-    log.warn({ err: (err as Error).message, stack: (err as Error).stack, tool: name }, 'unexpected error in an MCP tool');
+    log.warn(
+      { err: (err as Error).message, stack: (err as Error).stack, tool: name },
+      'unexpected error in an MCP tool',
+    );
     throw new McpError(ErrorCode.InternalError, 'the service failed to handle this call; it has been logged');
   }
 }

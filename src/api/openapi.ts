@@ -25,29 +25,41 @@ const signedHeaders = {
 };
 
 function errorResponse(description: string, extraHeaders: Json = {}): Json {
-  return { description, headers: { ...signedHeaders, ...extraHeaders }, content: { 'application/json': { schema: ref('Error') } } };
+  return {
+    description,
+    headers: { ...signedHeaders, ...extraHeaders },
+    content: { 'application/json': { schema: ref('Error') } },
+  };
 }
 
 function jsonResponse(description: string, schemaName: string, extraHeaders: Json = {}): Json {
-  return { description, headers: { ...signedHeaders, ...extraHeaders }, content: { 'application/json': { schema: ref(schemaName) } } };
+  return {
+    description,
+    headers: { ...signedHeaders, ...extraHeaders },
+    content: { 'application/json': { schema: ref(schemaName) } },
+  };
 }
 
 /** Answers every operation can give, whatever its own. */
 function commonErrors(trustProxy: boolean): Json {
   const out: Json = {
-    '400': errorResponse('The body is not valid JSON, is not sent as application/json, has unknown fields, or the domain is invalid (a scheme, path, port, IP literal, bad label, too long, or no public suffix).'),
+    '400': errorResponse(
+      'The body is not valid JSON, is not sent as application/json, has unknown fields, or the domain is invalid (a scheme, path, port, IP literal, bad label, too long, or no public suffix).',
+    ),
     '413': errorResponse(`The request body is larger than ${BODY_LIMIT}.`),
     '504': errorResponse('The scan did not finish within its deadline; nothing was charged.'),
     '500': errorResponse('The service failed; the request id in X-Request-Id finds it in the logs.'),
   };
-  if (trustProxy) out['403'] = errorResponse('The request reached the TLS-terminating proxy over plain HTTP; use https://.');
+  if (trustProxy)
+    out['403'] = errorResponse('The request reached the TLS-terminating proxy over plain HTTP; use https://.');
   return out;
 }
 
 export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Json {
   const requestBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
   const notAllowed = {
-    description: 'Not allowed: the MCP server is stateless, so it opens no server-to-client stream and has no session to end.',
+    description:
+      'Not allowed: the MCP server is stateless, so it opens no server-to-client stream and has no session to end.',
     headers: { ...signedHeaders, Allow: { description: 'The allowed method: POST.', schema: { type: 'string' } } },
     content: { 'application/json': { schema: ref('Error') } },
   };
@@ -68,15 +80,26 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
         post: {
           operationId: 'quickscan',
           summary: 'Quick Scan a domain (free)',
-          description: 'A fast subset of the rules: an indicative verdict, a score and the top findings. Results are cached per domain; scans that really run are rate-limited per client.',
+          description:
+            'A fast subset of the rules: an indicative verdict, a score and the top findings. Results are cached per domain; scans that really run are rate-limited per client.',
           requestBody: requestBody('QuickScanRequest'),
           responses: {
-            '200': jsonResponse('The result: a summary and the canonical JSON report; isError is true when the domain could not be judged (for example it does not resolve).', 'ScanResult', {
-              'X-Cache': { description: 'hit when the result came from the cache, miss when a scan ran.', schema: { type: 'string', enum: ['hit', 'miss'] } },
-            }),
+            '200': jsonResponse(
+              'The result: a summary and the canonical JSON report; isError is true when the domain could not be judged (for example it does not resolve).',
+              'ScanResult',
+              {
+                'X-Cache': {
+                  description: 'hit when the result came from the cache, miss when a scan ran.',
+                  schema: { type: 'string', enum: ['hit', 'miss'] },
+                },
+              },
+            ),
             ...commonErrors(opts.trustProxy),
             '429': errorResponse('Too many quick scans from this client.', {
-              'Retry-After': { description: 'Seconds until the client may scan again.', schema: { type: 'integer', minimum: 1 } },
+              'Retry-After': {
+                description: 'Seconds until the client may scan again.',
+                schema: { type: 'integer', minimum: 1 },
+              },
             }),
           },
         },
@@ -85,12 +108,18 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
         post: {
           operationId: 'fullvalidation',
           summary: 'Full Validation of a domain (paid), answered with a signed certificate',
-          description: 'Every rule, a verdict and a certificate signed with Ed25519 (detached JWS). One payment token pays for one validation; repeating it for the same domain returns the same certificate. The token goes in the body, never in an Authorization header.',
+          description:
+            'Every rule, a verdict and a certificate signed with Ed25519 (detached JWS). One payment token pays for one validation; repeating it for the same domain returns the same certificate. The token goes in the body, never in an Authorization header.',
           requestBody: requestBody('FullValidationRequest'),
           responses: {
-            '200': jsonResponse('The result: a summary and the canonical JSON of the certificate (schema Certificate); isError is true when the domain could not be judged, and then the token is not used.', 'ScanResult'),
+            '200': jsonResponse(
+              'The result: a summary and the canonical JSON of the certificate (schema Certificate); isError is true when the domain could not be judged, and then the token is not used.',
+              'ScanResult',
+            ),
             ...commonErrors(opts.trustProxy),
-            '402': errorResponse('payment_token is missing (or was sent in an Authorization header), unknown, expired, used for another domain, or in use by a running validation.'),
+            '402': errorResponse(
+              'payment_token is missing (or was sent in an Authorization header), unknown, expired, used for another domain, or in use by a running validation.',
+            ),
           },
         },
       },
@@ -98,8 +127,17 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
         get: {
           operationId: 'certificate',
           summary: 'A certificate issued earlier, byte for byte',
-          description: 'The canonical JSON of {payload, jws} exactly as the Full Validation first returned it. Verify it with any JOSE library and the key from /.well-known/jwks.json.',
-          parameters: [{ name: 'id', in: 'path', required: true, description: 'The certificate id (payload.id), e.g. dvc_…', schema: { type: 'string', maxLength: 128 } }],
+          description:
+            'The canonical JSON of {payload, jws} exactly as the Full Validation first returned it. Verify it with any JOSE library and the key from /.well-known/jwks.json.',
+          parameters: [
+            {
+              name: 'id',
+              in: 'path',
+              required: true,
+              description: 'The certificate id (payload.id), e.g. dvc_…',
+              schema: { type: 'string', maxLength: 128 },
+            },
+          ],
           responses: {
             '200': jsonResponse('The certificate.', 'Certificate'),
             '404': errorResponse('No certificate with this id was issued by this service.'),
@@ -110,16 +148,33 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
         post: {
           operationId: 'mcp',
           summary: 'MCP (JSON-RPC 2.0 over Streamable HTTP, stateless)',
-          description: 'Tools service_quickscan and service_fullvalidation, with the request schemas as input schemas. Send Accept: application/json, text/event-stream.',
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message.' } } } },
+          description:
+            'Tools service_quickscan and service_fullvalidation, with the request schemas as input schemas. Send Accept: application/json, text/event-stream.',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message.' } } },
+          },
           responses: {
-            '200': { description: 'The JSON-RPC response.', content: { 'application/json': { schema: { type: 'object' } } } },
-            '400': { description: 'A JSON-RPC error: the message could not be parsed or is not valid JSON-RPC.', content: { 'application/json': { schema: { type: 'object' } } } },
-            '413': { description: `A JSON-RPC error: the message is larger than ${BODY_LIMIT}.`, content: { 'application/json': { schema: { type: 'object' } } } },
+            '200': {
+              description: 'The JSON-RPC response.',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            '400': {
+              description: 'A JSON-RPC error: the message could not be parsed or is not valid JSON-RPC.',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            '413': {
+              description: `A JSON-RPC error: the message is larger than ${BODY_LIMIT}.`,
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
           },
         },
         get: { operationId: 'mcpStream', summary: 'Not offered (stateless server)', responses: { '405': notAllowed } },
-        delete: { operationId: 'mcpEndSession', summary: 'Not offered (stateless server)', responses: { '405': notAllowed } },
+        delete: {
+          operationId: 'mcpEndSession',
+          summary: 'Not offered (stateless server)',
+          responses: { '405': notAllowed },
+        },
       },
     },
     components: {
@@ -131,9 +186,18 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
         Certificate: component('certificate'),
       },
       headers: {
-        'Content-Digest': { description: 'RFC 9530 digest of the body: sha-256=:<base64>:.', schema: { type: 'string' } },
-        'Signature-Input': { description: `RFC 9421 signature parameters of ${RESPONSE_SIGNATURE_LABEL}: the covered components, created, keyid and alg.`, schema: { type: 'string' } },
-        Signature: { description: `RFC 9421 Ed25519 signature ${RESPONSE_SIGNATURE_LABEL}, verifiable with the JWKS key named by keyid.`, schema: { type: 'string' } },
+        'Content-Digest': {
+          description: 'RFC 9530 digest of the body: sha-256=:<base64>:.',
+          schema: { type: 'string' },
+        },
+        'Signature-Input': {
+          description: `RFC 9421 signature parameters of ${RESPONSE_SIGNATURE_LABEL}: the covered components, created, keyid and alg.`,
+          schema: { type: 'string' },
+        },
+        Signature: {
+          description: `RFC 9421 Ed25519 signature ${RESPONSE_SIGNATURE_LABEL}, verifiable with the JWKS key named by keyid.`,
+          schema: { type: 'string' },
+        },
         'X-Request-Id': { description: 'The request id, as logged.', schema: { type: 'string' } },
       },
     },

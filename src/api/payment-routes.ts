@@ -8,10 +8,20 @@ import type { PaymentProcessor } from '../payments/processor.ts';
 import { certificateRoutes } from './certificate-routes.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 
-export function paymentRoutes(payments: { gate: PaymentGate; processor?: PaymentProcessor }, config: Config, log: Logger): Router[] {
+export function paymentRoutes(
+  payments: { gate: PaymentGate; processor?: PaymentProcessor },
+  config: Config,
+  log: Logger,
+): Router[] {
   const { priceCents, currency, tokenTtlSeconds } = config.payments;
   const checkout = payments.processor
-    ? [checkoutRoutes({ processor: payments.processor, page: { baseUrl: config.baseUrl, priceCents, currency, tokenTtlSeconds }, log })]
+    ? [
+        checkoutRoutes({
+          processor: payments.processor,
+          page: { baseUrl: config.baseUrl, priceCents, currency, tokenTtlSeconds },
+          log,
+        }),
+      ]
     : [];
   return [...checkout, certificateRoutes(payments.gate)];
 }

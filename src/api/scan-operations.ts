@@ -49,11 +49,19 @@ function missingToken(authorization: string): ApiError {
   const hint = authorization
     ? ' A token in the Authorization header is never accepted (headers end up in logs and proxies); put it in the JSON body.'
     : ' Get one at /checkout.';
-  return new ApiError(402, `payment_token is required in the request body: one token pays for one Full Validation.${hint}`, '/checkout');
+  return new ApiError(
+    402,
+    `payment_token is required in the request body: one token pays for one Full Validation.${hint}`,
+    '/checkout',
+  );
 }
 
 function deadlineError(err: ScanDeadlineError): ApiError {
-  return new ApiError(504, `the scan did not finish within its ${err.deadlineMs} ms deadline; nothing was charged, try again later`, '/docs/api#deadlines');
+  return new ApiError(
+    504,
+    `the scan did not finish within its ${err.deadlineMs} ms deadline; nothing was charged, try again later`,
+    '/docs/api#deadlines',
+  );
 }
 
 export class ScanOperations {
@@ -64,7 +72,11 @@ export class ScanOperations {
     const domain = domainOf(input, this.deps.extraSuffixes);
     try {
       const outcome = await this.deps.quickScans.run(domain, caller.client);
-      return { result: outcome.result, structured: outcome.report as unknown as Record<string, unknown> | null, cached: outcome.cached };
+      return {
+        result: outcome.result,
+        structured: outcome.report as unknown as Record<string, unknown> | null,
+        cached: outcome.cached,
+      };
     } catch (err) {
       if (err instanceof RateLimitedError) {
         throw new ApiError(429, err.message, '/docs/api#limits', { 'Retry-After': String(err.retryAfterSeconds) });
@@ -75,14 +87,23 @@ export class ScanOperations {
   }
 
   async fullvalidation(body: unknown, caller: Caller): Promise<OperationOutcome> {
-    if (body !== null && typeof body === 'object' && !Array.isArray(body) && (body as Record<string, unknown>).payment_token === undefined) {
+    if (
+      body !== null &&
+      typeof body === 'object' &&
+      !Array.isArray(body) &&
+      (body as Record<string, unknown>).payment_token === undefined
+    ) {
       throw missingToken(caller.authorization);
     }
     const input = validInput<{ domain: string; payment_token: string }>('fullvalidation-request', body);
     const domain = domainOf(input.domain, this.deps.extraSuffixes);
     try {
       const outcome = await this.deps.fullValidations.run(domain, input.payment_token);
-      return { result: outcome.result, structured: outcome.certificate as unknown as Record<string, unknown> | null, cached: outcome.replayed };
+      return {
+        result: outcome.result,
+        structured: outcome.certificate as unknown as Record<string, unknown> | null,
+        cached: outcome.replayed,
+      };
     } catch (err) {
       if (err instanceof PaymentRequiredError) throw new ApiError(402, err.message, '/checkout');
       if (err instanceof ScanDeadlineError) throw deadlineError(err);

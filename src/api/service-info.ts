@@ -10,5 +10,5 @@ export const SERVICE_INFO = {
   title: 'Domain Validation Service',
   version: pkg.version,
   description:
-    'Tells whether a domain\'s web infrastructure is ready for AI agents: a free Quick Scan (indicative verdict, score, top findings) and a paid Full Validation of every rule with an Ed25519-signed certificate.',
+    "Tells whether a domain's web infrastructure is ready for AI agents: a free Quick Scan (indicative verdict, score, top findings) and a paid Full Validation of every rule with an Ed25519-signed certificate.",
 } as const;

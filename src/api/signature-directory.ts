@@ -18,7 +18,20 @@ export type DirectoryJwk = PublicJwk & { nbf: number; exp: number };
 export function directoryKeys(key: SigningKey, now: Date): { keys: DirectoryJwk[] } {
   const { kty, crv, x } = key.publicJwk;
   const nbf = Math.floor(Date.parse(key.createdAt) / 1000);
-  return { keys: [{ kty, crv, x, kid: key.thumbprint, alg: 'EdDSA', use: 'sig', nbf, exp: Math.floor(now.getTime() / 1000) + KEY_VALIDITY_S }] };
+  return {
+    keys: [
+      {
+        kty,
+        crv,
+        x,
+        kid: key.thumbprint,
+        alg: 'EdDSA',
+        use: 'sig',
+        nbf,
+        exp: Math.floor(now.getTime() / 1000) + KEY_VALIDITY_S,
+      },
+    ],
+  };
 }
 
 /** Sets the directory's Signature-Input and Signature; response signing (response-signing.ts) then adds its own beside them. */
@@ -31,7 +44,13 @@ export async function signDirectory(ctx: Context, key: SigningKey, now: Date): P
       name: 'binding0',
       fields: ['@authority;req'],
       params: ['created', 'expires', 'keyid', 'alg', 'tag'],
-      paramValues: { created, expires: new Date(created.getTime() + SIGNATURE_LIFETIME_S * 1000), keyid: key.thumbprint, alg: 'ed25519', tag: DIRECTORY_TAG },
+      paramValues: {
+        created,
+        expires: new Date(created.getTime() + SIGNATURE_LIFETIME_S * 1000),
+        keyid: key.thumbprint,
+        alg: 'ed25519',
+        tag: DIRECTORY_TAG,
+      },
     },
     { status: ctx.status, headers: {} as Record<string, string | string[]> },
     request,

@@ -51,7 +51,18 @@ ${links.map(([href, text]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(te
 
 /** Every crawler and agent is welcome; the API answers only POST, so there is nothing to keep them from. */
 export function robotsTxt(baseUrl: string): string {
-  const named = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-SearchBot', 'Claude-User', 'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'CCBot'];
+  const named = [
+    'GPTBot',
+    'OAI-SearchBot',
+    'ChatGPT-User',
+    'ClaudeBot',
+    'Claude-SearchBot',
+    'Claude-User',
+    'PerplexityBot',
+    'Perplexity-User',
+    'Google-Extended',
+    'CCBot',
+  ];
   return [
     '# Domain Validation Service: crawlers and agents, AI ones included, may fetch everything published here.',
     ...named.flatMap((ua) => [`User-agent: ${ua}`, 'Allow: /', '']),

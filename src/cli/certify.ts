@@ -40,7 +40,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       `verdict     ${payload.verdict} (score ${payload.score}/100, ${payload.results.length} rules)`,
       `written to  ${values.out}`,
       '',
-      'To anchor it, publish this DNS record in the domain\'s zone:',
+      "To anchor it, publish this DNS record in the domain's zone:",
       `  ${zoneLine(payload.anchor)}`,
       '',
     ].join('\n'),

@@ -20,14 +20,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (sub === 'issue') {
     if (positionals.length > 1) throw new UsageError(USAGE);
     const count = values.count === undefined ? 1 : Number(values.count);
-    if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) throw new UsageError(`--count: expected a whole number from 1 to ${MAX_COUNT}`);
+    if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT)
+      throw new UsageError(`--count: expected a whole number from 1 to ${MAX_COUNT}`);
     const ttlSeconds = values.expires === undefined ? undefined : parseDuration(values.expires);
-    if (ttlSeconds === null || ttlSeconds === 0) throw new UsageError('--expires: expected a duration such as 3600, 90m, 12h or 30d');
+    if (ttlSeconds === null || ttlSeconds === 0)
+      throw new UsageError('--expires: expected a duration such as 3600, 90m, 12h or 30d');
     const ledger = await openLedger(io.config);
     try {
       const issued = await ledger.issue({ count, ttlSeconds, source: 'cli' });
       for (const t of issued) io.stdout.write(`${t.token}\n`);
-      io.stderr.write(`${issued.length} ${ledger.mode}-mode token(s) in the ${ledger.backend} ledger, valid until ${issued[0]!.expiresAt.toISOString()}\n`);
+      io.stderr.write(
+        `${issued.length} ${ledger.mode}-mode token(s) in the ${ledger.backend} ledger, valid until ${issued[0]!.expiresAt.toISOString()}\n`,
+      );
     } finally {
       await ledger.close();
     }
@@ -35,7 +39,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   if (sub === 'status') {
     const token = positionals[1];
-    if (!token || positionals.length > 2 || values.count !== undefined || values.expires !== undefined) throw new UsageError(USAGE);
+    if (!token || positionals.length > 2 || values.count !== undefined || values.expires !== undefined)
+      throw new UsageError(USAGE);
     const ledger = await openLedger(io.config);
     try {
       const status = await ledger.status(token);

@@ -48,10 +48,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   io.stdout.write(`keys from ${source}\n`);
-  const dns = values.dns ? dnsTxtLookup({ servers: io.config.net.dnsServers, timeoutMs: io.config.net.limits.dnsTimeoutMs }) : undefined;
+  const dns = values.dns
+    ? dnsTxtLookup({ servers: io.config.net.dnsServers, timeoutMs: io.config.net.limits.dnsTimeoutMs })
+    : undefined;
   const checks = await verifyCertificate(cert, { jwks, dns });
   for (const c of checks) io.stdout.write(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}\n`);
   const failed = checks.filter((c) => !c.ok).length;
-  io.stdout.write(failed === 0 ? `valid: ${checks.length} checks passed\n` : `NOT valid: ${failed} of ${checks.length} checks failed\n`);
+  io.stdout.write(
+    failed === 0
+      ? `valid: ${checks.length} checks passed\n`
+      : `NOT valid: ${failed} of ${checks.length} checks failed\n`,
+  );
   return failed === 0 ? 0 : 1;
 }

@@ -17,7 +17,8 @@ function leftOutNotes(rulesDir: string): { file: string; text: string }[] {
     for (const entry of readdirSync(dir).sort()) {
       const full = path.join(dir, entry);
       if (statSync(full).isDirectory()) walk(full);
-      else if (entry === 'LEFT-OUT.md') out.push({ file: path.relative(path.dirname(rulesDir), full), text: readFileSync(full, 'utf8').trim() });
+      else if (entry === 'LEFT-OUT.md')
+        out.push({ file: path.relative(path.dirname(rulesDir), full), text: readFileSync(full, 'utf8').trim() });
     }
   };
   walk(rulesDir);
@@ -45,7 +46,12 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
     '',
     '| category | rules | required | recommended | informational | quick tier |',
     '|---|---|---|---|---|---|',
-    ...categories.map((c) => countRow(`[${c}](#${c})`, ruleset.rules.filter((r) => r.category === c))),
+    ...categories.map((c) =>
+      countRow(
+        `[${c}](#${c})`,
+        ruleset.rules.filter((r) => r.category === c),
+      ),
+    ),
     countRow('**all**', ruleset.rules),
     '',
   ];
@@ -53,7 +59,10 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
     lines.push(`## ${category}`, '');
     for (const r of ruleset.rules.filter((x) => x.category === category)) {
       lines.push(`### \`${r.id}\` (v${r.version})`, '');
-      lines.push(`**${oneLine(r.title)}**: ${r.level}, tier ${r.tier}.${r.spec ? ` Spec: ${r.spec.name}${r.spec.version ? ` ${r.spec.version}` : ''} (${r.spec.status}).` : ''}`, '');
+      lines.push(
+        `**${oneLine(r.title)}**: ${r.level}, tier ${r.tier}.${r.spec ? ` Spec: ${r.spec.name}${r.spec.version ? ` ${r.spec.version}` : ''} (${r.spec.status}).` : ''}`,
+        '',
+      );
       lines.push(`- Why: ${oneLine(r.rationale)}`);
       lines.push(`- Fix: ${oneLine(r.remediation)}`);
       lines.push(`- Evidence: ${r.requires.map((p) => `\`${p}\``).join(', ')}`);
@@ -62,7 +71,12 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
   }
   const notes = leftOutNotes(rulesDir);
   if (notes.length) {
-    lines.push('## Left out, and why', '', 'Checks studied in the research but not in the catalogue, because they cannot be observed honestly from outside:', '');
+    lines.push(
+      '## Left out, and why',
+      '',
+      'Checks studied in the research but not in the catalogue, because they cannot be observed honestly from outside:',
+      '',
+    );
     for (const n of notes) lines.push(`### From \`${n.file}\``, '', n.text.replace(/^#+ .*\n+/, ''), '');
   }
   return lines.join('\n').replace(/\n+$/, '\n');

@@ -46,11 +46,14 @@ export function evaluateRule(rule: Rule, doc: Observations | Record<string, unkn
   const base = { id: rule.id, version: rule.version, level: rule.level };
   const probes = (doc as Observations).probes ?? {};
   const target = (doc as Observations).target;
-  const view: Record<string, unknown> = { target: { domain: target?.domain ?? null, observed_at: target?.observed_at ?? null } };
+  const view: Record<string, unknown> = {
+    target: { domain: target?.domain ?? null, observed_at: target?.observed_at ?? null },
+  };
   for (const p of rule.requires) {
     const ns = p.split('.')[0]!;
     const run = probes[ns];
-    if (run && run.status !== 'ok') return { ...base, outcome: 'error', reason: `probe ${ns}: ${run.status}${run.error ? ` (${run.error})` : ''}` };
+    if (run && run.status !== 'ok')
+      return { ...base, outcome: 'error', reason: `probe ${ns}: ${run.status}${run.error ? ` (${run.error})` : ''}` };
     const value = lookup(doc, p);
     if (value === MISSING) return { ...base, outcome: 'error', reason: `missing observation ${p}` };
     // A path under another required one is already in the view; assigning it would write into the document.

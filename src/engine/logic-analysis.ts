@@ -62,7 +62,11 @@ export function analyseLogic(logic: unknown, schemas: ObservationSchemas): Logic
     }
     if (LIST_OPS.has(op) || op === 'reduce') {
       const source = walk(list[0], scope);
-      const inner: Scope = { kind: op === 'reduce' ? 'reduce' : 'item', nodes: source ? itemsOf(source) : [], of: describe(list[0]) };
+      const inner: Scope = {
+        kind: op === 'reduce' ? 'reduce' : 'item',
+        nodes: source ? itemsOf(source) : [],
+        of: describe(list[0]),
+      };
       walk(list[1], inner);
       list.slice(2).forEach((n) => walk(n, scope));
       return op === 'filter' ? source : null;
@@ -106,6 +110,7 @@ export function analyseLogic(logic: unknown, schemas: ObservationSchemas): Logic
 }
 
 function describe(expr: unknown): string {
-  if (expr && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr) return String(varPath((expr as { var: unknown }).var));
+  if (expr && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr)
+    return String(varPath((expr as { var: unknown }).var));
   return '(list)';
 }

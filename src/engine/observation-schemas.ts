@@ -84,9 +84,12 @@ export class ObservationSchemas {
 
   static fromDirectory(dir: string): ObservationSchemas {
     const namespaces = new Map<string, Schema>();
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       const name = file.slice(0, -'.json'.length);
-      if (name === 'target' || name === 'probes') throw new Error(`${path.join(dir, file)}: "${name}" is reserved by the engine`);
+      if (name === 'target' || name === 'probes')
+        throw new Error(`${path.join(dir, file)}: "${name}" is reserved by the engine`);
       try {
         namespaces.set(name, JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Schema);
       } catch (err) {
@@ -116,7 +119,8 @@ export class ObservationSchemas {
   /** The schema nodes a dotted path can reach from the document root; empty when no schema defines it. */
   resolve(dotted: string): SchemaNode[] {
     const [head, ...rest] = dotted.split('.');
-    const rootSchema = head === 'target' ? TARGET_SCHEMA : head === 'probes' ? PROBES_SCHEMA : this.namespaces.get(head ?? '');
+    const rootSchema =
+      head === 'target' ? TARGET_SCHEMA : head === 'probes' ? PROBES_SCHEMA : this.namespaces.get(head ?? '');
     if (!rootSchema) return [];
     return descend([{ schema: rootSchema, root: rootSchema }], rest);
   }
@@ -193,12 +197,17 @@ function descend(nodes: SchemaNode[], parts: string[]): SchemaNode[] {
 
 /** Schemas of the items of the lists a node may hold (for the inner logic of some/all/none/filter/map). */
 export function itemsOf(nodes: SchemaNode[]): SchemaNode[] {
-  return nodes.flatMap((node) => deref(node)).flatMap((n) => {
-    if (typeof n.schema === 'boolean') return [n];
-    const { items, prefixItems } = n.schema;
-    const all = [...((prefixItems as Schema[] | undefined) ?? []), ...(items === undefined || items === false ? [] : [items as Schema])];
-    return all.map((schema) => ({ schema, root: n.root }));
-  });
+  return nodes
+    .flatMap((node) => deref(node))
+    .flatMap((n) => {
+      if (typeof n.schema === 'boolean') return [n];
+      const { items, prefixItems } = n.schema;
+      const all = [
+        ...((prefixItems as Schema[] | undefined) ?? []),
+        ...(items === undefined || items === false ? [] : [items as Schema]),
+      ];
+      return all.map((schema) => ({ schema, root: n.root }));
+    });
 }
 
 /** Resolves a dotted path relative to given nodes (a list item's schema). */

@@ -47,18 +47,25 @@ export const OPERATIONS: Record<string, Op> = {
   length: (value) => size(value),
   /** contains(haystack, needle): list membership or substring; false for anything else. */
   contains: (haystack, needle) =>
-    Array.isArray(haystack) ? haystack.includes(needle) : typeof haystack === 'string' && typeof needle === 'string' && haystack.includes(needle),
+    Array.isArray(haystack)
+      ? haystack.includes(needle)
+      : typeof haystack === 'string' && typeof needle === 'string' && haystack.includes(needle),
   /** contains_any(list, candidates): any candidate is an item of the list. */
-  contains_any: (list, candidates) => Array.isArray(list) && Array.isArray(candidates) && candidates.some((c) => list.includes(c)),
+  contains_any: (list, candidates) =>
+    Array.isArray(list) && Array.isArray(candidates) && candidates.some((c) => list.includes(c)),
   /** keys(object): its keys, sorted; [] for anything else. */
-  keys: (value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).sort() : []),
+  keys: (value) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).sort() : [],
   /** get(object, key): a property by a computed key (for keys with dots), or null. */
   get: (obj, key) =>
-    obj !== null && typeof obj === 'object' && typeof key === 'string' && Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : null,
+    obj !== null && typeof obj === 'object' && typeof key === 'string' && Object.hasOwn(obj, key)
+      ? (obj as Record<string, unknown>)[key]
+      : null,
   /** present(value): not null and not undefined. */
   present: (value) => value !== null && value !== undefined,
   /** between(x, lo, hi): lo <= x <= hi for numbers; false otherwise. */
-  between: (x, lo, hi) => typeof x === 'number' && typeof lo === 'number' && typeof hi === 'number' && x >= lo && x <= hi,
+  between: (x, lo, hi) =>
+    typeof x === 'number' && typeof lo === 'number' && typeof hi === 'number' && x >= lo && x <= hi,
   /** semver_satisfies(version, range): false for a version or range that does not parse. */
   semver_satisfies: (version, range) => {
     if (typeof version !== 'string' || typeof range !== 'string') return false;
@@ -86,9 +93,41 @@ export function registerOperations(): void {
 
 /** Every operation name a rule may use: json-logic's standard set plus ours. */
 export const STANDARD_OPERATIONS = [
-  'var', 'missing', 'missing_some', 'if', '?:', '==', '===', '!=', '!==', '!', '!!', 'or', 'and',
-  '>', '>=', '<', '<=', 'max', 'min', '+', '-', '*', '/', '%', 'map', 'filter', 'reduce', 'all', 'none', 'some',
-  'merge', 'in', 'cat', 'substr', 'log',
+  'var',
+  'missing',
+  'missing_some',
+  'if',
+  '?:',
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '!',
+  '!!',
+  'or',
+  'and',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  'max',
+  'min',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  'map',
+  'filter',
+  'reduce',
+  'all',
+  'none',
+  'some',
+  'merge',
+  'in',
+  'cat',
+  'substr',
+  'log',
 ] as const;
 
 export const KNOWN_OPERATIONS: ReadonlySet<string> = new Set([

@@ -20,7 +20,14 @@ export function runExamples(ruleset: Ruleset): ExampleRun[] {
   return ruleset.rules.flatMap((rule) =>
     rule.examples.map((ex) => {
       const r = evaluateRule(rule, ex.observations);
-      return { rule: rule.id, example: ex.name, expected: ex.expect, got: r.outcome, todo: ex.todo === true, ...(r.reason ? { reason: r.reason } : {}) };
+      return {
+        rule: rule.id,
+        example: ex.name,
+        expected: ex.expect,
+        got: r.outcome,
+        todo: ex.todo === true,
+        ...(r.reason ? { reason: r.reason } : {}),
+      };
     }),
   );
 }
@@ -46,7 +53,10 @@ function flatten(node: SchemaNode, depth: number): Schema | null {
   parts.push(own);
   return parts.reduce<Schema>((merged, part) => {
     if (!part) return merged;
-    const properties = merged.properties || part.properties ? { ...(merged.properties as Schema), ...(part.properties as Schema) } : undefined;
+    const properties =
+      merged.properties || part.properties
+        ? { ...(merged.properties as Schema), ...(part.properties as Schema) }
+        : undefined;
     return { ...merged, ...part, ...(properties ? { properties } : {}) };
   }, {});
 }
@@ -58,7 +68,7 @@ function fillValue(node: SchemaNode, fill: Fill, key: string, depth: number): un
   if (Object.hasOwn(s, 'const')) return fill === 'yes' ? s.const : null;
   const types = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : [];
   const type = types.find((t) => t !== 'null') ?? (s.properties ? 'object' : s.items ? 'array' : undefined);
-  if (Array.isArray(s.enum)) return fill === 'yes' ? (s.enum as unknown[]).find((v) => v !== null) ?? null : null;
+  if (Array.isArray(s.enum)) return fill === 'yes' ? ((s.enum as unknown[]).find((v) => v !== null) ?? null) : null;
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
@@ -66,7 +76,12 @@ function fillValue(node: SchemaNode, fill: Fill, key: string, depth: number): un
         out[k] = fillValue({ schema: v, root: node.root }, fill, k, depth + 1);
       }
       if (fill === 'yes' && !s.properties && s.additionalProperties && typeof s.additionalProperties === 'object') {
-        out.example = fillValue({ schema: s.additionalProperties as Schema, root: node.root }, fill, 'example', depth + 1);
+        out.example = fillValue(
+          { schema: s.additionalProperties as Schema, root: node.root },
+          fill,
+          'example',
+          depth + 1,
+        );
       }
       return out;
     }
@@ -149,7 +164,8 @@ export function lockProblems(ruleset: Ruleset, lock: RulesetLock): string[] {
       problems.push(`${rule.file}: its meaning changed (digest) but its version is still ${rule.version}; bump it`);
     }
     // A lower version would name a meaning some earlier report already used under that number.
-    if (rule.version < locked.version) problems.push(`${rule.file}: its version went back from ${locked.version} to ${rule.version}`);
+    if (rule.version < locked.version)
+      problems.push(`${rule.file}: its version went back from ${locked.version} to ${rule.version}`);
     if (locked.digest !== rule.digest || locked.version !== rule.version) changed = true;
   }
   if (Object.keys(lock.rules).some((id) => !ruleset.byId.has(id))) changed = true;
@@ -157,11 +173,15 @@ export function lockProblems(ruleset: Ruleset, lock: RulesetLock): string[] {
     problems.push(`rules/ruleset.yaml: the ruleset version went back from ${lock.version} to ${ruleset.version}`);
   }
   if (changed && lock.version === ruleset.version) {
-    problems.push(`rules/ruleset.yaml: rules were added, removed or changed since ${lock.version}; bump the ruleset version and run \`dvs rules lock\``);
+    problems.push(
+      `rules/ruleset.yaml: rules were added, removed or changed since ${lock.version}; bump the ruleset version and run \`dvs rules lock\``,
+    );
   } else if (changed) {
     problems.push(`rules/ruleset.lock.json is stale for ruleset ${ruleset.version}; run \`dvs rules lock\``);
   } else if (lock.version !== ruleset.version) {
-    problems.push(`rules/ruleset.lock.json records version ${lock.version} but rules/ruleset.yaml says ${ruleset.version}; run \`dvs rules lock\``);
+    problems.push(
+      `rules/ruleset.lock.json records version ${lock.version} but rules/ruleset.yaml says ${ruleset.version}; run \`dvs rules lock\``,
+    );
   }
   return problems;
 }
@@ -191,7 +211,10 @@ export function readLock(file: string): RulesetLock | null {
   } catch (err) {
     throw new RulesetError([{ file, message: `not JSON: ${(err as Error).message}` }]);
   }
-  if (!isLock(lock)) throw new RulesetError([{ file, message: 'not a ruleset lock (needs version and rules: {id: {version, digest}})' }]);
+  if (!isLock(lock))
+    throw new RulesetError([
+      { file, message: 'not a ruleset lock (needs version and rules: {id: {version, digest}})' },
+    ]);
   return lock;
 }
 

@@ -29,7 +29,9 @@ export interface RulesetProblem {
 export class RulesetError extends Error {
   override name = 'RulesetError';
   constructor(readonly problems: RulesetProblem[]) {
-    super(`the ruleset has ${problems.length} problem(s):\n` + problems.map((p) => `  ${p.file}: ${p.message}`).join('\n'));
+    super(
+      `the ruleset has ${problems.length} problem(s):\n` + problems.map((p) => `  ${p.file}: ${p.message}`).join('\n'),
+    );
   }
 }
 
@@ -65,7 +67,10 @@ let ruleValidator: ReturnType<Ajv2020['compile']> | null = null;
 
 function validateRuleShape(value: unknown): string | null {
   if (!ruleValidator) {
-    const schema = JSON.parse(readFileSync(path.join(SCHEMAS_DIR, 'rule.schema.json'), 'utf8')) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(path.join(SCHEMAS_DIR, 'rule.schema.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     const { $id: _id, ...rest } = schema;
     ruleValidator = new Ajv2020({ allErrors: true, strict: true }).compile(rest);
   }
@@ -85,21 +90,31 @@ function underRequires(p: string, requires: string[]): boolean {
 /** All problems of one parsed rule, beyond its schema shape. */
 function ruleProblems(rule: Rule, relFile: string, schemas: ObservationSchemas): string[] {
   const problems: string[] = [];
-  const expectedId = relFile.replace(/\.yaml$/, '').split(path.sep).join('.');
+  const expectedId = relFile
+    .replace(/\.yaml$/, '')
+    .split(path.sep)
+    .join('.');
   if (rule.id !== expectedId) problems.push(`id "${rule.id}" does not match its path (expected "${expectedId}")`);
-  if (rule.id.split('.')[0] !== rule.category) problems.push(`id "${rule.id}" must start with its category "${rule.category}."`);
-  for (const r of rule.requires) if (schemas.resolve(r).length === 0) problems.push(`requires "${r}", which no observation schema defines`);
-  for (const [part, logic] of [['when', rule.when], ['check', rule.check]] as const) {
+  if (rule.id.split('.')[0] !== rule.category)
+    problems.push(`id "${rule.id}" must start with its category "${rule.category}."`);
+  for (const r of rule.requires)
+    if (schemas.resolve(r).length === 0) problems.push(`requires "${r}", which no observation schema defines`);
+  for (const [part, logic] of [
+    ['when', rule.when],
+    ['check', rule.check],
+  ] as const) {
     if (logic === undefined) continue;
     const a = analyseLogic(logic, schemas);
     for (const op of new Set(a.unknownOperations)) problems.push(`${part} uses unknown operation "${op}"`);
-    for (const p of new Set(a.undefinedPaths)) problems.push(`${part} reads "${p}", which no observation schema defines`);
+    for (const p of new Set(a.undefinedPaths))
+      problems.push(`${part} reads "${p}", which no observation schema defines`);
     for (const p of new Set(a.rootPaths)) {
       if (!underRequires(p, rule.requires)) problems.push(`${part} reads "${p}", which is not under its requires`);
     }
   }
   const polarity = new Set(rule.examples.filter((e) => !e.todo).map((e) => e.expect));
-  if (!polarity.has('pass') || !polarity.has('fail')) problems.push('needs at least one passing and one failing example');
+  if (!polarity.has('pass') || !polarity.has('fail'))
+    problems.push('needs at least one passing and one failing example');
   const names = new Set<string>();
   for (const ex of rule.examples) {
     if (names.has(ex.name)) problems.push(`example name "${ex.name}" is used twice`);
@@ -107,7 +122,8 @@ function ruleProblems(rule: Rule, relFile: string, schemas: ObservationSchemas):
     const bad = schemas.validateDocument(ex.observations, 'partial');
     if (bad) problems.push(`example "${ex.name}": observations do not match the schemas: ${bad}`);
   }
-  if (rule.level !== 'required' && rule.hollow_pass_reason) problems.push('hollow_pass_reason is only for required rules');
+  if (rule.level !== 'required' && rule.hollow_pass_reason)
+    problems.push('hollow_pass_reason is only for required rules');
   return problems;
 }
 
@@ -121,7 +137,8 @@ export function loadRuleset(opts: LoadOptions = {}): Ruleset {
   const rulesetFile = path.join(rulesDir, 'ruleset.yaml');
   try {
     const meta = parseYaml(readFileSync(rulesetFile, 'utf8')) as { version?: unknown };
-    if (typeof meta?.version !== 'string' || !semver.valid(meta.version)) throw new Error('version must be a semver string');
+    if (typeof meta?.version !== 'string' || !semver.valid(meta.version))
+      throw new Error('version must be a semver string');
     version = meta.version;
   } catch (err) {
     problems.push({ file: rel(rulesetFile), message: (err as Error).message });

@@ -78,7 +78,11 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
       const invalid = ruleset.schemas.validate(provider.name, data, 'complete');
       if (invalid) {
         log.warn({ probe: provider.name, invalid }, 'probe output does not match its schema');
-        return [provider.name, { status: 'error', error: `output does not match its schema: ${invalid}`.slice(0, 500), ms: ms() }, undefined];
+        return [
+          provider.name,
+          { status: 'error', error: `output does not match its schema: ${invalid}`.slice(0, 500), ms: ms() },
+          undefined,
+        ];
       }
       return [provider.name, { status: 'ok', ms: ms() }, data];
     } catch (err) {
@@ -89,14 +93,23 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
         (err instanceof NetError && (err.code === 'timeout' || err.code === 'dns_timeout'));
       const message = err instanceof Error ? err.message : String(err);
       if (!timedOut) log.warn({ probe: provider.name, err: message }, 'probe failed');
-      return [provider.name, { status: timedOut ? 'timeout' : 'error', error: message.slice(0, 300), ms: ms() }, undefined];
+      return [
+        provider.name,
+        { status: timedOut ? 'timeout' : 'error', error: message.slice(0, 300), ms: ms() },
+        undefined,
+      ];
     } finally {
       pending.delete(provider.name);
     }
   };
 
   const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(signal.reason instanceof ScanDeadlineError ? new ScanDeadlineError(opts.deadlineMs, [...pending].sort()) : signal.reason);
+    const fail = () =>
+      reject(
+        signal.reason instanceof ScanDeadlineError
+          ? new ScanDeadlineError(opts.deadlineMs, [...pending].sort())
+          : signal.reason,
+      );
     if (signal.aborted) fail();
     else signal.addEventListener('abort', fail, { once: true });
   });

@@ -22,13 +22,15 @@ export function summarise(report: Report, ruleset: Ruleset, limit = 10): string 
     `Observed at ${report.observed_at}; ruleset ${report.ruleset.version} (${report.ruleset.digest.slice(0, 12)})`,
   ];
   const failedProbes = Object.entries(report.probes).filter(([, s]) => s !== 'ok' && s !== 'skipped');
-  if (failedProbes.length) lines.push(`Probes that did not finish: ${failedProbes.map(([n, s]) => `${n} (${s})`).join(', ')}`);
+  if (failedProbes.length)
+    lines.push(`Probes that did not finish: ${failedProbes.map(([n, s]) => `${n} (${s})`).join(', ')}`);
   const findings = topFindings(report, limit);
   if (findings.length) {
     lines.push('', 'Top findings:');
     for (const f of findings) {
       const rule = ruleset.byId.get(f.id);
-      const what = f.outcome === 'error' ? `not evaluated: ${f.reason ?? 'missing evidence'}` : `failed: ${rule?.title ?? f.id}`;
+      const what =
+        f.outcome === 'error' ? `not evaluated: ${f.reason ?? 'missing evidence'}` : `failed: ${rule?.title ?? f.id}`;
       lines.push(`- [${f.level}] ${f.id} ${what}`);
       if (f.outcome === 'fail' && rule) lines.push(`  Fix: ${rule.remediation.trim().split('\n')[0]}`);
     }

@@ -11,7 +11,8 @@ export class CanonicalJsonError extends Error {
 
 function describe(value: unknown): string {
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'object' && value !== null) return `an instance of ${value.constructor?.name ?? 'an unknown class'}`;
+  if (typeof value === 'object' && value !== null)
+    return `an instance of ${value.constructor?.name ?? 'an unknown class'}`;
   return value === undefined ? 'undefined' : `a ${typeof value}`;
 }
 
@@ -36,8 +37,10 @@ function assertPlain(value: unknown, where: string, seen: Set<object>): void {
         return;
       }
       const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) throw new CanonicalJsonError(`${where}: ${describe(value)} is not plain JSON data`);
-      if (Object.getOwnPropertySymbols(value).length > 0) throw new CanonicalJsonError(`${where}: symbol-keyed property`);
+      if (proto !== Object.prototype && proto !== null)
+        throw new CanonicalJsonError(`${where}: ${describe(value)} is not plain JSON data`);
+      if (Object.getOwnPropertySymbols(value).length > 0)
+        throw new CanonicalJsonError(`${where}: symbol-keyed property`);
       seen.add(value);
       for (const [key, item] of Object.entries(value)) assertPlain(item, `${where}.${key}`, seen);
       seen.delete(value);

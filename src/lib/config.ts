@@ -169,7 +169,8 @@ export function loadConfig(env: Source = process.env): Config {
   const allowNetworks = r.list('DVS_ALLOW_NETWORKS');
   allowNetworks.forEach((c) => checkCidr('DVS_ALLOW_NETWORKS', c));
   const baseUrl = r.str('DVS_BASE_URL', `https://localhost:${port}`).replace(/\/+$/, '');
-  if (!/^https:\/\/[^/]+$/.test(baseUrl)) throw new ConfigError(`DVS_BASE_URL: "${baseUrl}" must be an https:// origin`);
+  if (!/^https:\/\/[^/]+$/.test(baseUrl))
+    throw new ConfigError(`DVS_BASE_URL: "${baseUrl}" must be an https:// origin`);
   const certFile = r.optStr('DVS_TLS_CERT');
   const keyFile = r.optStr('DVS_TLS_KEY');
   if ((certFile === null) !== (keyFile === null)) throw new ConfigError('DVS_TLS_CERT and DVS_TLS_KEY go together');

@@ -9,15 +9,7 @@ export class DomainError extends Error {
   override name = 'DomainError';
   constructor(
     readonly code:
-      | 'empty'
-      | 'scheme'
-      | 'path'
-      | 'port'
-      | 'ip_literal'
-      | 'characters'
-      | 'label'
-      | 'too_long'
-      | 'no_public_suffix',
+      'empty' | 'scheme' | 'path' | 'port' | 'ip_literal' | 'characters' | 'label' | 'too_long' | 'no_public_suffix',
     message: string,
   ) {
     super(message);
@@ -38,26 +30,36 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const NUMERIC_HOST = /^(0x[0-9a-f]*|\d+)(\.(0x[0-9a-f]*|\d+)){0,3}\.?$/i;
 
 export function normaliseDomain(input: unknown, extraSuffixes: readonly string[] = []): NormalisedDomain {
-  if (typeof input !== 'string' || input.trim() === '') throw new DomainError('empty', 'domain is required: a name such as example.com');
+  if (typeof input !== 'string' || input.trim() === '')
+    throw new DomainError('empty', 'domain is required: a name such as example.com');
   const raw = input.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) throw new DomainError('scheme', 'give the domain alone, without a scheme such as https://');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw))
+    throw new DomainError('scheme', 'give the domain alone, without a scheme such as https://');
   if (/[/?#\\]/.test(raw)) throw new DomainError('path', 'give the domain alone, without a path, query or fragment');
-  if (raw.startsWith('[') || isIP(raw) || isIP(raw.replace(/\.$/, ''))) throw new DomainError('ip_literal', 'an IP address is not a domain; give a domain name');
+  if (raw.startsWith('[') || isIP(raw) || isIP(raw.replace(/\.$/, '')))
+    throw new DomainError('ip_literal', 'an IP address is not a domain; give a domain name');
   if (/:\d*$/.test(raw)) throw new DomainError('port', 'give the domain alone, without a port; scans use 443 and 80');
-  if (/[\s@:%*]/.test(raw) || /[\u0000-\u001f\u007f]/.test(raw)) throw new DomainError('characters', 'the domain contains characters a host name cannot have');
-  if (NUMERIC_HOST.test(raw)) throw new DomainError('ip_literal', 'a numeric host is an IP address in disguise; give a domain name');
+  if (/[\s@:%*]/.test(raw) || /[\u0000-\u001f\u007f]/.test(raw))
+    throw new DomainError('characters', 'the domain contains characters a host name cannot have');
+  if (NUMERIC_HOST.test(raw))
+    throw new DomainError('ip_literal', 'a numeric host is an IP address in disguise; give a domain name');
 
   // IDNA maps full-width and ideographic dots and digits to ASCII, so the one trailing dot is dropped, and
   // the numeric-host test repeated, after conversion.
   const ascii = domainToASCII(raw).toLowerCase().replace(/\.$/, '');
   if (!ascii) throw new DomainError('characters', 'the domain is not a valid internationalised host name');
-  if (NUMERIC_HOST.test(ascii)) throw new DomainError('ip_literal', 'a numeric host is an IP address in disguise; give a domain name');
-  if (ascii.length > 253) throw new DomainError('too_long', `the domain is ${ascii.length} characters long; 253 is the most DNS allows`);
+  if (NUMERIC_HOST.test(ascii))
+    throw new DomainError('ip_literal', 'a numeric host is an IP address in disguise; give a domain name');
+  if (ascii.length > 253)
+    throw new DomainError('too_long', `the domain is ${ascii.length} characters long; 253 is the most DNS allows`);
   const labels = ascii.split('.');
   for (const label of labels) {
-    if (label.length > 63) throw new DomainError('label', `the label "${label.slice(0, 20)}…" is longer than 63 characters`);
-    if (!LABEL.test(label)) throw new DomainError('label', `"${label}" is not a valid label (letters, digits and inner hyphens only)`);
-    if (label.slice(2, 4) === '--' && !label.startsWith('xn--')) throw new DomainError('label', `"${label}" has hyphens in the 3rd and 4th positions, reserved for IDNA`);
+    if (label.length > 63)
+      throw new DomainError('label', `the label "${label.slice(0, 20)}…" is longer than 63 characters`);
+    if (!LABEL.test(label))
+      throw new DomainError('label', `"${label}" is not a valid label (letters, digits and inner hyphens only)`);
+    if (label.slice(2, 4) === '--' && !label.startsWith('xn--'))
+      throw new DomainError('label', `"${label}" has hyphens in the 3rd and 4th positions, reserved for IDNA`);
   }
 
   const info = parse(ascii, { allowPrivateDomains: true });
@@ -68,7 +70,10 @@ export function normaliseDomain(input: unknown, extraSuffixes: readonly string[]
     return { ascii, unicode: domainToUnicode(ascii), registrable: `${rest[rest.length - 1]}.${extra}` };
   }
   if (!known || !info.domain) {
-    throw new DomainError('no_public_suffix', `"${ascii}" is not under a public suffix (such as .com or .org), so it cannot be a public domain`);
+    throw new DomainError(
+      'no_public_suffix',
+      `"${ascii}" is not under a public suffix (such as .com or .org), so it cannot be a public domain`,
+    );
   }
   return { ascii, unicode: domainToUnicode(ascii), registrable: info.domain };
 }

@@ -11,7 +11,10 @@ export interface Logger {
 
 export type AppLogger = PinoLogger;
 
-export function createLogger(config: Pick<Config, 'logLevel'>, destination: NodeJS.WritableStream = process.stderr): AppLogger {
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  destination: NodeJS.WritableStream = process.stderr,
+): AppLogger {
   return pino(
     {
       level: config.logLevel,

@@ -7,8 +7,7 @@ type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];
 
 export type AddressVerdict =
-  | { allowed: true; address: string; family: 4 | 6 }
-  | { allowed: false; address: string; reason: string };
+  { allowed: true; address: string; family: 4 | 6 } | { allowed: false; address: string; reason: string };
 
 export interface AddressPolicy {
   /** Checks one IP address (any spelling ipaddr.js parses; hosts go through `classifyHost` first). */
@@ -96,21 +95,21 @@ export function createAddressPolicy(allowNetworks: readonly string[]): AddressPo
 
   return {
     check(text) {
-      if (!ipaddr.isValid(text) || text.includes('%')) return { allowed: false, address: text, reason: 'not an IP address' };
+      if (!ipaddr.isValid(text) || text.includes('%'))
+        return { allowed: false, address: text, reason: 'not an IP address' };
       const parsed = ipaddr.parse(text);
       const { text: connectTo, family } = canonical(parsed);
       const asConnected = ipaddr.parse(connectTo);
       if (isWidened(parsed) || isWidened(asConnected)) return { allowed: true, address: connectTo, family };
       const reason = parsed.kind() === 'ipv4' ? refusalV4(parsed as ipaddr.IPv4) : refusalV6(parsed as ipaddr.IPv6);
-      return reason === null ? { allowed: true, address: connectTo, family } : { allowed: false, address: connectTo, reason };
+      return reason === null
+        ? { allowed: true, address: connectTo, family }
+        : { allowed: false, address: connectTo, reason };
     },
   };
 }
 
-export type HostKind =
-  | { kind: 'name'; host: string }
-  | { kind: 'ip'; host: string }
-  | { kind: 'odd-ip'; host: string };
+export type HostKind = { kind: 'name'; host: string } | { kind: 'ip'; host: string } | { kind: 'odd-ip'; host: string };
 
 /**
  * Tells a DNS name from an IP literal. Only canonical dotted-quad v4 and plain v6 (brackets allowed, no zone)

@@ -20,7 +20,8 @@ const DECODERS: Record<string, () => Transform> = {
 };
 
 /** Whether this module can decode a Content-Encoding value (a single coding; stacked codings are left as is). */
-const canDecode = (encoding: string | null): encoding is string => encoding !== null && Object.hasOwn(DECODERS, encoding);
+const canDecode = (encoding: string | null): encoding is string =>
+  encoding !== null && Object.hasOwn(DECODERS, encoding);
 
 /** Counts bytes against a cap and hands back the part of each chunk that still fits. */
 class ByteBudget {

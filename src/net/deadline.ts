@@ -25,7 +25,9 @@ export function createDeadline(ms: number, outer?: AbortSignal): Deadline {
   else if (outer) unsubscribe = onAbort(outer, onOuterAbort);
 
   const failure = (timeoutCode: NetErrorCode = 'timeout'): NetError =>
-    timedOut ? new NetError(timeoutCode, `no answer within ${ms} ms`) : new NetError('aborted', 'the caller aborted the operation');
+    timedOut
+      ? new NetError(timeoutCode, `no answer within ${ms} ms`)
+      : new NetError('aborted', 'the caller aborted the operation');
 
   return {
     signal: controller.signal,

@@ -83,7 +83,13 @@ const UDP_SENDS = 3;
  * Waits for the response to `q` on UDP, sending the question again every `resendMs` (RFC 1035 section 4.2.1:
  * UDP is unreliable, so a client retransmits); datagrams with another id or question are ignored (spoofing).
  */
-function overUdp(server: DnsServer, query: Buffer, q: Question, signal: AbortSignal, resendMs: number): Promise<dnsPacket.DecodedPacket> {
+function overUdp(
+  server: DnsServer,
+  query: Buffer,
+  q: Question,
+  signal: AbortSignal,
+  resendMs: number,
+): Promise<dnsPacket.DecodedPacket> {
   return new Promise((resolve, reject) => {
     const socket = dgram.createSocket(server.family === 4 ? 'udp4' : 'udp6');
     const send = (): void => socket.send(query, server.port, server.host);
@@ -100,7 +106,9 @@ function overUdp(server: DnsServer, query: Buffer, q: Question, signal: AbortSig
       const packet = tryDecode(msg);
       if (packet && matches(packet, q)) finish(() => resolve(packet));
     });
-    socket.on('error', (err) => finish(() => reject(new NetError('dns_error', `UDP to ${server.host}: ${err.message}`))));
+    socket.on('error', (err) =>
+      finish(() => reject(new NetError('dns_error', `UDP to ${server.host}: ${err.message}`))),
+    );
     send();
   });
 }
@@ -129,10 +137,15 @@ function overTcp(server: DnsServer, query: Buffer, q: Question, signal: AbortSig
       if (received.length < 2 + length) return;
       const packet = tryDecode(received.subarray(2, 2 + length));
       if (packet && matches(packet, q)) finish(() => resolve(packet));
-      else finish(() => reject(new NetError('dns_error', `TCP answer from ${server.host} does not match the question`)));
+      else
+        finish(() => reject(new NetError('dns_error', `TCP answer from ${server.host} does not match the question`)));
     });
-    socket.on('error', (err) => finish(() => reject(new NetError('dns_error', `TCP to ${server.host}: ${err.message}`))));
-    socket.on('end', () => finish(() => reject(new NetError('dns_error', `TCP to ${server.host} closed before an answer`))));
+    socket.on('error', (err) =>
+      finish(() => reject(new NetError('dns_error', `TCP to ${server.host}: ${err.message}`))),
+    );
+    socket.on('end', () =>
+      finish(() => reject(new NetError('dns_error', `TCP to ${server.host} closed before an answer`))),
+    );
   });
 }
 
@@ -170,14 +183,21 @@ export function createDnsClient(opts: { servers: readonly string[]; timeoutMs: n
       flags: dnsPacket.RECURSION_DESIRED | dnsPacket.AUTHENTIC_DATA,
       questions: [{ type: type as dnsPacket.RecordType, name }],
       additionals: [
-        { type: 'OPT', name: '.', udpPayloadSize: EDNS_UDP_SIZE, flags: query.dnssecOk ? dnsPacket.DNSSEC_OK : 0 } as dnsPacket.Answer,
+        {
+          type: 'OPT',
+          name: '.',
+          udpPayloadSize: EDNS_UDP_SIZE,
+          flags: query.dnssecOk ? dnsPacket.DNSSEC_OK : 0,
+        } as dnsPacket.Answer,
       ],
     });
     const deadline = createDeadline(perServerMs, query.signal);
     try {
       // A signal that fired before the question was sent would never reach the socket's abort listener.
       deadline.check('dns_timeout');
-      let answer = query.tcp ? null : await overUdp(server, packet, q, deadline.signal, Math.max(50, Math.floor(perServerMs / UDP_SENDS)));
+      let answer = query.tcp
+        ? null
+        : await overUdp(server, packet, q, deadline.signal, Math.max(50, Math.floor(perServerMs / UDP_SENDS)));
       if (answer === null || (answer.flags ?? 0) & dnsPacket.TRUNCATED_RESPONSE) {
         answer = await overTcp(server, packet, q, deadline.signal);
       }

@@ -40,9 +40,19 @@ function decodeData(type: string, data: unknown): unknown {
       return { preference: mx.preference, exchange: normaliseName(mx.exchange) };
     }
     case 'TXT':
-      return (Array.isArray(data) ? data : [data]).map((s) => (typeof s === 'string' ? s : Buffer.from(s as Uint8Array).toString('utf8')));
+      return (Array.isArray(data) ? data : [data]).map((s) =>
+        typeof s === 'string' ? s : Buffer.from(s as Uint8Array).toString('utf8'),
+      );
     case 'SOA': {
-      const soa = data as { mname: string; rname: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
+      const soa = data as {
+        mname: string;
+        rname: string;
+        serial: number;
+        refresh: number;
+        retry: number;
+        expire: number;
+        minimum: number;
+      };
       return {
         mname: normaliseName(soa.mname),
         rname: normaliseName(soa.rname),
@@ -67,7 +77,16 @@ function decodeData(type: string, data: unknown): unknown {
       return { flags: key.flags, protocol: 3, algorithm: key.algorithm };
     }
     case 'RRSIG': {
-      const sig = data as { typeCovered: string; algorithm: number; labels: number; originalTTL: number; expiration: number; inception: number; keyTag: number; signersName: string };
+      const sig = data as {
+        typeCovered: string;
+        algorithm: number;
+        labels: number;
+        originalTTL: number;
+        expiration: number;
+        inception: number;
+        keyTag: number;
+        signersName: string;
+      };
       return {
         type_covered: sig.typeCovered,
         algorithm: sig.algorithm,

@@ -53,7 +53,8 @@ function parseTarget(text: string, base: URL | null, invalid: 'bad_url' | 'bad_r
   } catch {
     throw new NetError(invalid, `not a URL: ${text}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new NetError(invalid, `unsupported scheme in ${text}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new NetError(invalid, `unsupported scheme in ${text}`);
   const raw = rawUrlHost(text);
   if (raw !== null && classifyHost(raw).kind === 'odd-ip') {
     throw new NetError('policy_refused', `${raw} is an IP address in a non-canonical spelling`, raw);
@@ -61,7 +62,11 @@ function parseTarget(text: string, base: URL | null, invalid: 'bad_url' | 'bad_r
   return url;
 }
 
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): { headers: Record<string, string>; setCookies: string[]; bytes: number } {
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): {
+  headers: Record<string, string>;
+  setCookies: string[];
+  bytes: number;
+} {
   const headers: Record<string, string> = {};
   let setCookies: string[] = [];
   let bytes = 0;
@@ -83,7 +88,9 @@ function nextMethod(status: number, method: Method): Method {
   return method;
 }
 
-export function createHttpClient(deps: HttpClientDeps): (url: string, opts?: HttpRequestOptions) => Promise<HttpExchange> {
+export function createHttpClient(
+  deps: HttpClientDeps,
+): (url: string, opts?: HttpRequestOptions) => Promise<HttpExchange> {
   const { limits } = deps;
 
   return async function request(startUrl, opts = {}) {
@@ -110,9 +117,10 @@ export function createHttpClient(deps: HttpClientDeps): (url: string, opts?: Htt
     try {
       for (;;) {
         const hopStarted = performance.now();
-        const pin = chain.length === 0 && opts.address
-          ? deps.resolver.checkAddress(opts.address)
-          : (await deps.resolver.resolve(url.hostname, { signal: deadline.signal }))[0]!;
+        const pin =
+          chain.length === 0 && opts.address
+            ? deps.resolver.checkAddress(opts.address)
+            : (await deps.resolver.resolve(url.hostname, { signal: deadline.signal }))[0]!;
         const headers: Record<string, string> = {
           'user-agent': deps.userAgent,
           ...(opts.decompress ? { 'accept-encoding': 'gzip, deflate, br' } : {}),
@@ -143,7 +151,12 @@ export function createHttpClient(deps: HttpClientDeps): (url: string, opts?: Htt
           await client.destroy();
           client = null;
           if (chain.length > limits.maxRedirects) {
-            throw new NetError('too_many_redirects', `more than ${limits.maxRedirects} redirects from ${startUrl}`, undefined, [...chain]);
+            throw new NetError(
+              'too_many_redirects',
+              `more than ${limits.maxRedirects} redirects from ${startUrl}`,
+              undefined,
+              [...chain],
+            );
           }
           let next: URL;
           try {

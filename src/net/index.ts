@@ -37,7 +37,14 @@ export function createNet(config: Config, opts: NetOptions = {}): Net {
       )
     : null;
   const secureContext = secureContexts(ca).get();
-  const request = createHttpClient({ resolver, semaphore, limits, secureContext, userAgent: config.net.userAgent, signer });
+  const request = createHttpClient({
+    resolver,
+    semaphore,
+    limits,
+    secureContext,
+    userAgent: config.net.userAgent,
+    signer,
+  });
   const sockets = createSocketClients({ resolver, semaphore, limits, ca, httpsPort: config.net.probeHttpsPort });
 
   return {

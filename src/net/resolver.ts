@@ -56,9 +56,14 @@ export function createResolver(dns: DnsClient, policy: AddressPolicy): Resolver 
     const verdicts = addresses.map((a) => policy.check(a));
     const allowed: ResolvedAddress[] = [];
     for (const v of verdicts) {
-      if (v.allowed && !allowed.some((a) => a.address === v.address)) allowed.push({ address: v.address, family: v.family });
+      if (v.allowed && !allowed.some((a) => a.address === v.address))
+        allowed.push({ address: v.address, family: v.family });
     }
-    if (allowed.length === 0) throw refuse(host, verdicts.map((v) => (v.allowed ? v.address : `${v.address} (${v.reason})`)));
+    if (allowed.length === 0)
+      throw refuse(
+        host,
+        verdicts.map((v) => (v.allowed ? v.address : `${v.address} (${v.reason})`)),
+      );
     return allowed;
   }
 
@@ -80,7 +85,11 @@ export function createResolver(dns: DnsClient, policy: AddressPolicy): Resolver 
     async resolve(rawHost, opts = {}) {
       const classified = classifyHost(rawHost);
       if (classified.kind === 'odd-ip') {
-        throw new NetError('policy_refused', `${rawHost} is an IP address in a non-canonical spelling`, classified.host);
+        throw new NetError(
+          'policy_refused',
+          `${rawHost} is an IP address in a non-canonical spelling`,
+          classified.host,
+        );
       }
       if (classified.kind === 'ip') return allowedOnly(classified.host, [classified.host]);
       const name = normaliseName(classified.host);

@@ -5,7 +5,10 @@ import { createHash } from 'node:crypto';
 import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls';
 
 /** The options of a context that probes vary; everything else about a connection is set per socket. */
-export type ContextOptions = Pick<SecureContextOptions, 'minVersion' | 'maxVersion' | 'ciphers' | 'sigalgs' | 'ecdhCurve'>;
+export type ContextOptions = Pick<
+  SecureContextOptions,
+  'minVersion' | 'maxVersion' | 'ciphers' | 'sigalgs' | 'ecdhCurve'
+>;
 
 export interface SecureContexts {
   get(options?: ContextOptions): SecureContext;

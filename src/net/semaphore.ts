@@ -29,7 +29,8 @@ export function createSemaphore(limit: number): Semaphore {
       return inFlight;
     },
     acquire(signal) {
-      if (signal?.aborted) return Promise.reject(new NetError('aborted', 'aborted while waiting for a connection slot'));
+      if (signal?.aborted)
+        return Promise.reject(new NetError('aborted', 'aborted while waiting for a connection slot'));
       if (inFlight < limit) {
         inFlight++;
         return Promise.resolve(releaser());

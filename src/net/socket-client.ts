@@ -40,7 +40,9 @@ async function connectPinned<S extends Socket>(
   const release = await deps.semaphore.acquire(opts.signal);
   const deadline = createDeadline(deps.limits.requestTimeoutMs, opts.signal);
   try {
-    const pin = opts.address ? deps.resolver.checkAddress(opts.address) : (await deps.resolver.resolve(host, { signal: deadline.signal }))[0]!;
+    const pin = opts.address
+      ? deps.resolver.checkAddress(opts.address)
+      : (await deps.resolver.resolve(host, { signal: deadline.signal }))[0]!;
     const socket = await open(pin, deadline);
     socket.setTimeout(deps.limits.requestTimeoutMs, () => socket.destroy());
     // The caller may add its own listener; this one keeps a late reset from crashing the process.
@@ -116,7 +118,9 @@ export function createSocketClients(deps: SocketClientDeps): SocketClients {
         socket,
         address,
         authorized: socket.authorized,
-        authorizationError: authorizationError ? String((authorizationError as { code?: string }).code ?? authorizationError) : null,
+        authorizationError: authorizationError
+          ? String((authorizationError as { code?: string }).code ?? authorizationError)
+          : null,
         ocspResponse,
         handshakeMs,
       };

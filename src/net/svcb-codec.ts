@@ -19,7 +19,13 @@ export interface SvcbData {
 }
 
 const KEY_NAMES: Record<number, string> = {
-  0: 'mandatory', 1: 'alpn', 2: 'no-default-alpn', 3: 'port', 4: 'ipv4hint', 5: 'ech', 6: 'ipv6hint',
+  0: 'mandatory',
+  1: 'alpn',
+  2: 'no-default-alpn',
+  3: 'port',
+  4: 'ipv4hint',
+  5: 'ech',
+  6: 'ipv6hint',
 };
 const keyName = (key: number): string => KEY_NAMES[key] ?? `key${key}`;
 const keyNumber = (name: string): number => {
@@ -107,16 +113,27 @@ export function decodeSvcb(rdata: Buffer): SvcbData {
         data.mandatory = keys;
         break;
       }
-      case 1: data.alpn = readStrings(value); break;
-      case 2: data.no_default_alpn = true; break;
+      case 1:
+        data.alpn = readStrings(value);
+        break;
+      case 2:
+        data.no_default_alpn = true;
+        break;
       case 3:
         if (value.length !== 2) throw new Error('svcb: port must be 2 bytes');
         data.port = value.readUInt16BE(0);
         break;
-      case 4: data.ipv4hint = readAddresses(value, 4); break;
-      case 5: data.ech = true; break;
-      case 6: data.ipv6hint = readAddresses(value, 16); break;
-      default: fields[`key${key}`] = value.toString('hex');
+      case 4:
+        data.ipv4hint = readAddresses(value, 4);
+        break;
+      case 5:
+        data.ech = true;
+        break;
+      case 6:
+        data.ipv6hint = readAddresses(value, 16);
+        break;
+      default:
+        fields[`key${key}`] = value.toString('hex');
     }
   }
   return data;
@@ -124,15 +141,25 @@ export function decodeSvcb(rdata: Buffer): SvcbData {
 
 function encodeValue(key: number, value: unknown): Buffer {
   switch (key) {
-    case 0: return Buffer.concat((value as string[]).map((k) => u16(keyNumber(k))));
-    case 1: return Buffer.concat((value as string[]).map((s) => {
-      const b = Buffer.from(s, 'utf8');
-      return Buffer.concat([Buffer.from([b.length]), b]);
-    }));
-    case 2: case 5: return Buffer.alloc(0);
-    case 3: return u16(value as number);
-    case 4: case 6: return Buffer.from((value as string[]).flatMap((a) => ipaddr.parse(a).toByteArray()));
-    default: return Buffer.from(value as string, 'hex');
+    case 0:
+      return Buffer.concat((value as string[]).map((k) => u16(keyNumber(k))));
+    case 1:
+      return Buffer.concat(
+        (value as string[]).map((s) => {
+          const b = Buffer.from(s, 'utf8');
+          return Buffer.concat([Buffer.from([b.length]), b]);
+        }),
+      );
+    case 2:
+    case 5:
+      return Buffer.alloc(0);
+    case 3:
+      return u16(value as number);
+    case 4:
+    case 6:
+      return Buffer.from((value as string[]).flatMap((a) => ipaddr.parse(a).toByteArray()));
+    default:
+      return Buffer.from(value as string, 'hex');
   }
 }
 

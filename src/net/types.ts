@@ -39,7 +39,7 @@ export class NetError extends Error {
 }
 
 export type DnsRecordType =
-  | 'A' | 'AAAA' | 'CNAME' | 'MX' | 'NS' | 'SOA' | 'TXT' | 'CAA' | 'HTTPS' | 'SVCB' | 'DS' | 'DNSKEY' | 'PTR';
+  'A' | 'AAAA' | 'CNAME' | 'MX' | 'NS' | 'SOA' | 'TXT' | 'CAA' | 'HTTPS' | 'SVCB' | 'DS' | 'DNSKEY' | 'PTR';
 
 /** One resource record, with its data decoded to plain JSON (see each type's shape in src/net/dns). */
 export interface DnsRecord {
@@ -113,8 +113,10 @@ export interface HttpExchange {
   address: string;
 }
 
-export interface TlsConnectOptions
-  extends Pick<ConnectionOptions, 'minVersion' | 'maxVersion' | 'ciphers' | 'ALPNProtocols' | 'sigalgs' | 'ecdhCurve'> {
+export interface TlsConnectOptions extends Pick<
+  ConnectionOptions,
+  'minVersion' | 'maxVersion' | 'ciphers' | 'ALPNProtocols' | 'sigalgs' | 'ecdhCurve'
+> {
   /** Ask for a stapled OCSP response (a TLSSocket option that tls.connect passes through; @types/node 20 omits it there). */
   requestOCSP?: boolean;
   port?: number;

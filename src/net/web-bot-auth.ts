@@ -60,8 +60,7 @@ export function createWebBotAuthSigner(key: AgentKey, signatureAgentUrl: string)
 export type PublicKeyInput = KeyObject | { kty: 'OKP'; crv: 'Ed25519'; x: string };
 
 export type WebBotAuthVerdict =
-  | { verified: true; keyid: string }
-  | { verified: false; keyid: string | null; reason: string };
+  { verified: true; keyid: string } | { verified: false; keyid: string | null; reason: string };
 
 /**
  * Checks a request's Web Bot Auth signature: the tag, a keyid the lookup knows, coverage of @authority (and of
@@ -73,7 +72,8 @@ export async function verifyWebBotAuth(
   keyLookup: (keyid: string) => PublicKeyInput | null | Promise<PublicKeyInput | null>,
 ): Promise<WebBotAuthVerdict> {
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(request.headers))
+    if (value !== undefined) headers[name.toLowerCase()] = value;
   let keyid: string | null = null;
   let refusal: string | null = null;
   try {
@@ -99,7 +99,11 @@ export async function verifyWebBotAuth(
       { method: request.method, url: request.url, headers },
     );
     if (result === true) return { verified: true, keyid: keyid! };
-    return { verified: false, keyid, reason: refusal ?? (result === null ? 'no signature' : 'signature does not verify') };
+    return {
+      verified: false,
+      keyid,
+      reason: refusal ?? (result === null ? 'no signature' : 'signature does not verify'),
+    };
   } catch (err) {
     return { verified: false, keyid, reason: (err as Error).message };
   }

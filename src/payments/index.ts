@@ -21,7 +21,8 @@ function chooseProcessor(config: Config, ledger: Ledger, log: Logger): PaymentPr
   const p = config.payments;
   if (!p.stripeSecretKey) return embeddedProcessor(ledger);
   // Without the webhook secret no payment could ever be confirmed: refuse to start rather than sell nothing.
-  if (!p.stripeWebhookSecret) throw new ConfigError('DVS_STRIPE_WEBHOOK_SECRET is required when DVS_STRIPE_SECRET_KEY is set');
+  if (!p.stripeWebhookSecret)
+    throw new ConfigError('DVS_STRIPE_WEBHOOK_SECRET is required when DVS_STRIPE_SECRET_KEY is set');
   return stripeProcessor(
     {
       secretKey: p.stripeSecretKey,
@@ -48,7 +49,10 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
   log.info({ ledger: ledger.backend, processor: processor.name, mode: processor.mode }, 'payments ready');
   if (config.payments.reservationLeaseSeconds * 1000 <= config.deadlines.fullMs) {
     // A live validation would outlast its own reservation, and a retry could take the token from under it.
-    log.warn({ lease_s: config.payments.reservationLeaseSeconds, full_deadline_ms: config.deadlines.fullMs }, 'DVS_RESERVATION_LEASE is not longer than DVS_FULL_DEADLINE_MS');
+    log.warn(
+      { lease_s: config.payments.reservationLeaseSeconds, full_deadline_ms: config.deadlines.fullMs },
+      'DVS_RESERVATION_LEASE is not longer than DVS_FULL_DEADLINE_MS',
+    );
   }
   return { gate: ledger, ledger, processor, ready: () => ledger.ready(), close: () => ledger.close() };
 }

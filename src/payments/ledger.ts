@@ -63,7 +63,9 @@ export class Ledger implements PaymentGate {
     const createdAt = this.now();
     const expiresAt = createdAt + (opts.ttlSeconds ?? this.opts.tokenTtlSeconds) * 1000;
     const tokens = Array.from({ length: opts.count ?? 1 }, () => newToken(this.opts.mode));
-    await this.store.insertTokens(tokens.map((t) => ({ hash: tokenHash(t), createdAt, expiresAt, source: opts.source })));
+    await this.store.insertTokens(
+      tokens.map((t) => ({ hash: tokenHash(t), createdAt, expiresAt, source: opts.source })),
+    );
     return tokens.map((token) => ({ token, expiresAt: new Date(expiresAt) }));
   }
 
@@ -73,7 +75,9 @@ export class Ledger implements PaymentGate {
    */
   async record(token: string, source: string): Promise<boolean> {
     const createdAt = this.now();
-    const inserted = await this.store.insertTokens([{ hash: tokenHash(token), createdAt, expiresAt: createdAt + this.opts.tokenTtlSeconds * 1000, source }]);
+    const inserted = await this.store.insertTokens([
+      { hash: tokenHash(token), createdAt, expiresAt: createdAt + this.opts.tokenTtlSeconds * 1000, source },
+    ]);
     return inserted === 1;
   }
 
@@ -103,7 +107,15 @@ export class Ledger implements PaymentGate {
     for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
       const reservationId = randomUUID();
       const now = this.now();
-      if (await this.store.tryReserve({ hash, domain, reservationId, now, leaseUntil: now + this.opts.reservationLeaseSeconds * 1000 })) {
+      if (
+        await this.store.tryReserve({
+          hash,
+          domain,
+          reservationId,
+          now,
+          leaseUntil: now + this.opts.reservationLeaseSeconds * 1000,
+        })
+      ) {
         return { kind: 'reserved', reservationId };
       }
       const why = await this.whyNot(await this.store.find(hash), domain, this.now());
@@ -139,7 +151,8 @@ export class Ledger implements PaymentGate {
       return {
         kind: 'refused',
         reason: 'other_domain',
-        message: 'this payment token is being used right now for a Full Validation of another domain; one token validates one domain.',
+        message:
+          'this payment token is being used right now for a Full Validation of another domain; one token validates one domain.',
       };
     }
     return null;
@@ -147,7 +160,9 @@ export class Ledger implements PaymentGate {
 
   async commit(token: string, reservationId: string, certificate: StoredCertificate): Promise<void> {
     if (!(await this.store.commit(tokenHash(token), reservationId, certificate, this.now()))) {
-      throw new ReservationLostError(`reservation ${reservationId} is no longer held (its lease lapsed and another request took the token); certificate ${certificate.id} was not stored`);
+      throw new ReservationLostError(
+        `reservation ${reservationId} is no longer held (its lease lapsed and another request took the token); certificate ${certificate.id} was not stored`,
+      );
     }
   }
 
@@ -171,5 +186,9 @@ export class Ledger implements PaymentGate {
 }
 
 function refusedUnknown(): Reservation {
-  return { kind: 'refused', reason: 'unknown', message: 'this payment token is not valid here: it was never issued by this service. Get one at /checkout.' };
+  return {
+    kind: 'refused',
+    reason: 'unknown',
+    message: 'this payment token is not valid here: it was never issued by this service. Get one at /checkout.',
+  };
 }

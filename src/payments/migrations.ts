@@ -16,6 +16,10 @@ export function migrations(backend: 'sqlite' | 'postgres'): Migration[] {
   const dir = path.join(DIR, backend);
   return readdirSync(dir)
     .filter((f) => /^\d+-[a-z0-9-]+\.sql$/.test(f))
-    .map((f) => ({ version: Number.parseInt(f, 10), name: f.replace(/\.sql$/, ''), sql: readFileSync(path.join(dir, f), 'utf8') }))
+    .map((f) => ({
+      version: Number.parseInt(f, 10),
+      name: f.replace(/\.sql$/, ''),
+      sql: readFileSync(path.join(dir, f), 'utf8'),
+    }))
     .sort((a, b) => a.version - b.version);
 }

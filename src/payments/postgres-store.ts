@@ -53,7 +53,9 @@ async function migrate(pool: pg.Pool): Promise<void> {
   await inTransaction(pool, async (client) => {
     // Processes starting together wait here for each other; the transaction releases the lock.
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((r) => r.version));
     for (const m of migrations('postgres')) {
@@ -81,7 +83,12 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
         `INSERT INTO tokens (hash, created_at, expires_at, source)
          SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::text[])
          ON CONFLICT (hash) DO NOTHING`,
-        [rows.map((r) => r.hash), rows.map((r) => at(r.createdAt)), rows.map((r) => at(r.expiresAt)), rows.map((r) => r.source)],
+        [
+          rows.map((r) => r.hash),
+          rows.map((r) => at(r.createdAt)),
+          rows.map((r) => at(r.expiresAt)),
+          rows.map((r) => r.source),
+        ],
       );
       return result.rowCount ?? 0;
     },
@@ -108,7 +115,12 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
           [c.id, hash, reservationId],
         );
         if (redeemed.rowCount !== 1) return false;
-        await client.query('INSERT INTO certificates (id, domain, body, created_at) VALUES ($1, $2, $3, $4)', [c.id, c.domain, c.body, at(now)]);
+        await client.query('INSERT INTO certificates (id, domain, body, created_at) VALUES ($1, $2, $3, $4)', [
+          c.id,
+          c.domain,
+          c.body,
+          at(now),
+        ]);
         return true;
       }),
     async release(hash, reservationId) {
@@ -120,7 +132,9 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       return result.rowCount === 1;
     },
     async certificate(id) {
-      const { rows } = await pool.query<StoredCertificate>('SELECT id, domain, body FROM certificates WHERE id = $1', [id]);
+      const { rows } = await pool.query<StoredCertificate>('SELECT id, domain, body FROM certificates WHERE id = $1', [
+        id,
+      ]);
       return rows[0] ?? null;
     },
     async ping() {

@@ -34,7 +34,9 @@ function migrate(db: Database.Database): void {
   // BEGIN IMMEDIATE takes the write lock first, so two processes opening one new file migrate it once.
   db.exec('BEGIN IMMEDIATE');
   try {
-    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+    );
     const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
     for (const m of migrations('sqlite')) {
@@ -63,8 +65,12 @@ export function openSqliteStore(file: string): LedgerStore {
     throw err;
   }
 
-  const insert = db.prepare('INSERT INTO tokens (hash, created_at, expires_at, source) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING');
-  const insertMany = db.transaction((rows: NewTokenRow[]) => rows.reduce((n, r) => n + insert.run(r.hash, r.createdAt, r.expiresAt, r.source).changes, 0));
+  const insert = db.prepare(
+    'INSERT INTO tokens (hash, created_at, expires_at, source) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
+  );
+  const insertMany = db.transaction((rows: NewTokenRow[]) =>
+    rows.reduce((n, r) => n + insert.run(r.hash, r.createdAt, r.expiresAt, r.source).changes, 0),
+  );
   const reserve = db.prepare(`
     UPDATE tokens SET state = 'reserved', reservation_id = @reservationId, reserved_until = @leaseUntil, domain = @domain
     WHERE hash = @hash

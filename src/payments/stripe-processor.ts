@@ -28,7 +28,11 @@ function endpoint(apiBase: string | null): Pick<Stripe.StripeConfig, 'host' | 'p
 }
 
 export function stripeProcessor(settings: StripeSettings, ledger: Ledger, log: Logger): PaymentProcessor {
-  const stripe = new Stripe(settings.secretKey, { ...endpoint(settings.apiBase), maxNetworkRetries: 2, timeout: 20_000 });
+  const stripe = new Stripe(settings.secretKey, {
+    ...endpoint(settings.apiBase),
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+  });
   const deriver = new TokenDeriver(settings.secretKey, 'live');
 
   return {
@@ -45,7 +49,10 @@ export function stripeProcessor(settings: StripeSettings, ledger: Ledger, log: L
             price_data: {
               currency: settings.currency,
               unit_amount: settings.priceCents,
-              product_data: { name: 'Full Validation', description: 'One signed Full Validation of one domain (one payment token).' },
+              product_data: {
+                name: 'Full Validation',
+                description: 'One signed Full Validation of one domain (one payment token).',
+              },
             },
           },
         ],
@@ -75,7 +82,10 @@ export function stripeProcessor(settings: StripeSettings, ledger: Ledger, log: L
       // An asynchronous payment method completes the session unpaid; its success event comes later.
       if (session.payment_status === 'unpaid') return { handled: true, minted: false };
       const minted = await ledger.record(deriver.tokenFor(session.id), `stripe:${session.id}`);
-      log.info({ session: session.id, event: event.id, minted }, minted ? 'payment confirmed: token minted' : 'payment confirmation repeated');
+      log.info(
+        { session: session.id, event: event.id, minted },
+        minted ? 'payment confirmed: token minted' : 'payment confirmation repeated',
+      );
       return { handled: true, minted };
     },
   };

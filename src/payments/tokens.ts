@@ -31,8 +31,13 @@ export function tokenHash(token: string): string {
 export class TokenDeriver {
   private readonly key: Buffer;
 
-  constructor(secret: string, private readonly mode: TokenMode) {
-    this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'dvs payment token from checkout reference v1', TOKEN_BYTES));
+  constructor(
+    secret: string,
+    private readonly mode: TokenMode,
+  ) {
+    this.key = Buffer.from(
+      hkdfSync('sha256', secret, Buffer.alloc(0), 'dvs payment token from checkout reference v1', TOKEN_BYTES),
+    );
   }
 
   tokenFor(reference: string): string {

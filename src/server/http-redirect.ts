@@ -9,7 +9,11 @@ export interface RedirectServer {
 export async function startRedirectServer(host: string, port: number, baseUrl: string): Promise<RedirectServer> {
   const server = http.createServer((req, res) => {
     const target = baseUrl + (req.url && req.url.startsWith('/') ? req.url : '/');
-    res.writeHead(308, { Location: target, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'max-age=3600' });
+    res.writeHead(308, {
+      Location: target,
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'max-age=3600',
+    });
     res.end(`This service is served over HTTPS only: ${target}\n`);
   });
   server.headersTimeout = 10_000;

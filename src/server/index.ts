@@ -137,10 +137,23 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
-  const redirect = config.listen.httpPort === null ? null : await startRedirectServer(config.listen.host, config.listen.httpPort, config.baseUrl);
-  const metricsServer = config.listen.metricsPort === null ? null : await startMetricsServer(metrics, config.listen.host, config.listen.metricsPort);
+  const redirect =
+    config.listen.httpPort === null
+      ? null
+      : await startRedirectServer(config.listen.host, config.listen.httpPort, config.baseUrl);
+  const metricsServer =
+    config.listen.metricsPort === null
+      ? null
+      : await startMetricsServer(metrics, config.listen.host, config.listen.metricsPort);
   log.info(
-    { url: `https://localhost:${port}`, base_url: config.baseUrl, rules: ruleset.rules.length, ruleset: ruleset.version, metrics_port: metricsServer?.port ?? null, shared_state: shared.backend },
+    {
+      url: `https://localhost:${port}`,
+      base_url: config.baseUrl,
+      rules: ruleset.rules.length,
+      ruleset: ruleset.version,
+      metrics_port: metricsServer?.port ?? null,
+      shared_state: shared.backend,
+    },
     'service listening',
   );
 
@@ -148,7 +161,10 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const close = () =>
     (closing ??= (async () => {
       draining = true;
-      log.info({ validations: fullValidations.inFlight, quick_scans: quickScans.inFlight }, 'shutting down: finishing running work');
+      log.info(
+        { validations: fullValidations.inFlight, quick_scans: quickScans.inFlight },
+        'shutting down: finishing running work',
+      );
       let stopped = false;
       const closed = new Promise<void>((resolve) => server.close(() => resolve())).then(() => (stopped = true));
       await redirect?.close();
@@ -166,5 +182,11 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       await payments.close();
       log.info('stopped');
     })());
-  return { url: `https://localhost:${port}`, port, httpPort: redirect?.port ?? null, metricsPort: metricsServer?.port ?? null, close };
+  return {
+    url: `https://localhost:${port}`,
+    port,
+    httpPort: redirect?.port ?? null,
+    metricsPort: metricsServer?.port ?? null,
+    close,
+  };
 }

@@ -75,7 +75,8 @@ export async function startMetricsServer(metrics: PromMetrics, host: string, por
     }
     metrics.registry.metrics().then(
       (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
-      (err: Error) => res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`metrics failed: ${err.message}\n`),
+      (err: Error) =>
+        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`metrics failed: ${err.message}\n`),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -15,7 +15,10 @@ type KeyPair = webcrypto.CryptoKeyPair;
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 const pem = (label: string, der: ArrayBuffer) =>
-  `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+  `-----BEGIN ${label}-----\n${Buffer.from(der)
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END ${label}-----\n`;
 
 async function create(now: Date): Promise<TlsMaterial> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
@@ -38,7 +41,10 @@ async function create(now: Date): Promise<TlsMaterial> {
       ]),
     ],
   });
-  return { cert: cert.toString('pem') + '\n', key: pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)) };
+  return {
+    cert: cert.toString('pem') + '\n',
+    key: pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)),
+  };
 }
 
 /** Loads `<dataDir>/tls/{cert,key}.pem`, creating them on first start. */
@@ -46,7 +52,8 @@ export async function selfSignedForLocalhost(dataDir: string, now: Date = new Da
   const dir = path.join(dataDir, 'tls');
   const certFile = path.join(dir, 'localhost-cert.pem');
   const keyFile = path.join(dir, 'localhost-key.pem');
-  if (existsSync(certFile) && existsSync(keyFile)) return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+  if (existsSync(certFile) && existsSync(keyFile))
+    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
   const material = await create(now);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(keyFile, material.key, { mode: 0o600 });

@@ -76,13 +76,20 @@ export class FullValidations {
       if (r.kind === 'reserved') return this.validate(domain, token, r.reservationId, signal);
       // Another request holds this token for this domain: its certificate will be ours too.
       if (Date.now() >= waitUntil) {
-        throw new PaymentRequiredError('this payment token is being used by a validation that is still running; retry when it has finished');
+        throw new PaymentRequiredError(
+          'this payment token is being used by a validation that is still running; retry when it has finished',
+        );
       }
       await sleep(this.deps.pollMs ?? 100);
     }
   }
 
-  private async validate(domain: string, token: string, reservationId: string, signal?: AbortSignal): Promise<FullValidationOutcome> {
+  private async validate(
+    domain: string,
+    token: string,
+    reservationId: string,
+    signal?: AbortSignal,
+  ): Promise<FullValidationOutcome> {
     const { scanner, gate, ruleset, signingKey, baseUrl, log, metrics } = this.deps;
     this.running++;
     let committed = false;
@@ -102,7 +109,11 @@ export class FullValidations {
     } finally {
       this.running--;
       if (!committed) {
-        await gate.release(token, reservationId).catch((err: Error) => log.warn({ domain, err: err.message }, 'could not release a payment reservation; its lease will'));
+        await gate
+          .release(token, reservationId)
+          .catch((err: Error) =>
+            log.warn({ domain, err: err.message }, 'could not release a payment reservation; its lease will'),
+          );
       }
     }
   }

@@ -29,6 +29,10 @@ export class RedisQuickScanCache implements QuickScanCache {
   }
 
   async set(key: string, value: CachedQuickScan, ttlSeconds: number): Promise<void> {
-    await this.redis.run('quick-scan cache write', (c) => c.set(this.prefix + key, JSON.stringify(value), 'EX', ttlSeconds), null);
+    await this.redis.run(
+      'quick-scan cache write',
+      (c) => c.set(this.prefix + key, JSON.stringify(value), 'EX', ttlSeconds),
+      null,
+    );
   }
 }

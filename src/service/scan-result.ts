@@ -6,7 +6,12 @@ export interface ScanResult {
 }
 
 export function scanResult(summary: string, canonical: string): ScanResult {
-  return { content: [{ type: 'text', text: summary }, { type: 'text', text: canonical }] };
+  return {
+    content: [
+      { type: 'text', text: summary },
+      { type: 'text', text: canonical },
+    ],
+  };
 }
 
 /** A scan that could not judge the domain at all (it does not resolve, or only to refused addresses). */

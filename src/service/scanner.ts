@@ -39,9 +39,17 @@ export function createScanner(deps: ScannerDeps): Scanner {
         if (!(err instanceof NetError)) throw err;
         switch (err.code) {
           case 'dns_nxdomain':
-            return { ok: false, reason: 'nxdomain', text: `${domain} does not exist in DNS (NXDOMAIN), so there is nothing to scan. Check the spelling.` };
+            return {
+              ok: false,
+              reason: 'nxdomain',
+              text: `${domain} does not exist in DNS (NXDOMAIN), so there is nothing to scan. Check the spelling.`,
+            };
           case 'dns_nodata':
-            return { ok: false, reason: 'no_address', text: `${domain} has no A or AAAA record, so no web server can be reached at that name.` };
+            return {
+              ok: false,
+              reason: 'no_address',
+              text: `${domain} has no A or AAAA record, so no web server can be reached at that name.`,
+            };
           case 'policy_refused':
             return {
               ok: false,

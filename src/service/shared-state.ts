@@ -29,7 +29,12 @@ export function openSharedState(
   const perMinute = config.quickScan.rateLimitPerMinute;
   if (config.redisUrl === null) {
     const cache = new MemoryQuickScanCache();
-    return { cache, rateLimiter: new WindowRateLimiter(perMinute), backend: 'memory', close: async () => cache.close() };
+    return {
+      cache,
+      rateLimiter: new WindowRateLimiter(perMinute),
+      backend: 'memory',
+      close: async () => cache.close(),
+    };
   }
   const prefix = opts.keyPrefix ?? 'dvs:';
   const redis = new RedisConnection(config.redisUrl, log);

@@ -21,7 +21,11 @@ function issuerHost(baseUrl: string): string {
 
 /** The record the service publishes for one signing key. */
 export function issuerAnchorRecord(key: { kid: string; thumbprint: string }, baseUrl: string): AnchorRecord {
-  return { name: ISSUER_ANCHOR_PREFIX + issuerHost(baseUrl), type: 'TXT', value: `v=dvk1; kid=${key.kid}; jkt=${key.thumbprint}` };
+  return {
+    name: ISSUER_ANCHOR_PREFIX + issuerHost(baseUrl),
+    type: 'TXT',
+    value: `v=dvk1; kid=${key.kid}; jkt=${key.thumbprint}`,
+  };
 }
 
 /** The record as a zone-file line, ready to paste. */

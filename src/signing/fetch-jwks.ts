@@ -9,7 +9,10 @@ const MAX_JWKS_BYTES = 64 * 1024;
 
 export async function fetchJwks(url: string, net: Pick<Net, 'request'>): Promise<Jwks> {
   if (new URL(url).protocol !== 'https:') throw new Error(`${url}: a JWK set is only fetched over https`);
-  const res = await net.request(url, { maxBodyBytes: MAX_JWKS_BYTES, headers: { accept: 'application/jwk-set+json, application/json' } });
+  const res = await net.request(url, {
+    maxBodyBytes: MAX_JWKS_BYTES,
+    headers: { accept: 'application/jwk-set+json, application/json' },
+  });
   if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
   if (res.truncated) throw new Error(`${url}: larger than ${MAX_JWKS_BYTES} bytes`);
   let parsed: unknown;

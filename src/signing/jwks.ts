@@ -40,9 +40,11 @@ export function asVerificationKey(value: unknown): { ok: true; jwk: PublicJwk } 
   if (!isObject(value)) return { ok: false, reason: 'not a JSON object' };
   const { kty, crv, x, kid, alg, use } = value;
   if ('d' in value) return { ok: false, reason: 'it holds a private key ("d"); only public keys may be published' };
-  if (kty !== 'OKP' || crv !== 'Ed25519') return { ok: false, reason: `kty ${String(kty)} crv ${String(crv)} is not an Ed25519 key` };
+  if (kty !== 'OKP' || crv !== 'Ed25519')
+    return { ok: false, reason: `kty ${String(kty)} crv ${String(crv)} is not an Ed25519 key` };
   if (typeof kid !== 'string' || kid === '') return { ok: false, reason: 'no kid' };
-  if (typeof x !== 'string' || decodeBase64url(x)?.length !== 32) return { ok: false, reason: 'x is not 32 bytes of base64url' };
+  if (typeof x !== 'string' || decodeBase64url(x)?.length !== 32)
+    return { ok: false, reason: 'x is not 32 bytes of base64url' };
   if (alg !== undefined && alg !== 'EdDSA') return { ok: false, reason: `alg ${String(alg)} is not EdDSA` };
   if (use !== undefined && use !== 'sig') return { ok: false, reason: `use ${String(use)} is not sig` };
   return { ok: true, jwk: { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' } };

@@ -25,7 +25,11 @@ const signingInput = (protectedB64: string, payload: Uint8Array): Buffer =>
   Buffer.from(`${protectedB64}.${encodeBase64url(payload)}`, 'ascii');
 
 /** Signs the payload bytes; the result carries no payload (the middle part is empty). */
-export function signDetached(payload: Uint8Array, key: Pick<SigningKey, 'kid' | 'privateKeyObject'>, typ: string): string {
+export function signDetached(
+  payload: Uint8Array,
+  key: Pick<SigningKey, 'kid' | 'privateKeyObject'>,
+  typ: string,
+): string {
   const header: JwsHeader = { alg: 'EdDSA', kid: key.kid, typ };
   const protectedB64 = encodeBase64url(Buffer.from(canonicalJson(header), 'utf8'));
   const signature = sign(null, signingInput(protectedB64, payload), key.privateKeyObject);
@@ -36,8 +40,7 @@ export function signDetached(payload: Uint8Array, key: Pick<SigningKey, 'kid' | 
 export type JwsStep = 'format' | 'header' | 'key' | 'signature';
 
 export type DetachedVerification =
-  | { ok: true; header: JwsHeader; key: PublicJwk }
-  | { ok: false; step: JwsStep; reason: string; header?: JwsHeader };
+  { ok: true; header: JwsHeader; key: PublicJwk } | { ok: false; step: JwsStep; reason: string; header?: JwsHeader };
 
 function readHeader(protectedB64: string, typ: string): { header: JwsHeader } | { reason: string } {
   const bytes = decodeBase64url(protectedB64);
@@ -48,7 +51,8 @@ function readHeader(protectedB64: string, typ: string): { header: JwsHeader } | 
   } catch {
     return { reason: 'protected header is not UTF-8 JSON' };
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) return { reason: 'protected header is not a JSON object' };
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    return { reason: 'protected header is not a JSON object' };
   // Only the three members this format defines: anything else (crit, b64, jwk, x5u...) changes how a JOSE
   // library would read the signature and has no place in a certificate.
   const extra = Object.keys(header).filter((m) => !HEADER_MEMBERS.has(m));
@@ -63,7 +67,8 @@ function readHeader(protectedB64: string, typ: string): { header: JwsHeader } | 
 /** Verifies a detached JWS over the payload bytes with the key its kid names in the JWK set. */
 export function verifyDetached(jws: string, payload: Uint8Array, jwks: Jwks, typ: string): DetachedVerification {
   const parts = jws.split('.');
-  if (parts.length !== 3 || parts[1] !== '') return { ok: false, step: 'format', reason: 'not a detached compact JWS (<header>..<signature>)' };
+  if (parts.length !== 3 || parts[1] !== '')
+    return { ok: false, step: 'format', reason: 'not a detached compact JWS (<header>..<signature>)' };
   const [protectedB64, , signatureB64] = parts as [string, string, string];
   const read = readHeader(protectedB64, typ);
   if ('reason' in read) return { ok: false, step: 'header', reason: read.reason };

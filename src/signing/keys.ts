@@ -63,16 +63,23 @@ export async function keyFromSeed(kid: string, seed: Uint8Array, createdAt: stri
  * Loads `<dataDir>/<file>`, or creates it with a fresh key. `now` dates a new key; it is the one place this
  * module reads the clock, and only when it writes a file.
  */
-async function loadOrCreateKey(dataDir: string, file: string, kid: string, now: () => Date = () => new Date()): Promise<SigningKey> {
+async function loadOrCreateKey(
+  dataDir: string,
+  file: string,
+  kid: string,
+  now: () => Date = () => new Date(),
+): Promise<SigningKey> {
   const keyPath = path.join(dataDir, file);
   let stored: KeyFile | null = null;
   try {
     stored = JSON.parse(readFileSync(keyPath, 'utf8')) as KeyFile;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`key file ${keyPath}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`key file ${keyPath}: ${(err as Error).message}`);
   }
   if (stored) {
-    if (stored.crv !== 'Ed25519' || typeof stored.d !== 'string') throw new Error(`key file ${keyPath}: not an Ed25519 key`);
+    if (stored.crv !== 'Ed25519' || typeof stored.d !== 'string')
+      throw new Error(`key file ${keyPath}: not an Ed25519 key`);
     const key = await keyFromSeed(stored.kid ?? kid, Buffer.from(stored.d, 'base64url'), stored.created_at);
     if (key.publicJwk.x !== stored.x) throw new Error(`key file ${keyPath}: public key does not match the seed`);
     return key;
@@ -86,5 +93,7 @@ async function loadOrCreateKey(dataDir: string, file: string, kid: string, now: 
   return key;
 }
 
-export const loadSigningKey = (dataDir: string): Promise<SigningKey> => loadOrCreateKey(dataDir, 'signing-key.json', SIGNING_KID);
-export const loadAgentKey = (dataDir: string): Promise<SigningKey> => loadOrCreateKey(dataDir, 'agent-key.json', 'agent-key');
+export const loadSigningKey = (dataDir: string): Promise<SigningKey> =>
+  loadOrCreateKey(dataDir, 'signing-key.json', SIGNING_KID);
+export const loadAgentKey = (dataDir: string): Promise<SigningKey> =>
+  loadOrCreateKey(dataDir, 'agent-key.json', 'agent-key');

@@ -46,7 +46,8 @@ async function dnsCheck(name: Check['name'], record: AnchorRecord, dns: TxtLooku
   } catch (err) {
     return { name, ok: false, detail: `TXT lookup of ${record.name} failed: ${(err as Error).message}` };
   }
-  if (records === null || records.length === 0) return { name, ok: false, detail: `no TXT record at ${record.name}; publish "${record.value}"` };
+  if (records === null || records.length === 0)
+    return { name, ok: false, detail: `no TXT record at ${record.name}; publish "${record.value}"` };
   return anchorPresent(records, record)
     ? { name, ok: true, detail: `${record.name} TXT "${record.value}"` }
     : { name, ok: false, detail: `no TXT record at ${record.name} matches "${record.value}"` };
@@ -56,7 +57,8 @@ async function dnsCheck(name: Check['name'], record: AnchorRecord, dns: TxtLooku
 function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
   if (!verified.ok && verified.step !== 'signature') return { name: 'jws_header', ok: false, detail: verified.reason };
   const kid = verified.header?.kid;
-  if (kid !== issuerKid) return { name: 'jws_header', ok: false, detail: `JWS kid ${kid} is not the issuer's kid ${issuerKid}` };
+  if (kid !== issuerKid)
+    return { name: 'jws_header', ok: false, detail: `JWS kid ${kid} is not the issuer's kid ${issuerKid}` };
   return { name: 'jws_header', ok: true, detail: `alg EdDSA, typ ${CERTIFICATE_TYP}, kid ${kid} found in the JWK set` };
 }
 
@@ -79,7 +81,11 @@ export async function verifyCertificate(cert: unknown, { jwks, dns }: VerifyOpti
   checks.push(
     anchorOk
       ? { name: 'anchor', ok: true, detail: `${anchor.name} TXT "${anchor.value}" derives from the payload` }
-      : { name: 'anchor', ok: false, detail: `anchor is ${payload.anchor.name} "${payload.anchor.value}", the payload gives ${anchor.name} "${anchor.value}"` },
+      : {
+          name: 'anchor',
+          ok: false,
+          detail: `anchor is ${payload.anchor.name} "${payload.anchor.value}", the payload gives ${anchor.name} "${anchor.value}"`,
+        },
   );
 
   // The JWK set must come from the issuer's own origin, or a certificate could name any key it liked.
@@ -95,14 +101,21 @@ export async function verifyCertificate(cert: unknown, { jwks, dns }: VerifyOpti
   checks.push(
     verified.ok
       ? { name: 'signature', ok: true, detail: `Ed25519 signature verifies with ${verified.header.kid}` }
-      : { name: 'signature', ok: false, detail: verified.step === 'signature' ? verified.reason : 'not checked: the JWS header was refused' },
+      : {
+          name: 'signature',
+          ok: false,
+          detail: verified.step === 'signature' ? verified.reason : 'not checked: the JWS header was refused',
+        },
   );
 
   if (dns) {
     checks.push(await dnsCheck('subject_anchor', anchor, dns));
     const key = findVerificationKey(jwks, payload.issuer.kid);
     if (key.ok) {
-      const expected = issuerAnchorRecord({ kid: key.jwk.kid, thumbprint: await thumbprintOf(key.jwk) }, payload.issuer.base_url);
+      const expected = issuerAnchorRecord(
+        { kid: key.jwk.kid, thumbprint: await thumbprintOf(key.jwk) },
+        payload.issuer.base_url,
+      );
       checks.push(await dnsCheck('issuer_anchor', expected, dns));
     } else {
       checks.push({ name: 'issuer_anchor', ok: false, detail: `not checked: ${key.reason}` });

@@ -17,7 +17,12 @@ const BASE = 'https://dvs.example.net';
 
 beforeAll(async () => {
   world = await startApiWorld();
-  svc = await startTestService({ ...world.env, DVS_BASE_URL: BASE, DVS_SECURITY_CONTACT: 'mailto:security@example.net', DVS_SECURITY_POLICY: `${BASE}/docs/security` });
+  svc = await startTestService({
+    ...world.env,
+    DVS_BASE_URL: BASE,
+    DVS_SECURITY_CONTACT: 'mailto:security@example.net',
+    DVS_SECURITY_POLICY: `${BASE}/docs/security`,
+  });
 });
 
 afterAll(async () => {
@@ -40,7 +45,11 @@ async function verifyResponse(res: ApiResponse, jwks: { keys: Jwk[] }): Promise<
         const jwk = jwks.keys.find((k) => k.kid === params.keyid);
         if (!jwk) return null;
         const { kty, crv, x } = jwk;
-        return { id: jwk.kid, algs: ['ed25519'], verify: createVerifier(createPublicKey({ key: { kty, crv, x }, format: 'jwk' }), 'ed25519') };
+        return {
+          id: jwk.kid,
+          algs: ['ed25519'],
+          verify: createVerifier(createPublicKey({ key: { kty, crv, x }, format: 'jwk' }), 'ed25519'),
+        };
       },
     },
     { status: res.status, headers: res.headers },
@@ -61,16 +70,34 @@ describe('/openapi.json', () => {
     expect(doc.servers).toEqual([{ url: BASE }]);
     expect(doc.paths['/api/quickscan'].post.operationId).toBe('quickscan');
     expect(doc.paths['/api/fullvalidation'].post.operationId).toBe('fullvalidation');
-    expect(Object.keys(doc.paths['/api/quickscan'].post.responses).sort()).toEqual(['200', '400', '413', '429', '500', '504']);
-    expect(Object.keys(doc.paths['/api/fullvalidation'].post.responses).sort()).toEqual(['200', '400', '402', '413', '500', '504']);
+    expect(Object.keys(doc.paths['/api/quickscan'].post.responses).sort()).toEqual([
+      '200',
+      '400',
+      '413',
+      '429',
+      '500',
+      '504',
+    ]);
+    expect(Object.keys(doc.paths['/api/fullvalidation'].post.responses).sort()).toEqual([
+      '200',
+      '400',
+      '402',
+      '413',
+      '500',
+      '504',
+    ]);
     expect(Object.keys(doc.paths['/mcp'].get.responses)).toEqual(['405']);
     for (const status of ['400', '402', '413', '504']) {
-      expect(doc.paths['/api/fullvalidation'].post.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      expect(doc.paths['/api/fullvalidation'].post.responses[status].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/Error',
+      });
     }
   });
 
   it('carries the schemas of schemas/ unchanged apart from the dialect', async () => {
-    const doc = (await svc.call('GET', '/openapi.json')).json() as { components: { schemas: Record<string, Record<string, unknown>> } };
+    const doc = (await svc.call('GET', '/openapi.json')).json() as {
+      components: { schemas: Record<string, Record<string, unknown>> };
+    };
     const { $schema: _d, ...quick } = apiSchema('quickscan-request');
     expect(doc.components.schemas.QuickScanRequest).toEqual(quick);
     const { $schema: _c, ...certificate } = apiSchema('certificate');
@@ -80,7 +107,9 @@ describe('/openapi.json', () => {
   it('lists 403 for a request over plain HTTP when the service runs behind a proxy', async () => {
     const proxied = await startTestService({ ...world.env, DVS_TRUST_PROXY: '1' });
     try {
-      const doc = (await proxied.call('GET', '/openapi.json', { headers: { 'x-forwarded-proto': 'https' } })).json() as Record<string, any>;
+      const doc = (
+        await proxied.call('GET', '/openapi.json', { headers: { 'x-forwarded-proto': 'https' } })
+      ).json() as Record<string, any>;
       expect(doc.paths['/api/quickscan'].post.responses['403']).toBeDefined();
       expect((await new Validator().validate(doc)).valid).toBe(true);
     } finally {
@@ -121,7 +150,16 @@ describe('the well-known documents', () => {
         keyLookup: async (params) => {
           if (params.tag !== 'http-message-signatures-directory') return null;
           const jwk = keys.find((k) => k.kid === params.keyid);
-          return jwk ? { id: jwk.kid, algs: ['ed25519'], verify: createVerifier(createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' }), 'ed25519') } : null;
+          return jwk
+            ? {
+                id: jwk.kid,
+                algs: ['ed25519'],
+                verify: createVerifier(
+                  createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' }),
+                  'ed25519',
+                ),
+              }
+            : null;
         },
       },
       { status: res.status, headers: res.headers },
@@ -129,12 +167,29 @@ describe('the well-known documents', () => {
     );
     expect(verified).toBe(true);
     // The signature binds the directory to the authority it was fetched from.
-    const elsewhere = { method: 'GET', url: 'https://impostor.example/.well-known/http-message-signatures-directory', headers: {} };
+    const elsewhere = {
+      method: 'GET',
+      url: 'https://impostor.example/.well-known/http-message-signatures-directory',
+      headers: {},
+    };
     const moved = await httpbis.verifyMessage(
       {
-        keyLookup: async () => ({ id: key.kid, algs: ['ed25519'], verify: createVerifier(createPublicKey({ key: { kty: key.kty, crv: key.crv, x: key.x }, format: 'jwk' }), 'ed25519') }),
+        keyLookup: async () => ({
+          id: key.kid,
+          algs: ['ed25519'],
+          verify: createVerifier(
+            createPublicKey({ key: { kty: key.kty, crv: key.crv, x: key.x }, format: 'jwk' }),
+            'ed25519',
+          ),
+        }),
       },
-      { status: res.status, headers: { 'signature-input': res.headers['signature-input']!.split(', sig1=')[0]!, signature: res.headers.signature!.split(', sig1=')[0]! } },
+      {
+        status: res.status,
+        headers: {
+          'signature-input': res.headers['signature-input']!.split(', sig1=')[0]!,
+          signature: res.headers.signature!.split(', sig1=')[0]!,
+        },
+      },
       elsewhere,
     );
     expect(moved).toBe(false);
@@ -153,7 +208,10 @@ describe('the well-known documents', () => {
       authentication: { type: 'none' },
     });
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual(['service_quickscan', 'service_fullvalidation']);
+    expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual([
+      'service_quickscan',
+      'service_fullvalidation',
+    ]);
     expect(manifest.tools[0].inputSchema.required).toEqual(['domain']);
   });
 
@@ -161,7 +219,12 @@ describe('the well-known documents', () => {
     const res = await svc.call('GET', '/.well-known/security.txt');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-    const fields = Object.fromEntries(res.text.trim().split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+    const fields = Object.fromEntries(
+      res.text
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+    );
     expect(fields).toMatchObject({
       Contact: 'mailto:security@example.net',
       Canonical: `${BASE}/.well-known/security.txt`,
@@ -174,7 +237,7 @@ describe('the well-known documents', () => {
   });
 });
 
-describe('the service\'s own agent-facing surface', () => {
+describe("the service's own agent-facing surface", () => {
   it('links its descriptions from the home page and serves the guides, robots.txt, llms.txt and the API catalog', async () => {
     const home = await svc.call('GET', '/');
     expect(home.status).toBe(200);
@@ -190,7 +253,9 @@ describe('the service\'s own agent-facing surface', () => {
     expect(llms.text).toMatch(/^# Domain Validation Service\n\n> /);
     expect((await svc.call('GET', '/llms-full.txt')).text).toContain(guide.text);
     const catalog = await svc.call('GET', '/.well-known/api-catalog');
-    expect(catalog.headers['content-type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(catalog.headers['content-type']).toBe(
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    );
     expect(catalog.json()).toMatchObject({ linkset: [{ 'service-desc': [{ href: `${BASE}/openapi.json` }] }] });
   });
 });
@@ -208,7 +273,9 @@ describe('response integrity', () => {
       await svc.call('GET', '/nowhere'),
     ];
     for (const res of responses) {
-      expect(res.headers['signature-input'], res.text).toMatch(/sig1=\("@status" "content-digest" "content-type"\);created=\d+;keyid="service-signing-key-v1";alg="ed25519"/);
+      expect(res.headers['signature-input'], res.text).toMatch(
+        /sig1=\("@status" "content-digest" "content-type"\);created=\d+;keyid="service-signing-key-v1";alg="ed25519"/,
+      );
       expect(await verifyResponse(res, jwks)).toBe(true);
     }
   });
@@ -218,6 +285,8 @@ describe('response integrity', () => {
     const res = await svc.post('/api/quickscan', { domain: 'nxdomain.test' });
     expect(await verifyResponse({ ...res, text: res.text.replace('NXDOMAIN', 'NOERROR') }, jwks)).toBe(false);
     expect(await verifyResponse({ ...res, status: 201 }, jwks)).toBe(false);
-    expect(await verifyResponse({ ...res, headers: { ...res.headers, 'content-type': 'text/plain' } }, jwks)).toBe(false);
+    expect(await verifyResponse({ ...res, headers: { ...res.headers, 'content-type': 'text/plain' } }, jwks)).toBe(
+      false,
+    );
   });
 });

@@ -7,7 +7,12 @@ import { healthRoutes } from '../../src/api/health-routes.ts';
 import { createLogger } from '../../src/lib/log.ts';
 
 async function get(problem: string | null, pathname: string): Promise<{ status: number; body: unknown }> {
-  const app = createApp({ baseUrl: 'https://dvs.example.net', trustProxy: false, log: createLogger({ logLevel: 'silent' }), routers: [healthRoutes({ problem: async () => problem })] });
+  const app = createApp({
+    baseUrl: 'https://dvs.example.net',
+    trustProxy: false,
+    log: createLogger({ logLevel: 'silent' }),
+    routers: [healthRoutes({ problem: async () => problem })],
+  });
   const server = http.createServer(app.callback());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   try {
@@ -20,11 +25,17 @@ async function get(problem: string | null, pathname: string): Promise<{ status: 
 
 describe('health and readiness', () => {
   it('is not ready while a problem stands, and says which', async () => {
-    expect(await get('shutting down', '/readyz')).toEqual({ status: 503, body: { status: 'not_ready', error: 'shutting down' } });
+    expect(await get('shutting down', '/readyz')).toEqual({
+      status: 503,
+      body: { status: 'not_ready', error: 'shutting down' },
+    });
     expect(await get(null, '/readyz')).toEqual({ status: 200, body: { status: 'ready' } });
   });
 
   it('stays alive whatever readiness says', async () => {
-    expect(await get('the payment ledger does not answer: down', '/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await get('the payment ledger does not answer: down', '/healthz')).toEqual({
+      status: 200,
+      body: { status: 'ok' },
+    });
   });
 });

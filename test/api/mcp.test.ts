@@ -30,7 +30,8 @@ afterAll(async () => {
   world?.removeSites();
 });
 
-const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
 describe('MCP tools', () => {
   it('lists both tools with the request schemas as their input schemas', async () => {
@@ -40,8 +41,12 @@ describe('MCP tools', () => {
       const { $schema: _s, $id: _i, ...rest } = s;
       return rest;
     };
-    expect(tools.find((t) => t.name === 'service_quickscan')!.inputSchema).toEqual(strip(apiSchema('quickscan-request')));
-    expect(tools.find((t) => t.name === 'service_fullvalidation')!.inputSchema).toEqual(strip(apiSchema('fullvalidation-request')));
+    expect(tools.find((t) => t.name === 'service_quickscan')!.inputSchema).toEqual(
+      strip(apiSchema('quickscan-request')),
+    );
+    expect(tools.find((t) => t.name === 'service_fullvalidation')!.inputSchema).toEqual(
+      strip(apiSchema('fullvalidation-request')),
+    );
   });
 
   it('gives the same content as REST for a quick scan, plus the report as structuredContent', async () => {
@@ -59,7 +64,9 @@ describe('MCP tools', () => {
     const structured = result.structuredContent as { payload: { domain: string }; jws: string };
     expect(structured.payload.domain).toBe('good.test');
     expect(JSON.parse((result.content as { text: string }[])[1]!.text)).toEqual(structured);
-    const rest = (await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token })).json() as { content: { text: string }[] };
+    const rest = (await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token })).json() as {
+      content: { text: string }[];
+    };
     expect(rest.content[1]!.text).toBe((result.content as { text: string }[])[1]!.text);
   });
 
@@ -69,7 +76,11 @@ describe('MCP tools', () => {
       ['service_quickscan', { domain: 'good.test', extra: true }, { domain: 'good.test', extra: true }],
       ['service_quickscan', {}, {}],
       ['service_fullvalidation', { domain: 'good.test' }, { domain: 'good.test' }],
-      ['service_fullvalidation', { domain: 'good.test', payment_token: 'tok_unknown' }, { domain: 'good.test', payment_token: 'tok_unknown' }],
+      [
+        'service_fullvalidation',
+        { domain: 'good.test', payment_token: 'tok_unknown' },
+        { domain: 'good.test', payment_token: 'tok_unknown' },
+      ],
     ];
     for (const [tool, args, body] of cases) {
       const result = await call(tool, args);
@@ -104,7 +115,10 @@ describe('MCP over HTTP', () => {
     const bad = await svc.call('POST', '/mcp', { body: '{"jsonrpc": "2.0", "method":', headers });
     expect(bad.status).toBe(400);
     expect(bad.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
-    const big = await svc.call('POST', '/mcp', { body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(20_000) } }), headers });
+    const big = await svc.call('POST', '/mcp', {
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(20_000) } }),
+      headers,
+    });
     expect(big.status).toBe(413);
     expect(big.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
   });
@@ -115,6 +129,10 @@ describe('MCP over HTTP', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     });
     expect(res.status).toBe(200);
-    expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: 7, result: { tools: [{ name: 'service_quickscan' }, { name: 'service_fullvalidation' }] } });
+    expect(res.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { tools: [{ name: 'service_quickscan' }, { name: 'service_fullvalidation' }] },
+    });
   });
 });

@@ -41,7 +41,12 @@ describe('POST /api/quickscan', () => {
     const result = expectScanResult(first);
     expect(result.isError).toBeUndefined();
     expect(result.content).toHaveLength(2);
-    const report = JSON.parse(result.content[1]!.text) as { type: string; domain: string; tier: string; verdict: string };
+    const report = JSON.parse(result.content[1]!.text) as {
+      type: string;
+      domain: string;
+      tier: string;
+      verdict: string;
+    };
     expect(report).toMatchObject({ type: 'dvs.report', domain: 'good.test', tier: 'quick' });
     expect(result.content[0]!.text).toContain('good.test');
     const second = await svc.post('/api/quickscan', { domain: 'GOOD.test.' });
@@ -74,8 +79,19 @@ describe('POST /api/quickscan', () => {
 
   it('answers 400 for malformed JSON, a wrong content type, unknown fields, a wrong type and a missing domain', async () => {
     expectError(await svc.post('/api/quickscan', '{"domain": "good.test"'), 400, /not valid JSON/);
-    expectError(await svc.call('POST', '/api/quickscan', { body: 'domain=good.test', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 400, /Content-Type: application\/json/);
-    expectError(await svc.call('POST', '/api/quickscan', { body: '{"domain":"good.test"}' }), 400, /Content-Type: application\/json/);
+    expectError(
+      await svc.call('POST', '/api/quickscan', {
+        body: 'domain=good.test',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      400,
+      /Content-Type: application\/json/,
+    );
+    expectError(
+      await svc.call('POST', '/api/quickscan', { body: '{"domain":"good.test"}' }),
+      400,
+      /Content-Type: application\/json/,
+    );
     expectError(await svc.post('/api/quickscan', { domain: 'good.test', tier: 'full' }), 400, /unknown field "tier"/);
     expectError(await svc.post('/api/quickscan', { domain: 42 }), 400, /domain must be a string/);
     expectError(await svc.post('/api/quickscan', {}), 400, /domain is required/);
@@ -110,16 +126,27 @@ describe('POST /api/quickscan', () => {
 describe('POST /api/fullvalidation', () => {
   it('answers 200 with the certificate for a paid token, and the same certificate when the token is repeated', async () => {
     const token = svc.gate.issue();
-    const first = expectScanResult(await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token }));
-    const certificate = JSON.parse(first.content[1]!.text) as { payload: { domain: string; verdict: string }; jws: string };
+    const first = expectScanResult(
+      await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token }),
+    );
+    const certificate = JSON.parse(first.content[1]!.text) as {
+      payload: { domain: string; verdict: string };
+      jws: string;
+    };
     expect(certificate.payload.domain).toBe('good.test');
     expect(certificate.jws).toMatch(/^[\w-]+\.\.[\w-]+$/);
-    const again = expectScanResult(await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token }));
+    const again = expectScanResult(
+      await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token }),
+    );
     expect(again.content[1]!.text).toBe(first.content[1]!.text);
   });
 
   it('answers 402 without a token, with a clear message when it came in the Authorization header', async () => {
-    expectError(await svc.post('/api/fullvalidation', { domain: 'good.test' }), 402, /payment_token is required.*\/checkout/);
+    expectError(
+      await svc.post('/api/fullvalidation', { domain: 'good.test' }),
+      402,
+      /payment_token is required.*\/checkout/,
+    );
     expectError(
       await svc.post('/api/fullvalidation', { domain: 'good.test' }, { authorization: 'Bearer tok_abc' }),
       402,
@@ -128,43 +155,81 @@ describe('POST /api/fullvalidation', () => {
   });
 
   it('answers 402 for an unknown token and for a token that paid for another domain', async () => {
-    expectError(await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: 'tok_unknown' }), 402, /not known/);
+    expectError(
+      await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: 'tok_unknown' }),
+      402,
+      /not known/,
+    );
     const token = svc.gate.issue();
     expectScanResult(await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token }));
-    expectError(await svc.post('/api/fullvalidation', { domain: 'www.good.test', payment_token: token }), 402, /paid for good\.test/);
+    expectError(
+      await svc.post('/api/fullvalidation', { domain: 'www.good.test', payment_token: token }),
+      402,
+      /paid for good\.test/,
+    );
   });
 
   it('answers 200 with isError for a domain that does not resolve, without touching the token', async () => {
     const token = svc.gate.issue();
-    const result = expectScanResult(await svc.post('/api/fullvalidation', { domain: 'nxdomain.test', payment_token: token }));
+    const result = expectScanResult(
+      await svc.post('/api/fullvalidation', { domain: 'nxdomain.test', payment_token: token }),
+    );
     expect(result.isError).toBe(true);
     expect(svc.gate.state(token)).toBe('unused');
   });
 
   it('answers 400 for invalid input before looking at the token', async () => {
-    expectError(await svc.post('/api/fullvalidation', { domain: 'https://good.test', payment_token: 'x' }), 400, /invalid domain/);
-    expectError(await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: 'x', extra: 1 }), 400, /unknown field "extra"/);
-    expectError(await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: 7 }), 400, /payment_token must be a string/);
+    expectError(
+      await svc.post('/api/fullvalidation', { domain: 'https://good.test', payment_token: 'x' }),
+      400,
+      /invalid domain/,
+    );
+    expectError(
+      await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: 'x', extra: 1 }),
+      400,
+      /unknown field "extra"/,
+    );
+    expectError(
+      await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: 7 }),
+      400,
+      /payment_token must be a string/,
+    );
   });
 });
 
 describe('no request body gets a 5xx', () => {
-  const contentTypes = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/merge-patch+json', ''];
+  const contentTypes = [
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'application/merge-patch+json',
+    '',
+  ];
   const jsonValue = fc.oneof(
     fc.record({ domain: fc.string({ maxLength: 300 }) }),
     fc.record({ domain: fc.string({ maxLength: 80 }), payment_token: fc.string({ maxLength: 250 }) }),
     fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
     fc.jsonValue({ maxDepth: 3 }),
   );
-  const body = fc.oneof(jsonValue.map((v) => JSON.stringify(v) ?? 'null'), fc.string({ maxLength: 200 }), fc.constant(''));
+  const body = fc.oneof(
+    jsonValue.map((v) => JSON.stringify(v) ?? 'null'),
+    fc.string({ maxLength: 200 }),
+    fc.constant(''),
+  );
 
   it('for either operation, any body and any content type', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/api/quickscan', '/api/fullvalidation'), body, fc.constantFrom(...contentTypes), async (pathname, text, type) => {
-        const res = await svc.call('POST', pathname, { body: text, headers: type ? { 'content-type': type } : {} });
-        expect(res.status, `${pathname} ${type} ${text} -> ${res.text}`).toBeLessThan(500);
-        expect(res.json()).toBeTypeOf('object');
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('/api/quickscan', '/api/fullvalidation'),
+        body,
+        fc.constantFrom(...contentTypes),
+        async (pathname, text, type) => {
+          const res = await svc.call('POST', pathname, { body: text, headers: type ? { 'content-type': type } : {} });
+          expect(res.status, `${pathname} ${type} ${text} -> ${res.text}`).toBeLessThan(500);
+          expect(res.json()).toBeTypeOf('object');
+        },
+      ),
       { numRuns: 120 },
     );
   }, 120_000);

@@ -21,9 +21,12 @@ const AGENT_FACING = new Set(['mcp', 'a2a', 'agents', 'api', 'identity', 'oauth'
  * internet cannot satisfy; each with the reason. Nothing required or recommended may be here.
  */
 const NOT_FOR_THIS_SERVICE: Record<string, string> = {
-  'a2a.card.published': 'informational: the service speaks REST and MCP, not A2A, so an agent card would promise an endpoint that does not exist',
-  'agents.agents_md.published': 'informational: AGENTS.md guides coding agents in a source tree; the service publishes no source tree',
-  'agents.auth_md.published': 'informational: there is no agent registration to describe (MCP and Quick Scans need no authentication)',
+  'a2a.card.published':
+    'informational: the service speaks REST and MCP, not A2A, so an agent card would promise an endpoint that does not exist',
+  'agents.agents_md.published':
+    'informational: AGENTS.md guides coding agents in a source tree; the service publishes no source tree',
+  'agents.auth_md.published':
+    'informational: there is no agent registration to describe (MCP and Quick Scans need no authentication)',
   'agents.skills_index.published': 'informational: the service offers MCP tools, not agent skill bundles',
 };
 
@@ -65,11 +68,19 @@ it('passes every agent-facing rule that applies to its own published surface', a
   const agentFacing = certificate.payload.results.filter((r) => AGENT_FACING.has(r.id.split('.')[0]!));
   const applicable = agentFacing.filter((r) => r.outcome !== 'not_applicable');
   // The surface it publishes (openapi.json, mcp.json and the endpoint, jwks.json, the key directory) is judged.
-  for (const id of ['api.openapi.parses', 'mcp.manifest.parses', 'mcp.endpoint.tools_listed', 'identity.jwks.parses', 'identity.wba_directory.signed']) {
+  for (const id of [
+    'api.openapi.parses',
+    'mcp.manifest.parses',
+    'mcp.endpoint.tools_listed',
+    'identity.jwks.parses',
+    'identity.wba_directory.signed',
+  ]) {
     expect(applicable.map((r) => r.id)).toContain(id);
   }
   const failing = applicable.filter((r) => r.outcome !== 'pass' && !(r.id in NOT_FOR_THIS_SERVICE));
   expect(failing).toEqual([]);
-  const excusedAboveInformational = applicable.filter((r) => r.id in NOT_FOR_THIS_SERVICE && r.level !== 'informational').map((r) => r.id);
+  const excusedAboveInformational = applicable
+    .filter((r) => r.id in NOT_FOR_THIS_SERVICE && r.level !== 'informational')
+    .map((r) => r.id);
   expect(excusedAboveInformational).toEqual([]);
 }, 90_000);

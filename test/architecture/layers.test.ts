@@ -20,7 +20,11 @@ describe('the architecture', () => {
     const cwd = process.cwd();
     process.chdir(REPO_ROOT);
     try {
-      const result = await cruise(['src', 'plugins'], { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden } });
+      const result = await cruise(['src', 'plugins'], {
+        ...config.options,
+        validate: true,
+        ruleSet: { forbidden: config.forbidden },
+      });
       const output = result.output as Exclude<typeof result.output, string>;
       expect(output.summary.totalCruised).toBeGreaterThan(100);
       expect(output.summary.violations.map(describeViolation)).toEqual([]);

@@ -53,7 +53,10 @@ describe('dvs evaluate', () => {
 
   it('gives the same bytes twice for the same evidence', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'dvs-obs-')), 'obs.json');
-    writeFileSync(file, JSON.stringify({ target: { domain: 'a.test', observed_at: '2026-01-01T00:00:00Z' }, probes: {} }));
+    writeFileSync(
+      file,
+      JSON.stringify({ target: { domain: 'a.test', observed_at: '2026-01-01T00:00:00Z' }, probes: {} }),
+    );
     const a = await dvs('evaluate', file, '--full', '--json');
     const b = await dvs('evaluate', file, '--full', '--json');
     expect(a.code).toBe(0);

@@ -19,7 +19,11 @@ async function dvs(...argv: string[]) {
   let out = '';
   let err = '';
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-scan-')) });
-  const code = await main(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, config });
+  const code = await main(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    config,
+  });
   return { code, out, err };
 }
 

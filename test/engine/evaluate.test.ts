@@ -10,17 +10,34 @@ const expiry = ruleYaml({
   when: { present: [{ var: 'tls.certificate.not_after' }] },
   check: { '>=': [{ days_between: [{ var: 'target.observed_at' }, { var: 'tls.certificate.not_after' }] }, 14] },
   examples: [
-    { name: 'far', observations: { target: { domain: 'a.test', observed_at: '2026-01-01T00:00:00Z' }, tls: { certificate: { not_after: '2026-06-01T00:00:00Z' } } }, expect: 'pass' },
-    { name: 'near', observations: { target: { domain: 'a.test', observed_at: '2026-01-01T00:00:00Z' }, tls: { certificate: { not_after: '2026-01-05T00:00:00Z' } } }, expect: 'fail' },
+    {
+      name: 'far',
+      observations: {
+        target: { domain: 'a.test', observed_at: '2026-01-01T00:00:00Z' },
+        tls: { certificate: { not_after: '2026-06-01T00:00:00Z' } },
+      },
+      expect: 'pass',
+    },
+    {
+      name: 'near',
+      observations: {
+        target: { domain: 'a.test', observed_at: '2026-01-01T00:00:00Z' },
+        tls: { certificate: { not_after: '2026-01-05T00:00:00Z' } },
+      },
+      expect: 'fail',
+    },
   ],
 });
 const ruleset = loadFixture({
   'tls/protocol/tls13_supported.yaml': ruleYaml(),
   'tls/certificate/not_expiring_soon.yaml': expiry,
 });
-const [notExpiring, tls13] = ruleset.rules as [typeof ruleset.rules[0], typeof ruleset.rules[0]];
+const [notExpiring, tls13] = ruleset.rules as [(typeof ruleset.rules)[0], (typeof ruleset.rules)[0]];
 
-function doc(extra: Record<string, unknown>, probes: Observations['probes'] = { tls: { status: 'ok', ms: 5 } }): Observations {
+function doc(
+  extra: Record<string, unknown>,
+  probes: Observations['probes'] = { tls: { status: 'ok', ms: 5 } },
+): Observations {
   return { target: { domain: 'a.test', observed_at: '2026-01-01T00:00:00Z' }, probes, ...extra };
 }
 
@@ -32,7 +49,10 @@ describe('evaluateRule', () => {
   });
 
   it('is an error when a required observation is missing, naming it', () => {
-    expect(evaluateRule(tls13, doc({ tls: {} }))).toMatchObject({ outcome: 'error', reason: 'missing observation tls.versions' });
+    expect(evaluateRule(tls13, doc({ tls: {} }))).toMatchObject({
+      outcome: 'error',
+      reason: 'missing observation tls.versions',
+    });
   });
 
   it('is an error when the probe did not finish, naming the probe', () => {
@@ -41,13 +61,17 @@ describe('evaluateRule', () => {
   });
 
   it('is not applicable when `when` is false', () => {
-    expect(evaluateRule(notExpiring, doc({ tls: { certificate: { not_after: null, sans: [] } } })).outcome).toBe('not_applicable');
+    expect(evaluateRule(notExpiring, doc({ tls: { certificate: { not_after: null, sans: [] } } })).outcome).toBe(
+      'not_applicable',
+    );
   });
 
   it('measures time from observed_at, never the clock', () => {
     const d = doc({ tls: { certificate: { not_after: '2026-01-20T00:00:00Z', sans: [] } } });
     expect(evaluateRule(notExpiring, d).outcome).toBe('pass');
-    expect(evaluateRule(notExpiring, { ...d, target: { domain: 'a.test', observed_at: '2026-01-10T00:00:00Z' } }).outcome).toBe('fail');
+    expect(
+      evaluateRule(notExpiring, { ...d, target: { domain: 'a.test', observed_at: '2026-01-10T00:00:00Z' } }).outcome,
+    ).toBe('fail');
   });
 
   it('gives a rule only the paths it requires', () => {
@@ -73,7 +97,10 @@ describe('evaluateRule over nested requires', () => {
   });
 
   it('is an error when a required path lies under a null one', () => {
-    expect(evaluateRule(both, doc({ tls: { versions: null } }))).toMatchObject({ outcome: 'error', reason: 'missing observation tls.versions.tls1_3' });
+    expect(evaluateRule(both, doc({ tls: { versions: null } }))).toMatchObject({
+      outcome: 'error',
+      reason: 'missing observation tls.versions.tls1_3',
+    });
   });
 
   it('reads a null fact as null and an absent one as missing', () => {
@@ -84,15 +111,26 @@ describe('evaluateRule over nested requires', () => {
 
 describe('evaluate', () => {
   it('orders results by rule id and filters the quick tier', () => {
-    const d = doc({ tls: { versions: { tls1_2: true, tls1_3: true }, certificate: { not_after: '2027-01-01T00:00:00Z', sans: [] } } });
+    const d = doc({
+      tls: { versions: { tls1_2: true, tls1_3: true }, certificate: { not_after: '2027-01-01T00:00:00Z', sans: [] } },
+    });
     const full = evaluate(d, ruleset, 'full');
-    expect(full.results.map((r) => r.id)).toEqual(['tls.certificate.not_expiring_soon', 'tls.protocol.tls13_supported']);
-    expect(full).toMatchObject({ verdict: 'CERTIFIED', score: 100, counts: { pass: 2, fail: 0, error: 0, not_applicable: 0 } });
+    expect(full.results.map((r) => r.id)).toEqual([
+      'tls.certificate.not_expiring_soon',
+      'tls.protocol.tls13_supported',
+    ]);
+    expect(full).toMatchObject({
+      verdict: 'CERTIFIED',
+      score: 100,
+      counts: { pass: 2, fail: 0, error: 0, not_applicable: 0 },
+    });
     expect(evaluate(d, ruleset, 'quick').results.map((r) => r.id)).toEqual(['tls.protocol.tls13_supported']);
   });
 
   it('is NOT_CONFORMANT on a failed required rule and INCOMPLETE on an error', () => {
-    expect(evaluate(doc({ tls: { versions: { tls1_2: true, tls1_3: false } } }), ruleset, 'quick').verdict).toBe('NOT_CONFORMANT');
+    expect(evaluate(doc({ tls: { versions: { tls1_2: true, tls1_3: false } } }), ruleset, 'quick').verdict).toBe(
+      'NOT_CONFORMANT',
+    );
     expect(evaluate(doc({}, { tls: { status: 'error', ms: 1 } }), ruleset, 'quick').verdict).toBe('INCOMPLETE');
   });
 

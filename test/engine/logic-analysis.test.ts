@@ -11,7 +11,12 @@ const schemas = new ObservationSchemas(
         type: 'object',
         properties: {
           list: { type: 'array', items: { $ref: '#/$defs/item' } },
-          tuple: { type: 'array', prefixItems: [{ type: 'string' }, { $ref: '#/$defs/item' }], items: false, minItems: 2 },
+          tuple: {
+            type: 'array',
+            prefixItems: [{ type: 'string' }, { $ref: '#/$defs/item' }],
+            items: false,
+            minItems: 2,
+          },
           extended: { $ref: '#/$defs/item', type: 'object', properties: { extra: { type: 'string' } } },
           conditional: {
             type: 'object',
@@ -24,7 +29,10 @@ const schemas = new ObservationSchemas(
         },
         $defs: {
           item: { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } },
-          node: { type: ['object', 'null'], properties: { value: { type: 'integer' }, child: { $ref: '#/$defs/node' } } },
+          node: {
+            type: ['object', 'null'],
+            properties: { value: { type: 'integer' }, child: { $ref: '#/$defs/node' } },
+          },
         },
       },
     ],
@@ -51,9 +59,14 @@ describe('analyseLogic', () => {
   });
 
   it('reads the paths that missing and missing_some name', () => {
-    expect(analyse({ missing: ['ns.list', 'ns.nowhere'] })).toMatchObject({ rootPaths: ['ns.list', 'ns.nowhere'], undefinedPaths: ['ns.nowhere'] });
+    expect(analyse({ missing: ['ns.list', 'ns.nowhere'] })).toMatchObject({
+      rootPaths: ['ns.list', 'ns.nowhere'],
+      undefinedPaths: ['ns.nowhere'],
+    });
     expect(analyse({ missing_some: [1, ['ns.tuple', 'ns.tree']] }).rootPaths).toEqual(['ns.tuple', 'ns.tree']);
-    expect(analyse({ some: [{ var: 'ns.list' }, { missing: ['name', 'weight'] }] }).undefinedPaths).toEqual(['ns.list[].weight']);
+    expect(analyse({ some: [{ var: 'ns.list' }, { missing: ['name', 'weight'] }] }).undefinedPaths).toEqual([
+      'ns.list[].weight',
+    ]);
   });
 
   it('keeps the properties beside a $ref', () => {
@@ -62,7 +75,9 @@ describe('analyseLogic', () => {
   });
 
   it('resolves properties declared in then and else', () => {
-    expect(analyse({ and: [{ var: 'ns.conditional.only_a' }, { var: 'ns.conditional.only_b' }] }).undefinedPaths).toEqual([]);
+    expect(
+      analyse({ and: [{ var: 'ns.conditional.only_a' }, { var: 'ns.conditional.only_b' }] }).undefinedPaths,
+    ).toEqual([]);
   });
 
   it('resolves tuple items by position, and list operations over every position', () => {

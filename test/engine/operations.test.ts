@@ -39,10 +39,14 @@ describe('custom operations', () => {
 
   it('never throws on arbitrary JSON arguments', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...Object.keys(OPERATIONS)), fc.array(fc.jsonValue(), { maxLength: 3 }), (op, args) => {
-        if (op === 'regex_test' && typeof args[0] === 'string') args[0] = 'a+';
-        expect(() => OPERATIONS[op]!(...args)).not.toThrow();
-      }),
+      fc.property(
+        fc.constantFrom(...Object.keys(OPERATIONS)),
+        fc.array(fc.jsonValue(), { maxLength: 3 }),
+        (op, args) => {
+          if (op === 'regex_test' && typeof args[0] === 'string') args[0] = 'a+';
+          expect(() => OPERATIONS[op]!(...args)).not.toThrow();
+        },
+      ),
     );
   });
 });

@@ -15,8 +15,16 @@ const ruleset = loadFixture({
     requires: ['tls.certificate.sans'],
     check: { none: [{ var: 'tls.certificate.sans' }, { '==': [{ var: 'wildcard' }, true] }] },
     examples: [
-      { name: 'exact', observations: { tls: { certificate: { sans: [{ name: 'a', wildcard: false }] } } }, expect: 'pass' },
-      { name: 'wild', observations: { tls: { certificate: { sans: [{ name: '*.a', wildcard: true }] } } }, expect: 'fail' },
+      {
+        name: 'exact',
+        observations: { tls: { certificate: { sans: [{ name: 'a', wildcard: false }] } } },
+        expect: 'pass',
+      },
+      {
+        name: 'wild',
+        observations: { tls: { certificate: { sans: [{ name: '*.a', wildcard: true }] } } },
+        expect: 'fail',
+      },
     ],
   }),
 });
@@ -26,14 +34,21 @@ function shuffleKeys(value: unknown, seed: number): unknown {
   if (Array.isArray(value)) return value.map((v, i) => shuffleKeys(v, seed + i));
   if (value === null || typeof value !== 'object') return value;
   const entries = Object.entries(value);
-  entries.sort((a, b) => ((a[0].charCodeAt(0) * 31 + seed) % 7) - ((b[0].charCodeAt(0) * 31 + seed) % 7) || (seed % 2 ? 1 : -1));
+  entries.sort(
+    (a, b) => ((a[0].charCodeAt(0) * 31 + seed) % 7) - ((b[0].charCodeAt(0) * 31 + seed) % 7) || (seed % 2 ? 1 : -1),
+  );
   return Object.fromEntries(entries.map(([k, v]) => [k, shuffleKeys(v, seed + 1)]));
 }
 
 const san = fc.record({ name: fc.domain(), wildcard: fc.boolean() });
 const observations: fc.Arbitrary<Observations> = fc.record({
   target: fc.record({ domain: fc.domain(), observed_at: fc.constant('2026-03-01T12:00:00Z') }),
-  probes: fc.record({ tls: fc.record({ status: fc.constantFrom('ok' as const, 'error' as const, 'timeout' as const), ms: fc.nat(10_000) }) }),
+  probes: fc.record({
+    tls: fc.record({
+      status: fc.constantFrom('ok' as const, 'error' as const, 'timeout' as const),
+      ms: fc.nat(10_000),
+    }),
+  }),
   tls: fc.record(
     {
       versions: fc.record({ tls1_2: fc.option(fc.boolean()), tls1_3: fc.option(fc.boolean()) }),

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { lockOf, lockProblems, readLock, runExamples, syntheticDocument, weakRuleGate } from '../../src/engine/rule-checks.ts';
+import {
+  lockOf,
+  lockProblems,
+  readLock,
+  runExamples,
+  syntheticDocument,
+  weakRuleGate,
+} from '../../src/engine/rule-checks.ts';
 import { ObservationSchemas } from '../../src/engine/observation-schemas.ts';
 import { RulesetError, type Ruleset } from '../../src/engine/ruleset.ts';
 import { loadFixture, ruleYaml } from './helpers.ts';
@@ -29,7 +36,9 @@ describe('weak-rule gate', () => {
       tls: { versions: { tls1_2: null, tls1_3: null }, certificate: { not_after: null, sans: [] } },
     });
     expect(syntheticDocument(rs, 'empty')).toMatchObject({ tls: { certificate: { not_after: '', sans: [] } } });
-    expect(syntheticDocument(rs, 'yes')).toMatchObject({ tls: { versions: { tls1_3: true }, certificate: { sans: [{ wildcard: true }] } } });
+    expect(syntheticDocument(rs, 'yes')).toMatchObject({
+      tls: { versions: { tls1_3: true }, certificate: { sans: [{ wildcard: true }] } },
+    });
   });
 
   it('fills schemas built from $ref siblings, allOf, anyOf constraints and const', () => {
@@ -40,8 +49,17 @@ describe('weak-rule gate', () => {
           {
             type: 'object',
             properties: {
-              either: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'string' } }, required: ['b'] }] },
-              merged: { allOf: [{ $ref: '#/$defs/base' }, { type: 'object', properties: { extra: { type: 'boolean' } } }] },
+              either: {
+                type: 'object',
+                properties: { a: { type: 'string' }, b: { type: 'string' } },
+                anyOf: [
+                  { properties: { a: { type: 'string' } }, required: ['a'] },
+                  { properties: { b: { type: 'string' } }, required: ['b'] },
+                ],
+              },
+              merged: {
+                allOf: [{ $ref: '#/$defs/base' }, { type: 'object', properties: { extra: { type: 'boolean' } } }],
+              },
               extended: { $ref: '#/$defs/base', type: 'object', properties: { more: { type: 'integer' } } },
               fixed: { const: 'v1' },
             },
@@ -52,10 +70,20 @@ describe('weak-rule gate', () => {
     );
     const rs = { schemas } as Ruleset;
     expect(syntheticDocument(rs, 'yes')).toMatchObject({
-      ns: { either: { a: 'yes', b: 'yes' }, merged: { status: 200, extra: true }, extended: { status: 200, more: 1 }, fixed: 'v1' },
+      ns: {
+        either: { a: 'yes', b: 'yes' },
+        merged: { status: 200, extra: true },
+        extended: { status: 200, more: 1 },
+        fixed: 'v1',
+      },
     });
     expect(syntheticDocument(rs, 'null')).toMatchObject({
-      ns: { either: { a: null, b: null }, merged: { status: null, extra: null }, extended: { status: null, more: null }, fixed: null },
+      ns: {
+        either: { a: null, b: null },
+        merged: { status: null, extra: null },
+        extended: { status: null, more: null },
+        fixed: null,
+      },
     });
   });
 
@@ -68,8 +96,14 @@ describe('weak-rule gate', () => {
   });
 
   it('excuses it only with a stated reason, and ignores non-required rules', () => {
-    const excused = ruleYaml({ check: { '!=': [{ var: 'tls.versions.tls1_3' }, false] }, hollow_pass_reason: 'a stand-in reason that is long enough' });
-    expect(weakRuleGate(loadFixture({ [TLS13]: excused }))).toMatchObject({ refused: [], excused: ['tls.protocol.tls13_supported'] });
+    const excused = ruleYaml({
+      check: { '!=': [{ var: 'tls.versions.tls1_3' }, false] },
+      hollow_pass_reason: 'a stand-in reason that is long enough',
+    });
+    expect(weakRuleGate(loadFixture({ [TLS13]: excused }))).toMatchObject({
+      refused: [],
+      excused: ['tls.protocol.tls13_supported'],
+    });
     const recommended = ruleYaml({ level: 'recommended', check: { '!=': [{ var: 'tls.versions.tls1_3' }, false] } });
     expect(weakRuleGate(loadFixture({ [TLS13]: recommended })).refused).toEqual([]);
   });
@@ -88,7 +122,10 @@ describe('version lock', () => {
   });
 
   it('prose and examples change without a bump', () => {
-    const prose = loadFixture({ [TLS13]: ruleYaml({ rationale: 'A different, longer explanation of why it matters.' }) }, '1.0.0');
+    const prose = loadFixture(
+      { [TLS13]: ruleYaml({ rationale: 'A different, longer explanation of why it matters.' }) },
+      '1.0.0',
+    );
     expect(lockProblems(prose, lock)).toEqual([]);
   });
 
@@ -116,7 +153,10 @@ describe('version lock', () => {
   it('reads a missing lock as none and refuses a malformed one, naming the file', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dvs-lock-'));
     expect(readLock(path.join(dir, 'absent.json'))).toBeNull();
-    for (const [name, text] of [['shape.json', '{"version": "1.0.0"}'], ['syntax.json', '{"version": ']]) {
+    for (const [name, text] of [
+      ['shape.json', '{"version": "1.0.0"}'],
+      ['syntax.json', '{"version": '],
+    ]) {
       writeFileSync(path.join(dir, name!), text!);
       expect(() => readLock(path.join(dir, name!))).toThrow(RulesetError);
       expect(() => readLock(path.join(dir, name!))).toThrow(name!);
@@ -125,7 +165,9 @@ describe('version lock', () => {
 
   it('asks for a new lock after a proper bump', () => {
     const bumped = loadFixture({ [TLS13]: ruleYaml({ level: 'recommended', version: 2 }) }, '1.1.0');
-    expect(lockProblems(bumped, lock)).toEqual(['rules/ruleset.lock.json is stale for ruleset 1.1.0; run `dvs rules lock`']);
+    expect(lockProblems(bumped, lock)).toEqual([
+      'rules/ruleset.lock.json is stale for ruleset 1.1.0; run `dvs rules lock`',
+    ]);
     expect(lockProblems(bumped, lockOf(bumped))).toEqual([]);
   });
 });

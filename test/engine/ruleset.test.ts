@@ -18,10 +18,14 @@ describe('loadRuleset', () => {
   it('loads a valid rule, ordered by id, with digests', () => {
     const rs = loadFixture({
       [RULE_PATH]: ruleYaml(),
-      'tls/protocol/tls12_supported.yaml': ruleYaml({ id: 'tls.protocol.tls12_supported', check: { '==': [{ var: 'tls.versions.tls1_2' }, true] }, examples: [
-        { name: 'yes', observations: { tls: { versions: { tls1_2: true } } }, expect: 'pass' },
-        { name: 'no', observations: { tls: { versions: { tls1_2: false } } }, expect: 'fail' },
-      ] }),
+      'tls/protocol/tls12_supported.yaml': ruleYaml({
+        id: 'tls.protocol.tls12_supported',
+        check: { '==': [{ var: 'tls.versions.tls1_2' }, true] },
+        examples: [
+          { name: 'yes', observations: { tls: { versions: { tls1_2: true } } }, expect: 'pass' },
+          { name: 'no', observations: { tls: { versions: { tls1_2: false } } }, expect: 'fail' },
+        ],
+      }),
     });
     expect(rs.version).toBe('1.0.0');
     expect(rs.rules.map((r) => r.id)).toEqual(['tls.protocol.tls12_supported', 'tls.protocol.tls13_supported']);
@@ -39,7 +43,9 @@ describe('loadRuleset', () => {
   });
 
   it('refuses an id that does not match its path', () => {
-    expect(problemsOf({ 'tls/other.yaml': ruleYaml() }).join()).toMatch(/does not match its path \(expected "tls\.other"\)/);
+    expect(problemsOf({ 'tls/other.yaml': ruleYaml() }).join()).toMatch(
+      /does not match its path \(expected "tls\.other"\)/,
+    );
   });
 
   it('refuses duplicate ids', () => {
@@ -53,16 +59,20 @@ describe('loadRuleset', () => {
   });
 
   it('refuses a requires path that no schema defines', () => {
-    expect(problemsOf({ [RULE_PATH]: ruleYaml({ requires: ['tls.ciphers'] }) }).join()).toMatch(/requires "tls\.ciphers"/);
+    expect(problemsOf({ [RULE_PATH]: ruleYaml({ requires: ['tls.ciphers'] }) }).join()).toMatch(
+      /requires "tls\.ciphers"/,
+    );
   });
 
-  it('refuses a var outside the rule\'s requires', () => {
+  it("refuses a var outside the rule's requires", () => {
     const ps = problemsOf({ [RULE_PATH]: ruleYaml({ check: { '==': [{ var: 'tls.certificate.not_after' }, null] } }) });
     expect(ps.join()).toMatch(/reads "tls\.certificate\.not_after", which is not under its requires/);
   });
 
   it('refuses an unknown operation', () => {
-    expect(problemsOf({ [RULE_PATH]: ruleYaml({ check: { fetch: ['https://x'] } }) }).join()).toMatch(/unknown operation "fetch"/);
+    expect(problemsOf({ [RULE_PATH]: ruleYaml({ check: { fetch: ['https://x'] } }) }).join()).toMatch(
+      /unknown operation "fetch"/,
+    );
   });
 
   it('refuses a rule without both a passing and a failing example', () => {
@@ -95,7 +105,11 @@ describe('loadRuleset', () => {
       requires: ['tls.certificate.sans'],
       check: { some: [{ var: 'tls.certificate.sans' }, { '==': [{ var: 'wildcard' }, true] }] },
       examples: [
-        { name: 'w', observations: { tls: { certificate: { sans: [{ name: '*.a', wildcard: true }] } } }, expect: 'pass' },
+        {
+          name: 'w',
+          observations: { tls: { certificate: { sans: [{ name: '*.a', wildcard: true }] } } },
+          expect: 'pass',
+        },
         { name: 'n', observations: { tls: { certificate: { sans: [] } } }, expect: 'fail' },
       ],
     });
@@ -105,7 +119,9 @@ describe('loadRuleset', () => {
   });
 
   it('refuses a ruleset version that is not semver', () => {
-    expect(problemsOf({ [RULE_PATH]: ruleYaml() }, 'one').join()).toMatch(/ruleset\.yaml: version must be a semver string/);
+    expect(problemsOf({ [RULE_PATH]: ruleYaml() }, 'one').join()).toMatch(
+      /ruleset\.yaml: version must be a semver string/,
+    );
   });
 
   it('refuses malformed YAML and duplicate keys', () => {

@@ -46,7 +46,12 @@ describe('scan', () => {
   it('starts no provider for a scan cancelled before it began', async () => {
     let started = 0;
     const cancelled = AbortSignal.abort(new Error('client gone'));
-    await expect(run(provider(async () => (started++, { versions: { tls1_2: true, tls1_3: true } })), { signal: cancelled })).rejects.toThrow('client gone');
+    await expect(
+      run(
+        provider(async () => (started++, { versions: { tls1_2: true, tls1_3: true } })),
+        { signal: cancelled },
+      ),
+    ).rejects.toThrow('client gone');
     expect(started).toBe(0);
   });
 

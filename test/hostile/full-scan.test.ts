@@ -197,12 +197,17 @@ async function startServers(
     start('split-a.test', 'tls', true, () => plain),
     start('rebind.test', 'tls', true, () => plain),
   ]);
-  const rebinding = await startRebindingDns({ name: 'rebind.test', addresses: [byDomain.get('rebind.test')!.address, FORBIDDEN], upstreamPort: world.dnsPort });
+  const rebinding = await startRebindingDns({
+    name: 'rebind.test',
+    addresses: [byDomain.get('rebind.test')!.address, FORBIDDEN],
+    upstreamPort: world.dnsPort,
+  });
   started.push(rebinding);
   return { world, dataDir, config, sites, forbidden, rebinding, emitted, spellings };
 }
 
-const scannerFor = (config: Config): Scanner => createScanner({ config, ruleset: loadRuleset(), providers, log, agentKey: null });
+const scannerFor = (config: Config): Scanner =>
+  createScanner({ config, ruleset: loadRuleset(), providers, log, agentKey: null });
 
 /** Waits (bounded) until every connection the hostile servers accepted has been closed by the scanner. */
 async function openConnections(servers: HostileServer[]): Promise<number> {
@@ -223,7 +228,11 @@ beforeAll(async () => {
   fx = await startFixture();
   const scanner = scannerFor(fx.config);
   // The scan's deadline below one request's time limit: the scan must give up with ScanDeadlineError.
-  const hurried = scannerFor({ ...fx.config, net: { ...fx.config.net, limits: { ...fx.config.net.limits, requestTimeoutMs: 5000 } }, deadlines: { ...fx.config.deadlines, fullMs: 1000 } });
+  const hurried = scannerFor({
+    ...fx.config,
+    net: { ...fx.config.net, limits: { ...fx.config.net.limits, requestTimeoutMs: 5000 } },
+    deadlines: { ...fx.config.deadlines, fullMs: 1000 },
+  });
   const rebinder = scannerFor({ ...fx.config, net: { ...fx.config.net, dnsServers: [fx.rebinding.server] } });
 
   const rssBefore = process.memoryUsage().rss;
@@ -241,9 +250,12 @@ beforeAll(async () => {
   );
   const rebind = (async () => {
     preflights.set('rebind.test', await rebinder.preflight('rebind.test'));
-    for (let i = 0; i < 2; i++) rebindOutcomes.push((await Promise.allSettled([rebinder.scan('rebind.test', 'full')]))[0]);
+    for (let i = 0; i < 2; i++)
+      rebindOutcomes.push((await Promise.allSettled([rebinder.scan('rebind.test', 'full')]))[0]);
   })();
-  const hurriedScan = Promise.allSettled([hurried.scan('silent-tcp.test', 'full')]).then(([s]) => (deadlineOutcome = s));
+  const hurriedScan = Promise.allSettled([hurried.scan('silent-tcp.test', 'full')]).then(
+    ([s]) => (deadlineOutcome = s),
+  );
   await Promise.all([scanAll, notPublic, rebind, hurriedScan]);
 
   clearInterval(sampler);
@@ -268,14 +280,23 @@ const reportOf = (domain: string): ScanOutcome => {
 /** Every fact of the http and wellknown namespaces, as [dotted path, value] pairs. */
 function facts(o: ScanOutcome): [string, unknown][] {
   const walk = (value: unknown, at: string): [string, unknown][] =>
-    value === null || typeof value !== 'object' ? [[at, value]] : Object.entries(value).flatMap(([k, v]) => walk(v, `${at}.${k}`));
+    value === null || typeof value !== 'object'
+      ? [[at, value]]
+      : Object.entries(value).flatMap(([k, v]) => walk(v, `${at}.${k}`));
   return [...walk(o.observations.http, 'http'), ...walk(o.observations.wellknown, 'wellknown')];
 }
 /** The failure facts (`error` fields) recorded by the http and wellknown probes. */
-const errors = (o: ScanOutcome): unknown[] => facts(o).filter(([p, v]) => p.endsWith('.error') && v !== null).map(([, v]) => v);
+const errors = (o: ScanOutcome): unknown[] =>
+  facts(o)
+    .filter(([p, v]) => p.endsWith('.error') && v !== null)
+    .map(([, v]) => v);
 /** The home page exchange as the http probe recorded it. */
 const homePage = (o: ScanOutcome) =>
-  (o.observations.http as { response: { chain: { error: string | null }; body_bytes: number | null; wire_bytes: number | null } }).response;
+  (
+    o.observations.http as {
+      response: { chain: { error: string | null }; body_bytes: number | null; wire_bytes: number | null };
+    }
+  ).response;
 
 describe('a full scan of a hostile server', () => {
   it.each(HOSTILE)('%s returns a report judged on evidence, with every probe ok or timed out', (domain) => {
@@ -286,26 +307,34 @@ describe('a full scan of a hostile server', () => {
     }
   });
 
-  it.each(['silent-tcp.test', 'silent-tls.test', 'tls-stall.test', 'trickle-headers.test', 'trickle-body.test'] as const)(
-    '%s: the home page request is recorded as timed out',
-    (domain: HostileDomain) => {
-      const o = reportOf(domain);
-      expect(o.observations.probes.http?.status).toBe('ok');
-      expect(homePage(o).chain.error).toBe('timeout');
-    },
-  );
+  it.each([
+    'silent-tcp.test',
+    'silent-tls.test',
+    'tls-stall.test',
+    'trickle-headers.test',
+    'trickle-body.test',
+  ] as const)('%s: the home page request is recorded as timed out', (domain: HostileDomain) => {
+    const o = reportOf(domain);
+    expect(o.observations.probes.http?.status).toBe('ok');
+    expect(homePage(o).chain.error).toBe('timeout');
+  });
 
   it('endless-headers.test: the header block is refused at the header limit', () => {
     expect(errors(reportOf('endless-headers.test'))).toContain('headers_too_large');
   });
 
-  it.each(['flood-body.test', 'gzip-bomb.test'] as const)('%s: every body is cut at the byte limit, on the wire and decoded', (domain) => {
-    const o = reportOf(domain);
-    const sizes = facts(o).filter(([p, v]) => /\.(bytes|body_bytes|wire_bytes|uncompressed_bytes)$/.test(p) && typeof v === 'number');
-    expect(sizes.length).toBeGreaterThan(0);
-    for (const [p, v] of sizes) expect(v, p).toBeLessThanOrEqual(MAX_BODY_BYTES);
-    expect(facts(o).filter(([p, v]) => p.endsWith('.truncated') && v === true).length).toBeGreaterThan(0);
-  });
+  it.each(['flood-body.test', 'gzip-bomb.test'] as const)(
+    '%s: every body is cut at the byte limit, on the wire and decoded',
+    (domain) => {
+      const o = reportOf(domain);
+      const sizes = facts(o).filter(
+        ([p, v]) => /\.(bytes|body_bytes|wire_bytes|uncompressed_bytes)$/.test(p) && typeof v === 'number',
+      );
+      expect(sizes.length).toBeGreaterThan(0);
+      for (const [p, v] of sizes) expect(v, p).toBeLessThanOrEqual(MAX_BODY_BYTES);
+      expect(facts(o).filter(([p, v]) => p.endsWith('.truncated') && v === true).length).toBeGreaterThan(0);
+    },
+  );
 
   it.each(['flood-body.test', 'gzip-bomb.test', 'endless-headers.test'] as const)(
     '%s: the server could hand over only a small part of what it offered',
@@ -321,11 +350,14 @@ describe('a full scan of a hostile server', () => {
     expect(errors(reportOf('redirect-loop.test'))).toContain('too_many_redirects');
   });
 
-  it.each(['redirect-private.test', 'redirect-forbidden.test'] as const)('%s: redirects into private space are refused, as facts', (domain) => {
-    const o = reportOf(domain);
-    expect(errors(o)).toContain('policy_refused');
-    expect(errors(o).filter((e) => e !== 'policy_refused' && e !== 'dns_nxdomain' && e !== 'timeout')).toEqual([]);
-  });
+  it.each(['redirect-private.test', 'redirect-forbidden.test'] as const)(
+    '%s: redirects into private space are refused, as facts',
+    (domain) => {
+      const o = reportOf(domain);
+      expect(errors(o)).toContain('policy_refused');
+      expect(errors(o).filter((e) => e !== 'policy_refused' && e !== 'dns_nxdomain' && e !== 'timeout')).toEqual([]);
+    },
+  );
 
   it('redirect-private.test: the scans met every private target in turn', () => {
     expect([...fx.emitted.private].sort()).toEqual([...PRIVATE_TARGETS].sort());
@@ -339,10 +371,13 @@ describe('a full scan of a hostile server', () => {
 });
 
 describe('addresses the scanner must not reach', () => {
-  it.each(NOT_PUBLIC)('%s is refused by the preflight as not public, and a scan of it still ends in a report', (domain) => {
-    expect(preflights.get(domain)).toMatchObject({ ok: false, reason: 'not_public' });
-    expect(['NOT_CONFORMANT', 'INCOMPLETE']).toContain(reportOf(domain).report.verdict);
-  });
+  it.each(NOT_PUBLIC)(
+    '%s is refused by the preflight as not public, and a scan of it still ends in a report',
+    (domain) => {
+      expect(preflights.get(domain)).toMatchObject({ ok: false, reason: 'not_public' });
+      expect(['NOT_CONFORMANT', 'INCOMPLETE']).toContain(reportOf(domain).report.verdict);
+    },
+  );
 
   it('a name whose answers rebind between an allowed and the forbidden address never reaches the forbidden one', () => {
     const allowed = fx.world.sites.find((s) => s.domain === 'rebind.test')!.address;
@@ -362,7 +397,9 @@ describe('addresses the scanner must not reach', () => {
         ),
       ),
     );
-    expect(Object.fromEntries(fx.spellings.map((s, i) => [s, refused[i]]))).toEqual(Object.fromEntries(fx.spellings.map((s) => [s, 'policy_refused'])));
+    expect(Object.fromEntries(fx.spellings.map((s, i) => [s, refused[i]]))).toEqual(
+      Object.fromEntries(fx.spellings.map((s) => [s, 'policy_refused'])),
+    );
     expect([...fx.emitted.forbidden].sort()).toEqual([...fx.spellings].sort());
   });
 

@@ -96,7 +96,11 @@ function serveHttp(socket: net.Socket, scheme: Scheme, behaviour: Behaviour, sta
 }
 
 /** A TLS port that forwards only the first bytes of a real server's handshake, then stalls. */
-function stallingFront(credentials: ServerCredentials, address: string, keepBytes: number): { server: net.Server; inner: tls.Server } {
+function stallingFront(
+  credentials: ServerCredentials,
+  address: string,
+  keepBytes: number,
+): { server: net.Server; inner: tls.Server } {
   const inner = tls.createServer({ key: credentials.keyPem, cert: credentials.certPem });
   inner.on('tlsClientError', () => undefined);
   const server = net.createServer((client) => {
@@ -204,7 +208,9 @@ function serverHandle(stats: ServerStats, sockets: Set<net.Socket>, servers: net
     },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await Promise.all(servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))));
+      await Promise.all(
+        servers.map((s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve()))),
+      );
     },
   };
 }
@@ -215,46 +221,54 @@ const statusLine = (code: number, reason: string): string => `HTTP/1.1 ${code} $
 export const silent: Behaviour = () => undefined;
 
 /** A status line, then one byte of a header value per second, never finishing the header. */
-export const trickleHeaders = (stats: ServerStats): Behaviour => (socket) => {
-  socket.write(`${statusLine(200, 'OK')}X-Slow: `);
-  every(socket, 1000, () => {
-    stats.bytesWritten++;
-    socket.write('a');
-  });
-};
+export const trickleHeaders =
+  (stats: ServerStats): Behaviour =>
+  (socket) => {
+    socket.write(`${statusLine(200, 'OK')}X-Slow: `);
+    every(socket, 1000, () => {
+      stats.bytesWritten++;
+      socket.write('a');
+    });
+  };
 
 /** Complete headers announcing a gigabyte, then one body byte per second. */
-export const trickleBody = (stats: ServerStats): Behaviour => (socket) => {
-  socket.write(`${statusLine(200, 'OK')}Content-Type: text/plain${CRLF}Content-Length: 1073741824${CRLF}${CRLF}`);
-  every(socket, 1000, () => {
-    stats.bytesWritten++;
-    socket.write('a');
-  });
-};
+export const trickleBody =
+  (stats: ServerStats): Behaviour =>
+  (socket) => {
+    socket.write(`${statusLine(200, 'OK')}Content-Type: text/plain${CRLF}Content-Length: 1073741824${CRLF}${CRLF}`);
+    every(socket, 1000, () => {
+      stats.bytesWritten++;
+      socket.write('a');
+    });
+  };
 
 /** Header lines, each a kilobyte, for as long as the client reads them. */
-export const endlessHeaders = (stats: ServerStats): Behaviour => (socket) => {
-  let n = 0;
-  socket.write(statusLine(200, 'OK'));
-  pump(socket, () => Buffer.from(`X-Flood-${n++}: ${'f'.repeat(1000)}${CRLF}`), stats);
-};
+export const endlessHeaders =
+  (stats: ServerStats): Behaviour =>
+  (socket) => {
+    let n = 0;
+    socket.write(statusLine(200, 'OK'));
+    pump(socket, () => Buffer.from(`X-Flood-${n++}: ${'f'.repeat(1000)}${CRLF}`), stats);
+  };
 
 const FLOOD_CHUNK = Buffer.alloc(64 * 1024, 'A');
 
 /** A close-delimited body of `totalBytes`, sent as fast as the client reads. */
-export const floodBody = (stats: ServerStats, totalBytes: number): Behaviour => (socket) => {
-  let sent = 0;
-  socket.write(`${statusLine(200, 'OK')}Content-Type: text/html${CRLF}Connection: close${CRLF}${CRLF}`);
-  pump(
-    socket,
-    () => {
-      if (sent >= totalBytes) return null;
-      sent += FLOOD_CHUNK.length;
-      return FLOOD_CHUNK;
-    },
-    stats,
-  );
-};
+export const floodBody =
+  (stats: ServerStats, totalBytes: number): Behaviour =>
+  (socket) => {
+    let sent = 0;
+    socket.write(`${statusLine(200, 'OK')}Content-Type: text/html${CRLF}Connection: close${CRLF}${CRLF}`);
+    pump(
+      socket,
+      () => {
+        if (sent >= totalBytes) return null;
+        sent += FLOOD_CHUNK.length;
+        return FLOOD_CHUNK;
+      },
+      stats,
+    );
+  };
 
 /**
  * One gzip member holding `decodedBytes` of newlines: about a thousandth of that on the wire. Members
@@ -268,10 +282,13 @@ export function gzipBombMember(decodedBytes: number): Buffer {
  * A gzip body of `members` repetitions of `member`, after a first member holding `prefix` (so robots.txt can
  * still name a sitemap). Served with Content-Encoding gzip, except on .gz paths, where it is the file itself.
  */
-export const gzipBomb = (stats: ServerStats, member: Buffer, members: number, prefix: (scheme: Scheme) => string): Behaviour =>
+export const gzipBomb =
+  (stats: ServerStats, member: Buffer, members: number, prefix: (scheme: Scheme) => string): Behaviour =>
   (socket, head, scheme) => {
     const asFile = head.path.split('?')[0]!.endsWith('.gz');
-    const encoding = asFile ? `Content-Type: application/gzip${CRLF}` : `Content-Type: text/plain${CRLF}Content-Encoding: gzip${CRLF}`;
+    const encoding = asFile
+      ? `Content-Type: application/gzip${CRLF}`
+      : `Content-Type: text/plain${CRLF}Content-Encoding: gzip${CRLF}`;
     socket.write(`${statusLine(200, 'OK')}${encoding}Connection: close${CRLF}${CRLF}`);
     let left = members;
     let first: Buffer | null = gzipSync(prefix(scheme));
@@ -290,12 +307,18 @@ export const gzipBomb = (stats: ServerStats, member: Buffer, members: number, pr
   };
 
 /** A redirect to the Location `next` gives for this request; the connection closes after it. */
-export const redirect = (next: (head: RequestHead, scheme: Scheme) => string): Behaviour => (socket, head, scheme) => {
-  socket.end(`${statusLine(302, 'Found')}Location: ${next(head, scheme)}${CRLF}Content-Length: 0${CRLF}Connection: close${CRLF}${CRLF}`);
-};
+export const redirect =
+  (next: (head: RequestHead, scheme: Scheme) => string): Behaviour =>
+  (socket, head, scheme) => {
+    socket.end(
+      `${statusLine(302, 'Found')}Location: ${next(head, scheme)}${CRLF}Content-Length: 0${CRLF}Connection: close${CRLF}${CRLF}`,
+    );
+  };
 
 /** A small, ordinary 200 page. */
 export const plain: Behaviour = (socket) => {
   const body = '<!doctype html><title>ok</title><p>ok</p>';
-  socket.end(`${statusLine(200, 'OK')}Content-Type: text/html${CRLF}Content-Length: ${body.length}${CRLF}Connection: close${CRLF}${CRLF}${body}`);
+  socket.end(
+    `${statusLine(200, 'OK')}Content-Type: text/html${CRLF}Content-Length: ${body.length}${CRLF}Connection: close${CRLF}${CRLF}${body}`,
+  );
 };

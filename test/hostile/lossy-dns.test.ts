@@ -21,9 +21,14 @@ beforeAll(async () => {
     const copies = (seen.get(key) ?? 0) + 1;
     seen.set(key, copies);
     if (copies === 1) return;
-    const answers: dnsPacket.Answer[] = q.type === 'A' ? [{ type: 'A', name: q.name, ttl: 60, class: 'IN', data: ADDRESS }] : [];
+    const answers: dnsPacket.Answer[] =
+      q.type === 'A' ? [{ type: 'A', name: q.name, ttl: 60, class: 'IN', data: ADDRESS }] : [];
     const flags = dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE;
-    server.send(dnsPacket.encode({ type: 'response', id: query.id, flags, questions: [q], answers }), rinfo.port, rinfo.address);
+    server.send(
+      dnsPacket.encode({ type: 'response', id: query.id, flags, questions: [q], answers }),
+      rinfo.port,
+      rinfo.address,
+    );
   });
   await new Promise<void>((resolve) => server.bind(0, '127.0.0.1', resolve));
 });
@@ -35,7 +40,12 @@ afterAll(async () => {
 it('answers a lookup whose first datagram was lost, by sending the question again', async () => {
   const { port } = server.address() as AddressInfo;
   const net = createNet(
-    loadConfig({ DVS_DNS_SERVERS: `127.0.0.1:${port}`, DVS_ALLOW_NETWORKS: '127.77.0.0/16', DVS_DNS_TIMEOUT_MS: '3000', DVS_EXTRA_SUFFIXES: 'test' }),
+    loadConfig({
+      DVS_DNS_SERVERS: `127.0.0.1:${port}`,
+      DVS_ALLOW_NETWORKS: '127.77.0.0/16',
+      DVS_DNS_TIMEOUT_MS: '3000',
+      DVS_EXTRA_SUFFIXES: 'test',
+    }),
   );
   expect(await net.resolve('lossy.test')).toEqual([{ address: ADDRESS, family: 4 }]);
   expect(seen.get([...seen.keys()].find((k) => k.endsWith('lossy.test A'))!)).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { canonicalBytes, canonicalJson, CanonicalJsonError, digestOf, sha256Hex } from '../../src/lib/canonical-json.ts';
+import {
+  canonicalBytes,
+  canonicalJson,
+  CanonicalJsonError,
+  digestOf,
+  sha256Hex,
+} from '../../src/lib/canonical-json.ts';
 
 const fromIeeeHex = (hex: string): number => Buffer.from(hex, 'hex').readDoubleBE(0);
 
@@ -13,7 +19,8 @@ function reorder(value: unknown, shift: number): unknown {
   const n = entries.length;
   const order = n === 0 ? [] : entries.map((_, i) => entries[(i + shift) % n]!).reverse();
   const out: Record<string, unknown> = {};
-  for (const [k, v] of order) Object.defineProperty(out, k, { value: reorder(v, shift), enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of order)
+    Object.defineProperty(out, k, { value: reorder(v, shift), enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -59,7 +66,9 @@ describe('canonicalJson: RFC 8785 vectors', () => {
       "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
       "literals": [null, true, false]
     }`);
-    expect(canonicalJson(input)).toBe(String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`);
+    expect(canonicalJson(input)).toBe(
+      String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
+    );
   });
 
   it('sorts properties by UTF-16 code units (section 3.2.3)', () => {
@@ -73,7 +82,9 @@ describe('canonicalJson: RFC 8785 vectors', () => {
   });
 
   it('writes UTF-8 bytes', () => {
-    expect(Buffer.from(canonicalBytes({ e: '€' })).toString('hex')).toBe(Buffer.from('{"e":"€"}', 'utf8').toString('hex'));
+    expect(Buffer.from(canonicalBytes({ e: '€' })).toString('hex')).toBe(
+      Buffer.from('{"e":"€"}', 'utf8').toString('hex'),
+    );
     expect([...canonicalBytes('€')]).toEqual([0x22, 0xe2, 0x82, 0xac, 0x22]);
   });
 });
@@ -93,7 +104,15 @@ describe('canonicalJson refuses what is not plain JSON data', () => {
     ['a symbol-keyed property', { [Symbol('k')]: 1 }, /symbol-keyed/],
     ['a Date', { d: new Date(0) }, /Date is not plain/],
     ['a Map', new Map(), /Map is not plain/],
-    ['a class instance', { c: new (class Point { x = 1 })() }, /Point is not plain/],
+    [
+      'a class instance',
+      {
+        c: new (class Point {
+          x = 1;
+        })(),
+      },
+      /Point is not plain/,
+    ],
     ['a cycle', cycle, /circular/],
     ['a lone surrogate', { s: '\ud800' }, /surrogate/i],
     ['undefined itself', undefined, /undefined/],
@@ -113,30 +132,40 @@ describe('canonicalJson refuses what is not plain JSON data', () => {
 
 describe('canonicalJson properties', () => {
   it('parse(canonical(x)) deep-equals x (with -0 read as 0, as RFC 8785 serialises it)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (x) => {
-      const positiveZero = JSON.parse(JSON.stringify(x)); // JSON.stringify also writes -0 as 0
-      expect(JSON.parse(canonicalJson(x))).toStrictEqual(positiveZero);
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (x) => {
+        const positiveZero = JSON.parse(JSON.stringify(x)); // JSON.stringify also writes -0 as 0
+        expect(JSON.parse(canonicalJson(x))).toStrictEqual(positiveZero);
+      }),
+    );
   });
 
   it('the key order of the input never changes the output', () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.nat(10), (x, shift) => {
-      expect(canonicalJson(reorder(x, shift))).toBe(canonicalJson(x));
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat(10), (x, shift) => {
+        expect(canonicalJson(reorder(x, shift))).toBe(canonicalJson(x));
+      }),
+    );
   });
 
   it('is stable under re-canonicalisation', () => {
-    fc.assert(fc.property(fc.jsonValue(), (x) => {
-      const once = canonicalJson(x);
-      expect(canonicalJson(JSON.parse(once))).toBe(once);
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (x) => {
+        const once = canonicalJson(x);
+        expect(canonicalJson(JSON.parse(once))).toBe(once);
+      }),
+    );
   });
 
   it('gives one output per value: equal outputs exactly when the values are equal', () => {
-    const sameOrOther = fc.jsonValue().chain((a) => fc.tuple(fc.constant(a), fc.oneof(fc.constant(reorder(a, 1)), fc.jsonValue())));
-    fc.assert(fc.property(sameOrOther, ([a, b]) => {
-      expect(canonicalJson(a) === canonicalJson(b)).toBe(isDeepStrictEqual(a, b));
-    }));
+    const sameOrOther = fc
+      .jsonValue()
+      .chain((a) => fc.tuple(fc.constant(a), fc.oneof(fc.constant(reorder(a, 1)), fc.jsonValue())));
+    fc.assert(
+      fc.property(sameOrOther, ([a, b]) => {
+        expect(canonicalJson(a) === canonicalJson(b)).toBe(isDeepStrictEqual(a, b));
+      }),
+    );
   });
 });
 

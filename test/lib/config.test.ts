@@ -15,11 +15,19 @@ describe('loadConfig', () => {
     for (const bad of ['10.0.0.0/40', '300.1.1.1/8', '::1/129', 'fe80::zz/64']) {
       expect(() => loadConfig({ DVS_ALLOW_NETWORKS: bad }), bad).toThrow(ConfigError);
     }
-    expect(loadConfig({ DVS_ALLOW_NETWORKS: '127.0.0.0/8, ::1/128' }).net.allowNetworks).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadConfig({ DVS_ALLOW_NETWORKS: '127.0.0.0/8, ::1/128' }).net.allowNetworks).toEqual([
+      '127.0.0.0/8',
+      '::1/128',
+    ]);
   });
 
   it('reads lists, numbers and booleans from the config file as the environment would spell them', () => {
-    const file = fileWith({ DVS_DNS_SERVERS: ['127.0.0.1:5353', '[::1]:53'], DVS_PORT: 9443, DVS_TRUST_PROXY: true, DVS_DATABASE_URL: null });
+    const file = fileWith({
+      DVS_DNS_SERVERS: ['127.0.0.1:5353', '[::1]:53'],
+      DVS_PORT: 9443,
+      DVS_TRUST_PROXY: true,
+      DVS_DATABASE_URL: null,
+    });
     const config = loadConfig({ DVS_CONFIG_FILE: file });
     expect(config.net.dnsServers).toEqual(['127.0.0.1:5353', '[::1]:53']);
     expect(config.listen.port).toBe(9443);

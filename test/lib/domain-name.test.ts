@@ -66,21 +66,39 @@ describe('normaliseDomain', () => {
   });
 
   it('either refuses with a DomainError or gives an idempotent LDH name of at most 253 characters', () => {
-    const alphabet = fc.constantFrom(...'abcxyz019-._:/@ ÄéüßЖ中-'.split(''), 'xn--', '.com', '.co.uk', 'https://', '[', ']');
+    const alphabet = fc.constantFrom(
+      ...'abcxyz019-._:/@ ÄéüßЖ中-'.split(''),
+      'xn--',
+      '.com',
+      '.co.uk',
+      'https://',
+      '[',
+      ']',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.domain(), fc.webUrl(), fc.ipV4(), fc.ipV6(), fc.string(), fc.array(alphabet).map((a) => a.join(''))), (input) => {
-        let out;
-        try {
-          out = normaliseDomain(input);
-        } catch (err) {
-          expect(err).toBeInstanceOf(DomainError);
-          return;
-        }
-        expect(out.ascii).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
-        expect(out.ascii.length).toBeLessThanOrEqual(253);
-        expect(normaliseDomain(out.ascii)).toEqual(out);
-        expect(normaliseDomain(out.unicode).ascii).toBe(out.ascii);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.domain(),
+          fc.webUrl(),
+          fc.ipV4(),
+          fc.ipV6(),
+          fc.string(),
+          fc.array(alphabet).map((a) => a.join('')),
+        ),
+        (input) => {
+          let out;
+          try {
+            out = normaliseDomain(input);
+          } catch (err) {
+            expect(err).toBeInstanceOf(DomainError);
+            return;
+          }
+          expect(out.ascii).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+          expect(out.ascii.length).toBeLessThanOrEqual(253);
+          expect(normaliseDomain(out.ascii)).toEqual(out);
+          expect(normaliseDomain(out.unicode).ascii).toBe(out.ascii);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -6,9 +6,19 @@ import { classifyHost, createAddressPolicy, rawUrlHost } from '../../src/net/add
 const strict = createAddressPolicy([]);
 
 const REFUSED_V4_RANGES: Array<[number[], number]> = [
-  [[0, 0, 0, 0], 8], [[10, 0, 0, 0], 8], [[100, 64, 0, 0], 10], [[127, 0, 0, 0], 8], [[169, 254, 0, 0], 16],
-  [[172, 16, 0, 0], 12], [[192, 0, 2, 0], 24], [[192, 168, 0, 0], 16], [[198, 18, 0, 0], 15],
-  [[198, 51, 100, 0], 24], [[203, 0, 113, 0], 24], [[224, 0, 0, 0], 4], [[240, 0, 0, 0], 4],
+  [[0, 0, 0, 0], 8],
+  [[10, 0, 0, 0], 8],
+  [[100, 64, 0, 0], 10],
+  [[127, 0, 0, 0], 8],
+  [[169, 254, 0, 0], 16],
+  [[172, 16, 0, 0], 12],
+  [[192, 0, 2, 0], 24],
+  [[192, 168, 0, 0], 16],
+  [[198, 18, 0, 0], 15],
+  [[198, 51, 100, 0], 24],
+  [[203, 0, 113, 0], 24],
+  [[224, 0, 0, 0], 4],
+  [[240, 0, 0, 0], 4],
 ];
 
 /** A random address inside one of the refused v4 ranges, as four octets. */
@@ -41,27 +51,60 @@ const embeddings = (o: number[], upper: boolean): string[] => {
 };
 
 const publicV4 = fc
-  .tuple(fc.integer({ min: 1, max: 223 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
-  .filter(([a, b, c]) => ![0, 10, 127].includes(a) && !(a === 100 && b >= 64 && b < 128) && !(a === 169 && b === 254) &&
-    !(a === 172 && b >= 16 && b < 32) && !(a === 192 && (b === 168 || (b === 0 && (c === 0 || c === 2)) || (b === 88 && c === 99))) &&
-    !(a === 198 && (b === 18 || b === 19 || (b === 51 && c === 100))) && !(a === 203 && b === 0 && c === 113))
+  .tuple(
+    fc.integer({ min: 1, max: 223 }),
+    fc.integer({ min: 0, max: 255 }),
+    fc.integer({ min: 0, max: 255 }),
+    fc.integer({ min: 1, max: 254 }),
+  )
+  .filter(
+    ([a, b, c]) =>
+      ![0, 10, 127].includes(a) &&
+      !(a === 100 && b >= 64 && b < 128) &&
+      !(a === 169 && b === 254) &&
+      !(a === 172 && b >= 16 && b < 32) &&
+      !(a === 192 && (b === 168 || (b === 0 && (c === 0 || c === 2)) || (b === 88 && c === 99))) &&
+      !(a === 198 && (b === 18 || b === 19 || (b === 51 && c === 100))) &&
+      !(a === 203 && b === 0 && c === 113),
+  )
   .map((o) => o.join('.'));
 
 /** Global unicast v6 outside the special-purpose blocks inside 2000::/3. */
-const publicV6 = fc
-  .array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 })
-  .map((parts) => {
-    parts[0] = 0x2400 + (parts[0]! % 0x1b00); // 2400:: .. 3eff::, clear of 2001::/23, 2002::/16 and 3fff::/20
-    return new ipaddr.IPv6(parts).toString();
-  });
+const publicV6 = fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 }).map((parts) => {
+  parts[0] = 0x2400 + (parts[0]! % 0x1b00); // 2400:: .. 3eff::, clear of 2001::/23, 2002::/16 and 3fff::/20
+  return new ipaddr.IPv6(parts).toString();
+});
 
 describe('address policy', () => {
   it('refuses the special-purpose addresses the design names', () => {
     for (const address of [
-      '127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '224.0.0.1',
-      '255.255.255.255', '0.0.0.0', '192.0.2.1', '198.51.100.7', '203.0.113.9', '198.18.0.1', '240.0.0.1',
-      '::', '::1', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '2001:db8::1', '64:ff9b::a00:1',
-      '64:ff9b:1::1', '2002:7f00:1::', '2001::1', '::ffff:127.0.0.1', '::ffff:a9fe:a9fe',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '0.0.0.0',
+      '192.0.2.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '198.18.0.1',
+      '240.0.0.1',
+      '::',
+      '::1',
+      'fe80::1',
+      'fc00::1',
+      'fd00:ec2::254',
+      'ff02::1',
+      '2001:db8::1',
+      '64:ff9b::a00:1',
+      '64:ff9b:1::1',
+      '2002:7f00:1::',
+      '2001::1',
+      '::ffff:127.0.0.1',
+      '::ffff:a9fe:a9fe',
     ]) {
       expect(strict.check(address), address).toMatchObject({ allowed: false });
     }
@@ -69,7 +112,11 @@ describe('address policy', () => {
 
   it('names the reason, metadata included', () => {
     expect(strict.check('169.254.169.254')).toEqual({ allowed: false, address: '169.254.169.254', reason: 'metadata' });
-    expect(strict.check('::ffff:10.0.0.1')).toEqual({ allowed: false, address: '10.0.0.1', reason: 'ipv4-mapped private' });
+    expect(strict.check('::ffff:10.0.0.1')).toEqual({
+      allowed: false,
+      address: '10.0.0.1',
+      reason: 'ipv4-mapped private',
+    });
   });
 
   it('refuses every spelling of a refused v4 address, mapped and embedded forms included', () => {
@@ -124,7 +171,18 @@ describe('host classification', () => {
   });
 
   it('calls numeric spellings of IPv4 odd, whatever they encode', () => {
-    for (const host of ['2130706433', '0177.0.0.1', '0x7f.1', '127.1', '0x7F000001', '017700000001', '8.8.2056', '1.2.3.0x4', 'a.0x10', 'foo.123']) {
+    for (const host of [
+      '2130706433',
+      '0177.0.0.1',
+      '0x7f.1',
+      '127.1',
+      '0x7F000001',
+      '017700000001',
+      '8.8.2056',
+      '1.2.3.0x4',
+      'a.0x10',
+      'foo.123',
+    ]) {
       expect(classifyHost(host).kind, host).toBe('odd-ip');
     }
   });

@@ -37,11 +37,17 @@ describe('SVCB/HTTPS codec', () => {
     const record = fc.record(
       {
         priority: fc.integer({ min: 0, max: 65535 }),
-        target: fc.oneof(fc.constant('.'), fc.array(label, { minLength: 1, maxLength: 4 }).map((l) => l.join('.'))),
+        target: fc.oneof(
+          fc.constant('.'),
+          fc.array(label, { minLength: 1, maxLength: 4 }).map((l) => l.join('.')),
+        ),
         alpn: fc.array(fc.constantFrom('h2', 'h3', 'http/1.1'), { minLength: 1, maxLength: 3 }),
         port: fc.integer({ min: 0, max: 65535 }),
         ipv4hint: fc.array(fc.ipV4(), { minLength: 1, maxLength: 3 }),
-        ipv6hint: fc.array(fc.ipV6().map((v) => decodeSvcb(encodeSvcb({ priority: 1, target: '.', ipv6hint: [v] })).ipv6hint![0]!), { minLength: 1, maxLength: 2 }),
+        ipv6hint: fc.array(
+          fc.ipV6().map((v) => decodeSvcb(encodeSvcb({ priority: 1, target: '.', ipv6hint: [v] })).ipv6hint![0]!),
+          { minLength: 1, maxLength: 2 },
+        ),
         ech: fc.constant(true as const),
         no_default_alpn: fc.constant(true as const),
       },
@@ -66,26 +72,68 @@ describe('DNS client', () => {
       zone({
         'good.test|A': [a('good.test', '127.0.0.9')],
         'good.test|AAAA': [{ type: 'AAAA', name: 'good.test', ttl: 60, data: '0:0:0:0:0:0:0:1' }],
-        'good.test|TXT': [{ type: 'TXT', name: 'good.test', ttl: 60, data: ['v=spf1 ', '-all'] }, { type: 'TXT', name: 'good.test', ttl: 60, data: 'héllo' }],
-        'good.test|MX': [{ type: 'MX', name: 'good.test', ttl: 60, data: { preference: 10, exchange: 'Mail.Good.Test.' } }],
-        'good.test|CAA': [{ type: 'CAA', name: 'good.test', ttl: 60, data: { flags: 128, tag: 'issue', value: 'letsencrypt.org' } }],
-        'good.test|SOA': [{ type: 'SOA', name: 'good.test', ttl: 60, data: { mname: 'ns1.good.test', rname: 'hostmaster.good.test', serial: 7, refresh: 3600, retry: 600, expire: 86400, minimum: 300 } }],
-        'good.test|DS': [{ type: 'DS', name: 'good.test', ttl: 60, data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.from('abcd', 'hex') } }],
-        'good.test|DNSKEY': [{ type: 'DNSKEY', name: 'good.test', ttl: 60, data: { flags: 257, algorithm: 13, key: Buffer.alloc(64, 1) } }],
+        'good.test|TXT': [
+          { type: 'TXT', name: 'good.test', ttl: 60, data: ['v=spf1 ', '-all'] },
+          { type: 'TXT', name: 'good.test', ttl: 60, data: 'héllo' },
+        ],
+        'good.test|MX': [
+          { type: 'MX', name: 'good.test', ttl: 60, data: { preference: 10, exchange: 'Mail.Good.Test.' } },
+        ],
+        'good.test|CAA': [
+          { type: 'CAA', name: 'good.test', ttl: 60, data: { flags: 128, tag: 'issue', value: 'letsencrypt.org' } },
+        ],
+        'good.test|SOA': [
+          {
+            type: 'SOA',
+            name: 'good.test',
+            ttl: 60,
+            data: {
+              mname: 'ns1.good.test',
+              rname: 'hostmaster.good.test',
+              serial: 7,
+              refresh: 3600,
+              retry: 600,
+              expire: 86400,
+              minimum: 300,
+            },
+          },
+        ],
+        'good.test|DS': [
+          {
+            type: 'DS',
+            name: 'good.test',
+            ttl: 60,
+            data: { keyTag: 12345, algorithm: 13, digestType: 2, digest: Buffer.from('abcd', 'hex') },
+          },
+        ],
+        'good.test|DNSKEY': [
+          { type: 'DNSKEY', name: 'good.test', ttl: 60, data: { flags: 257, algorithm: 13, key: Buffer.alloc(64, 1) } },
+        ],
         'good.test|NS': [{ type: 'NS', name: 'good.test', ttl: 60, data: 'NS1.good.test' }],
         'good.test|UNKNOWN_65': [https('good.test', { priority: 1, target: '.', alpn: ['h2'] })],
         'www.good.test|CNAME': [{ type: 'CNAME', name: 'www.good.test', ttl: 60, data: 'good.test' }],
       }),
     );
     const dns = createDnsClient({ servers: [server.server], timeoutMs: 2000 });
-    const data = async (type: Parameters<typeof dns.query>[1], name = 'good.test') => (await dns.query(name, type)).answers.map((r) => r.data);
+    const data = async (type: Parameters<typeof dns.query>[1], name = 'good.test') =>
+      (await dns.query(name, type)).answers.map((r) => r.data);
 
     expect(await data('A')).toEqual(['127.0.0.9']);
     expect(await data('AAAA')).toEqual(['::1']);
     expect(await data('TXT')).toEqual([['v=spf1 ', '-all'], ['héllo']]);
     expect(await data('MX')).toEqual([{ preference: 10, exchange: 'mail.good.test' }]);
     expect(await data('CAA')).toEqual([{ flags: 128, tag: 'issue', value: 'letsencrypt.org' }]);
-    expect(await data('SOA')).toEqual([{ mname: 'ns1.good.test', rname: 'hostmaster.good.test', serial: 7, refresh: 3600, retry: 600, expire: 86400, minimum: 300 }]);
+    expect(await data('SOA')).toEqual([
+      {
+        mname: 'ns1.good.test',
+        rname: 'hostmaster.good.test',
+        serial: 7,
+        refresh: 3600,
+        retry: 600,
+        expire: 86400,
+        minimum: 300,
+      },
+    ]);
     expect(await data('DS')).toEqual([{ key_tag: 12345, algorithm: 13, digest_type: 2, digest: 'abcd' }]);
     expect(await data('DNSKEY')).toEqual([{ flags: 257, protocol: 3, algorithm: 13 }]);
     expect(await data('NS')).toEqual(['ns1.good.test']);
@@ -98,15 +146,26 @@ describe('DNS client', () => {
 
   it('reports the rcode and the AD, AA and TC flags, and sets DO only when asked', async () => {
     server = await startDnsServer((q) =>
-      q.name === 'gone.test' ? { rcode: 3, flags: dnsPacket.AUTHORITATIVE_ANSWER } : { answers: [a(q.name, '127.0.0.9')], flags: dnsPacket.AUTHENTIC_DATA },
+      q.name === 'gone.test'
+        ? { rcode: 3, flags: dnsPacket.AUTHORITATIVE_ANSWER }
+        : { answers: [a(q.name, '127.0.0.9')], flags: dnsPacket.AUTHENTIC_DATA },
     );
     const dns = createDnsClient({ servers: [server.server], timeoutMs: 2000 });
     const gone = await dns.query('gone.test', 'A');
-    expect(gone).toMatchObject({ rcode: 'NXDOMAIN', flags: { ad: false, aa: true, tc: false }, answers: [], server: server.server });
+    expect(gone).toMatchObject({
+      rcode: 'NXDOMAIN',
+      flags: { ad: false, aa: true, tc: false },
+      answers: [],
+      server: server.server,
+    });
     const signed = await dns.query('signed.test', 'A', { dnssecOk: true });
     expect(signed).toMatchObject({ rcode: 'NOERROR', flags: { ad: true, aa: false } });
     await dns.query('plain.test', 'A');
-    expect(server.queries.map((q) => [q.name, q.dnssecOk])).toEqual([['gone.test', false], ['signed.test', true], ['plain.test', false]]);
+    expect(server.queries.map((q) => [q.name, q.dnssecOk])).toEqual([
+      ['gone.test', false],
+      ['signed.test', true],
+      ['plain.test', false],
+    ]);
   });
 
   it('asks again over TCP when the UDP answer is truncated, and over TCP directly when told', async () => {
@@ -121,7 +180,10 @@ describe('DNS client', () => {
   });
 
   it('ignores an answer with the wrong id and takes the real one', async () => {
-    server = await startDnsServer((q) => ({ answers: [a(q.name, '127.0.0.9')], spoofFirst: [a(q.name, '127.0.0.66')] }));
+    server = await startDnsServer((q) => ({
+      answers: [a(q.name, '127.0.0.9')],
+      spoofFirst: [a(q.name, '127.0.0.66')],
+    }));
     const dns = createDnsClient({ servers: [server.server], timeoutMs: 2000 });
     expect((await dns.query('spoofed.test', 'A')).answers.map((r) => r.data)).toEqual(['127.0.0.9']);
   });

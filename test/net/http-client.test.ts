@@ -1,12 +1,28 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { createGzip, createBrotliCompress, createDeflate, gzipSync, constants as zlibConstants, type Gzip } from 'node:zlib';
+import {
+  createGzip,
+  createBrotliCompress,
+  createDeflate,
+  gzipSync,
+  constants as zlibConstants,
+  type Gzip,
+} from 'node:zlib';
 import { createNet } from '../../src/net/index.ts';
 import { NetError, type HttpExchange } from '../../src/net/types.ts';
 import {
-  startDnsServer, startHttpServer, startHttpsServer, startRawServer, makeTestCa, zone, a, testConfig,
-  type DnsServer, type LocalServer, type TestCa,
+  startDnsServer,
+  startHttpServer,
+  startHttpsServer,
+  startRawServer,
+  makeTestCa,
+  zone,
+  a,
+  testConfig,
+  type DnsServer,
+  type LocalServer,
+  type TestCa,
 } from './local-servers.ts';
 
 const MiB = 1024 * 1024;
@@ -37,26 +53,42 @@ async function streamBytes(res: ServerResponse, total: number): Promise<void> {
     if (!res.write(chunk)) {
       // Whichever event comes first, the other's listeners go, or every full buffer would leave two behind.
       const settled = new AbortController();
-      await Promise.race([once(res, 'drain', { signal: settled.signal }), once(res, 'close', { signal: settled.signal })]).finally(() => settled.abort());
+      await Promise.race([
+        once(res, 'drain', { signal: settled.signal }),
+        once(res, 'close', { signal: settled.signal }),
+      ]).finally(() => settled.abort());
     }
   }
   res.end();
 }
 
 const config = (env: Record<string, string> = {}) =>
-  testConfig({ DVS_DNS_SERVERS: dns.server, DVS_ALLOW_NETWORKS: '127.0.0.2/32', DVS_EXTRA_CA: ca.caFile, DVS_USER_AGENT: 'dvs-net-test/1', ...env });
+  testConfig({
+    DVS_DNS_SERVERS: dns.server,
+    DVS_ALLOW_NETWORKS: '127.0.0.2/32',
+    DVS_EXTRA_CA: ca.caFile,
+    DVS_USER_AGENT: 'dvs-net-test/1',
+    ...env,
+  });
 
 beforeAll(async () => {
   ca = await makeTestCa();
   bombs.gzip = await bomb(createGzip, 64 * MiB);
-  bombs.br = await bomb(() => createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }) as unknown as Gzip, 64 * MiB);
+  bombs.br = await bomb(
+    () => createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }) as unknown as Gzip,
+    64 * MiB,
+  );
   bombs.deflate = await bomb(createDeflate, 64 * MiB);
   let inFlight = 0;
   site = await startHttpServer('127.0.0.2', (req, res) => {
     const url = new URL(req.url!, 'http://x');
     switch (url.pathname) {
       case '/hello':
-        res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'], 'x-ua': req.headers['user-agent'] ?? '' });
+        res.writeHead(200, {
+          'content-type': 'text/plain',
+          'set-cookie': ['a=1', 'b=2'],
+          'x-ua': req.headers['user-agent'] ?? '',
+        });
         res.end('hello');
         return;
       case '/to-evil':
@@ -139,30 +171,52 @@ afterAll(async () => {
 });
 
 const failure = async (p: Promise<unknown>): Promise<NetError> => {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(NetError);
   return err as NetError;
 };
 
 describe('http client: policy and pinning', () => {
   it('refuses a loopback host unless allowNetworks allows it', async () => {
-    const refused = await failure(createNet(config({ DVS_ALLOW_NETWORKS: '' })).request(`http://site.test:${site.port}/hello`));
+    const refused = await failure(
+      createNet(config({ DVS_ALLOW_NETWORKS: '' })).request(`http://site.test:${site.port}/hello`),
+    );
     expect(refused.code).toBe('policy_refused');
     const ok = await createNet(config()).request(`http://site.test:${site.port}/hello`);
-    expect(ok).toMatchObject({ status: 200, address: '127.0.0.2', httpVersion: '1.1', truncated: false, contentEncoding: null });
+    expect(ok).toMatchObject({
+      status: 200,
+      address: '127.0.0.2',
+      httpVersion: '1.1',
+      truncated: false,
+      contentEncoding: null,
+    });
     expect(ok.body.toString()).toBe('hello');
     expect(ok.headers['x-ua']).toBe('dvs-net-test/1');
     expect(ok.setCookies).toEqual(['a=1', 'b=2']);
     expect(ok.headers['set-cookie']).toBeUndefined();
-    expect(ok.chain).toEqual([{ url: `http://site.test:${site.port}/hello`, status: 200, location: null, address: '127.0.0.2' }]);
+    expect(ok.chain).toEqual([
+      { url: `http://site.test:${site.port}/hello`, status: 200, location: null, address: '127.0.0.2' },
+    ]);
   });
 
   it('refuses a redirect to a refused address and records the hop', async () => {
-    const err = await failure(createNet(config()).request(`http://site.test:${site.port}/to-evil`, { followRedirects: true }));
+    const err = await failure(
+      createNet(config()).request(`http://site.test:${site.port}/to-evil`, { followRedirects: true }),
+    );
     expect(err.code).toBe('policy_refused');
     expect(err.detail).toContain(`redirect hop 1 to http://evil.test:${evil.port}/`);
     expect(err.detail).toContain('127.0.0.3 (loopback)');
-    expect(err.chain).toEqual([{ url: `http://site.test:${site.port}/to-evil`, status: 302, location: `http://evil.test:${evil.port}/`, address: '127.0.0.2' }]);
+    expect(err.chain).toEqual([
+      {
+        url: `http://site.test:${site.port}/to-evil`,
+        status: 302,
+        location: `http://evil.test:${evil.port}/`,
+        address: '127.0.0.2',
+      },
+    ]);
   });
 
   it('returns the redirect itself when not asked to follow', async () => {
@@ -176,7 +230,11 @@ describe('http client: policy and pinning', () => {
     expect(r.status).toBe(200);
     expect(r.url).toBe(`http://site.test:${site.port}/hello?from=relative`);
     expect(r.chain.map((h) => h.status)).toEqual([301, 200]);
-    const post = await net.request(`http://site.test:${site.port}/post-see-other`, { method: 'POST', body: 'x=1', followRedirects: true });
+    const post = await net.request(`http://site.test:${site.port}/post-see-other`, {
+      method: 'POST',
+      body: 'x=1',
+      followRedirects: true,
+    });
     expect(post.body.toString()).toBe('GET');
   });
 
@@ -186,7 +244,11 @@ describe('http client: policy and pinning', () => {
     expect(loop.code).toBe('too_many_redirects');
     expect(loop.chain).toHaveLength(4);
     const odd = await failure(net.request(`http://site.test:${site.port}/odd-redirect`, { followRedirects: true }));
-    expect([odd.code, odd.detail, odd.chain?.length]).toEqual(['policy_refused', `redirect hop 1: Location http://0x7f.0.0.2:${site.port}/hello`, 1]);
+    expect([odd.code, odd.detail, odd.chain?.length]).toEqual([
+      'policy_refused',
+      `redirect hop 1: Location http://0x7f.0.0.2:${site.port}/hello`,
+      1,
+    ]);
     const ftp = await failure(net.request(`http://site.test:${site.port}/bad-redirect`, { followRedirects: true }));
     expect([ftp.code, ftp.detail]).toEqual(['bad_redirect', 'redirect hop 1: Location ftp://site.test/file']);
   });
@@ -211,7 +273,12 @@ describe('http client: policy and pinning', () => {
       const net = createNet(cfg);
       const first = await net.request(`http://rebind.test:${site.port}/hello`);
       const second = await net.request(`http://rebind.test:${site.port}/hello`);
-      expect([first.address, first.body.toString(), second.address, second.body.toString()]).toEqual(['127.0.0.2', 'hello', '127.0.0.2', 'hello']);
+      expect([first.address, first.body.toString(), second.address, second.body.toString()]).toEqual([
+        '127.0.0.2',
+        'hello',
+        '127.0.0.2',
+        'hello',
+      ]);
       expect(rebinding.queries.filter((q) => q.type === 'A')).toHaveLength(1);
       // A new scan sees the new answer: the DNS server really rebinds, the pin is what kept the old address.
       const later = await createNet(cfg).request(`http://rebind.test:${site.port}/hello`);
@@ -224,16 +291,22 @@ describe('http client: policy and pinning', () => {
 
   it('uses an address the caller pins, after checking it', async () => {
     const net = createNet(config());
-    const r = await net.request(`http://site.test:${site.port}/hello`, { address: { address: '127.0.0.2', family: 4 } });
+    const r = await net.request(`http://site.test:${site.port}/hello`, {
+      address: { address: '127.0.0.2', family: 4 },
+    });
     expect(r.address).toBe('127.0.0.2');
-    const refused = await failure(net.request(`http://site.test:${site.port}/hello`, { address: { address: '127.0.0.3', family: 4 } }));
+    const refused = await failure(
+      net.request(`http://site.test:${site.port}/hello`, { address: { address: '127.0.0.3', family: 4 } }),
+    );
     expect(refused.code).toBe('policy_refused');
   });
 
   it('reports a closed port as connect_refused', async () => {
     const closed = await startRawServer('127.0.0.2', () => undefined);
     await closed.close();
-    expect((await failure(createNet(config()).request(`http://site.test:${closed.port}/`))).code).toBe('connect_refused');
+    expect((await failure(createNet(config()).request(`http://site.test:${closed.port}/`))).code).toBe(
+      'connect_refused',
+    );
   });
 });
 
@@ -267,14 +340,23 @@ describe('http client: limits', () => {
   it('decodes compressed bodies when asked, and leaves them alone otherwise', async () => {
     const net = createNet(config());
     const decoded = await net.request(`http://site.test:${site.port}/gzip-small`, { decompress: true });
-    expect([decoded.body.toString(), decoded.contentEncoding, decoded.truncated]).toEqual(['decoded text', 'gzip', false]);
+    expect([decoded.body.toString(), decoded.contentEncoding, decoded.truncated]).toEqual([
+      'decoded text',
+      'gzip',
+      false,
+    ]);
     const raw = await net.request(`http://site.test:${site.port}/gzip-small`);
     expect(raw.body.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
-    expect((await failure(net.request(`http://site.test:${site.port}/corrupt-gzip`, { decompress: true }))).code).toBe('protocol_error');
+    expect((await failure(net.request(`http://site.test:${site.port}/corrupt-gzip`, { decompress: true }))).code).toBe(
+      'protocol_error',
+    );
   });
 
   it.each(['gzip', 'br', 'deflate'])('cuts a %s decompression bomb at the cap', async (enc) => {
-    const r = await createNet(config({ DVS_MAX_BODY_BYTES: String(MiB) })).request(`http://site.test:${site.port}/bomb?enc=${enc}`, { decompress: true });
+    const r = await createNet(config({ DVS_MAX_BODY_BYTES: String(MiB) })).request(
+      `http://site.test:${site.port}/bomb?enc=${enc}`,
+      { decompress: true },
+    );
     expect(r.body.length).toBe(MiB);
     expect(r.truncated).toBe(true);
     expect(r.wireBytes).toBeLessThanOrEqual(bombs[enc]!.length);
@@ -330,11 +412,15 @@ describe('http client: limits', () => {
 
   it('keeps at most maxConcurrentPerScan requests in flight per Net', async () => {
     const net = createNet(config({ DVS_MAX_CONCURRENCY: '2' }));
-    const results = await Promise.all(Array.from({ length: 6 }, () => net.request(`http://site.test:${site.port}/slow`)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => net.request(`http://site.test:${site.port}/slow`)),
+    );
     const seen = results.map((r) => Number(r.body.toString()));
     expect(Math.max(...seen)).toBe(2);
     const wide = createNet(config({ DVS_MAX_CONCURRENCY: '6' }));
-    const wideSeen = (await Promise.all(Array.from({ length: 6 }, () => wide.request(`http://site.test:${site.port}/slow`)))).map((r) => Number(r.body.toString()));
+    const wideSeen = (
+      await Promise.all(Array.from({ length: 6 }, () => wide.request(`http://site.test:${site.port}/slow`)))
+    ).map((r) => Number(r.body.toString()));
     expect(Math.max(...wideSeen)).toBeGreaterThan(2);
   });
 });

@@ -51,7 +51,12 @@ export async function startDnsServer(script: DnsScript): Promise<DnsServer> {
     const query = dnsPacket.decode(buf);
     const question = query.questions![0]!;
     const opt = query.additionals?.find((a) => a.type === 'OPT') as { flags?: number } | undefined;
-    const q: DnsQuery = { name: question.name, type: String(question.type), transport, dnssecOk: ((opt?.flags ?? 0) & dnsPacket.DNSSEC_OK) !== 0 };
+    const q: DnsQuery = {
+      name: question.name,
+      type: String(question.type),
+      transport,
+      dnssecOk: ((opt?.flags ?? 0) & dnsPacket.DNSSEC_OK) !== 0,
+    };
     queries.push(q);
     const r = script(q, queries.filter((x) => x.name === q.name && x.type === q.type).length);
     if (r.silent) return [];
@@ -60,7 +65,11 @@ export async function startDnsServer(script: DnsScript): Promise<DnsServer> {
       dnsPacket.encode({
         type: 'response',
         id,
-        flags: (r.flags ?? 0) | (r.rcode ?? 0) | dnsPacket.RECURSION_DESIRED | (truncated ? dnsPacket.TRUNCATED_RESPONSE : 0),
+        flags:
+          (r.flags ?? 0) |
+          (r.rcode ?? 0) |
+          dnsPacket.RECURSION_DESIRED |
+          (truncated ? dnsPacket.TRUNCATED_RESPONSE : 0),
         questions: query.questions,
         answers: truncated ? [] : answers,
         authorities: truncated ? [] : (r.authorities ?? []),
@@ -144,8 +153,11 @@ async function listen(server: http.Server | https.Server, host: string, port = 0
 export const startHttpServer = (host: string, handler: http.RequestListener, port?: number): Promise<LocalServer> =>
   listen(http.createServer(handler), host, port);
 
-export const startHttpsServer = (host: string, tls: { cert: string; key: string }, handler: http.RequestListener): Promise<LocalServer> =>
-  listen(https.createServer(tls, handler), host);
+export const startHttpsServer = (
+  host: string,
+  tls: { cert: string; key: string },
+  handler: http.RequestListener,
+): Promise<LocalServer> => listen(https.createServer(tls, handler), host);
 
 /** A raw TCP server for misbehaving peers (endless headers, trickling bytes). */
 export async function startRawServer(host: string, onSocket: (socket: net.Socket) => void): Promise<LocalServer> {
@@ -168,7 +180,10 @@ export async function startRawServer(host: string, onSocket: (socket: net.Socket
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const pem = (label: string, der: ArrayBuffer): string =>
-  `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+  `-----BEGIN ${label}-----\n${Buffer.from(der)
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END ${label}-----\n`;
 
 export interface TestCa {
   caFile: string;
@@ -216,7 +231,10 @@ export async function makeTestCa(): Promise<TestCa> {
           new x509.SubjectAlternativeNameExtension(names.map((value) => ({ type: 'dns' as const, value }))),
         ],
       });
-      return { cert: leaf.toString('pem'), key: pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)) };
+      return {
+        cert: leaf.toString('pem'),
+        key: pem('PRIVATE KEY', await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)),
+      };
     },
   };
 }

@@ -95,7 +95,12 @@ describe('resolver', () => {
   });
 
   it('checks an address a caller picks itself', () => {
-    expect(resolverWith([]).checkAddress({ address: '93.184.216.34', family: 4 })).toEqual({ address: '93.184.216.34', family: 4 });
-    expect(() => resolverWith([]).checkAddress({ address: '10.0.0.1', family: 4 })).toThrow(/no address this service may connect to/);
+    expect(resolverWith([]).checkAddress({ address: '93.184.216.34', family: 4 })).toEqual({
+      address: '93.184.216.34',
+      family: 4,
+    });
+    expect(() => resolverWith([]).checkAddress({ address: '10.0.0.1', family: 4 })).toThrow(
+      /no address this service may connect to/,
+    );
   });
 });

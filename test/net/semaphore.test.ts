@@ -45,6 +45,9 @@ describe('error mapping', () => {
     expect(toNetError(err('CERT_HAS_EXPIRED'), 'x')).toMatchObject({ code: 'tls_error', detail: 'CERT_HAS_EXPIRED' });
     expect(toNetError(err('HPE_INVALID_CONSTANT'), 'x')).toMatchObject({ code: 'protocol_error' });
     expect(toNetError(err('toString'), 'x')).toMatchObject({ code: 'connect_error' });
-    expect(toNetError(Object.assign(new Error('fetch failed'), { cause: err('ECONNRESET') }), 'x')).toMatchObject({ code: 'connect_error', detail: 'ECONNRESET' });
+    expect(toNetError(Object.assign(new Error('fetch failed'), { cause: err('ECONNRESET') }), 'x')).toMatchObject({
+      code: 'connect_error',
+      detail: 'ECONNRESET',
+    });
   });
 });

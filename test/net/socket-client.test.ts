@@ -3,7 +3,17 @@ import tls from 'node:tls';
 import { once } from 'node:events';
 import { createNet } from '../../src/net/index.ts';
 import { NetError } from '../../src/net/types.ts';
-import { startDnsServer, startRawServer, makeTestCa, zone, a, testConfig, type DnsServer, type LocalServer, type TestCa } from './local-servers.ts';
+import {
+  startDnsServer,
+  startRawServer,
+  makeTestCa,
+  zone,
+  a,
+  testConfig,
+  type DnsServer,
+  type LocalServer,
+  type TestCa,
+} from './local-servers.ts';
 
 let dns: DnsServer;
 let ca: TestCa;
@@ -22,7 +32,9 @@ beforeAll(async () => {
     socket.end(`sni=${String((socket as tls.TLSSocket & { servername: string | false }).servername)}`),
   );
   // A stand-in staple: the client must hand back exactly the bytes the server stapled.
-  tlsServer.on('OCSPRequest', (_cert: Buffer, _issuer: Buffer, done: (err: Error | null, response?: Buffer) => void) => done(null, Buffer.from('stapled-ocsp')));
+  tlsServer.on('OCSPRequest', (_cert: Buffer, _issuer: Buffer, done: (err: Error | null, response?: Buffer) => void) =>
+    done(null, Buffer.from('stapled-ocsp')),
+  );
   await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.2', resolve));
   tlsPort = (tlsServer.address() as import('node:net').AddressInfo).port;
   echo = await startRawServer('127.0.0.2', (socket) => socket.pipe(socket));
@@ -47,7 +59,12 @@ describe('tls()', () => {
   it('hands back a live, authorized socket pinned to the checked address', async () => {
     const conn = await createNet(config()).tls('secure.test', { port: tlsPort, ALPNProtocols: ['http/1.1'] });
     try {
-      expect(conn).toMatchObject({ address: '127.0.0.2', authorized: true, authorizationError: null, ocspResponse: null });
+      expect(conn).toMatchObject({
+        address: '127.0.0.2',
+        authorized: true,
+        authorizationError: null,
+        ocspResponse: null,
+      });
       expect(conn.socket.getProtocol()).toMatch(/^TLSv1\.[23]$/);
       expect(conn.socket.alpnProtocol).toBe('http/1.1');
       const [greeting] = await once(conn.socket, 'data');
@@ -89,7 +106,9 @@ describe('tls()', () => {
     const net = createNet(config());
     await expect(net.tls('inside.test', { port: tlsPort })).rejects.toMatchObject({ code: 'policy_refused' });
     await expect(net.tls('127.0.0.3', { port: tlsPort })).rejects.toMatchObject({ code: 'policy_refused' });
-    const old = await net.tls('secure.test', { port: tlsPort, maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }).catch((e: unknown) => e);
+    const old = await net
+      .tls('secure.test', { port: tlsPort, maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' })
+      .catch((e: unknown) => e);
     expect(old).toBeInstanceOf(NetError);
     expect((old as NetError).code).toBe('tls_error');
   });
@@ -97,7 +116,9 @@ describe('tls()', () => {
   it('times out a handshake the server never answers', async () => {
     const silent = await startRawServer('127.0.0.2', () => undefined);
     try {
-      const err = await createNet(config({ DVS_REQUEST_TIMEOUT_MS: '500' })).tls('secure.test', { port: silent.port }).catch((e: unknown) => e);
+      const err = await createNet(config({ DVS_REQUEST_TIMEOUT_MS: '500' }))
+        .tls('secure.test', { port: silent.port })
+        .catch((e: unknown) => e);
       expect((err as NetError).code).toBe('timeout');
     } finally {
       await silent.close();

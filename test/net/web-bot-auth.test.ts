@@ -5,7 +5,15 @@ import { verifierFromJWK, signerFromJWK } from 'web-bot-auth/crypto';
 import { keyFromSeed, type SigningKey } from '../../src/signing/keys.ts';
 import { createWebBotAuthSigner, verifyWebBotAuth } from '../../src/net/web-bot-auth.ts';
 import { createNet } from '../../src/net/index.ts';
-import { startDnsServer, startHttpServer, zone, a, testConfig, type DnsServer, type LocalServer } from './local-servers.ts';
+import {
+  startDnsServer,
+  startHttpServer,
+  zone,
+  a,
+  testConfig,
+  type DnsServer,
+  type LocalServer,
+} from './local-servers.ts';
 
 const DIRECTORY = 'https://dvs.example/.well-known/http-message-signatures-directory';
 let key: SigningKey;
@@ -18,9 +26,15 @@ const flat = (headers: IncomingHttpHeaders): Record<string, string> =>
   Object.fromEntries(Object.entries(headers).filter(([, v]) => typeof v === 'string') as Array<[string, string]>);
 
 /** The independent implementation's verdict: it throws on any failure. */
-async function cloudflareVerifies(request: { method: string; url: string; headers: Record<string, string> }, signer: SigningKey): Promise<boolean> {
+async function cloudflareVerifies(
+  request: { method: string; url: string; headers: Record<string, string> },
+  signer: SigningKey,
+): Promise<boolean> {
   const verifier = await verifierFromJWK({ kty: 'OKP', crv: 'Ed25519', x: signer.publicJwk.x });
-  return wbaVerify(new Request(request.url, { method: request.method, headers: request.headers }), verifier).then(() => true, () => false);
+  return wbaVerify(new Request(request.url, { method: request.method, headers: request.headers }), verifier).then(
+    () => true,
+    () => false,
+  );
 }
 
 const lookupFor = (k: SigningKey) => (keyid: string) => (keyid === k.thumbprint ? k.publicKeyObject : null);
@@ -42,7 +56,10 @@ afterAll(async () => {
 describe('Web Bot Auth signing', () => {
   it('produces the profile: components, parameters and a quoted Signature-Agent', async () => {
     const sign = createWebBotAuthSigner(key, DIRECTORY);
-    const headers = await sign({ method: 'GET', url: 'https://site.test/robots.txt', headers: {} }, new Date('2026-03-01T12:00:00.700Z'));
+    const headers = await sign(
+      { method: 'GET', url: 'https://site.test/robots.txt', headers: {} },
+      new Date('2026-03-01T12:00:00.700Z'),
+    );
     expect(headers['signature-agent']).toBe(`"${DIRECTORY}"`);
     const input = headers['signature-input']!;
     expect(input).toMatch(/^sig1=\("@authority" "signature-agent"\);/);
@@ -50,13 +67,19 @@ describe('Web Bot Auth signing', () => {
     expect(input).toContain(`;keyid="${key.thumbprint}";alg="ed25519";`);
     expect(input).toMatch(/;nonce="[A-Za-z0-9+/]{86}==";tag="web-bot-auth"$/);
     expect(headers.signature).toMatch(/^sig1=:[A-Za-z0-9+/]{86}==:$/);
-    const again = await sign({ method: 'GET', url: 'https://site.test/robots.txt', headers: {} }, new Date('2026-03-01T12:00:00Z'));
+    const again = await sign(
+      { method: 'GET', url: 'https://site.test/robots.txt', headers: {} },
+      new Date('2026-03-01T12:00:00Z'),
+    );
     expect(again['signature-input']).not.toBe(input);
   });
 
   it('is verified by both http-message-signatures and the independent web-bot-auth package', async () => {
     const request = { method: 'GET', url: 'https://site.test:8443/llms.txt', headers: { accept: 'text/plain' } };
-    const signed = { ...request, headers: { ...request.headers, ...(await createWebBotAuthSigner(key, DIRECTORY)(request)) } };
+    const signed = {
+      ...request,
+      headers: { ...request.headers, ...(await createWebBotAuthSigner(key, DIRECTORY)(request)) },
+    };
     expect(await verifyWebBotAuth(signed, lookupFor(key))).toEqual({ verified: true, keyid: key.thumbprint });
     expect(await cloudflareVerifies(signed, key)).toBe(true);
     expect(await cloudflareVerifies(signed, stranger)).toBe(false);
@@ -66,9 +89,20 @@ describe('Web Bot Auth signing', () => {
     const jwk = { kty: 'OKP', crv: 'Ed25519', x: key.publicJwk.x, d: Buffer.from(key.seed).toString('base64url') };
     const request = new Request('https://site.test/', { headers: { 'Signature-Agent': `"${DIRECTORY}"` } });
     const now = new Date();
-    const made = await signatureHeaders(request, await signerFromJWK(jwk), { created: now, expires: new Date(now.getTime() + 60_000) });
+    const made = await signatureHeaders(request, await signerFromJWK(jwk), {
+      created: now,
+      expires: new Date(now.getTime() + 60_000),
+    });
     const verdict = await verifyWebBotAuth(
-      { method: 'GET', url: 'https://site.test/', headers: { 'signature-agent': `"${DIRECTORY}"`, signature: made.Signature, 'signature-input': made['Signature-Input'] } },
+      {
+        method: 'GET',
+        url: 'https://site.test/',
+        headers: {
+          'signature-agent': `"${DIRECTORY}"`,
+          signature: made.Signature,
+          'signature-input': made['Signature-Input'],
+        },
+      },
       lookupFor(key),
     );
     expect(verdict).toEqual({ verified: true, keyid: key.thumbprint });
@@ -78,11 +112,24 @@ describe('Web Bot Auth signing', () => {
     const sign = createWebBotAuthSigner(key, DIRECTORY);
     const request = { method: 'GET', url: 'https://site.test/', headers: {} };
     const headers = await sign(request);
-    expect(await verifyWebBotAuth({ ...request, url: 'https://elsewhere.test/', headers }, lookupFor(key))).toMatchObject({ verified: false });
-    expect(await verifyWebBotAuth({ ...request, headers }, lookupFor(stranger))).toMatchObject({ verified: false, reason: `unknown keyid ${key.thumbprint}` });
+    expect(
+      await verifyWebBotAuth({ ...request, url: 'https://elsewhere.test/', headers }, lookupFor(key)),
+    ).toMatchObject({ verified: false });
+    expect(await verifyWebBotAuth({ ...request, headers }, lookupFor(stranger))).toMatchObject({
+      verified: false,
+      reason: `unknown keyid ${key.thumbprint}`,
+    });
     const stale = await sign(request, new Date(Date.now() - 5 * 60_000));
-    expect(await verifyWebBotAuth({ ...request, headers: stale }, lookupFor(key))).toMatchObject({ verified: false, reason: 'Signature has expired' });
-    expect(await verifyWebBotAuth({ ...request, headers: { ...headers, 'signature-agent': '"https://evil.example/"' } }, lookupFor(key))).toMatchObject({ verified: false });
+    expect(await verifyWebBotAuth({ ...request, headers: stale }, lookupFor(key))).toMatchObject({
+      verified: false,
+      reason: 'Signature has expired',
+    });
+    expect(
+      await verifyWebBotAuth(
+        { ...request, headers: { ...headers, 'signature-agent': '"https://evil.example/"' } },
+        lookupFor(key),
+      ),
+    ).toMatchObject({ verified: false });
     expect(await verifyWebBotAuth(request, lookupFor(key))).toMatchObject({ verified: false, reason: 'no signature' });
     expect(await cloudflareVerifies({ ...request, url: 'https://elsewhere.test/', headers }, key)).toBe(false);
   });
@@ -97,7 +144,9 @@ describe('Net with an agent key', () => {
     const [got] = received;
     expect(got!.headers['signature-agent']).toBe(`"${DIRECTORY}"`);
     expect(await verifyWebBotAuth(got!, lookupFor(key))).toEqual({ verified: true, keyid: key.thumbprint });
-    expect(await cloudflareVerifies({ method: got!.method, url: got!.url, headers: flat(got!.headers) }, key)).toBe(true);
+    expect(await cloudflareVerifies({ method: got!.method, url: got!.url, headers: flat(got!.headers) }, key)).toBe(
+      true,
+    );
   });
 
   it('sends no signature without an agent key', async () => {

@@ -22,16 +22,30 @@ export interface CheckoutApp {
   url: string;
   config: Config;
   payments: Payments;
-  call(method: string, pathname: string, init?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
+  call(
+    method: string,
+    pathname: string,
+    init?: { body?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<Reply>;
   close(): Promise<void>;
 }
 
 export async function startCheckoutApp(env: Record<string, string> = {}): Promise<CheckoutApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-checkout-'));
-  const config = loadConfig({ DVS_DATA_DIR: dataDir, DVS_LOG_LEVEL: 'silent', DVS_BASE_URL: 'https://dvs.example.net', ...env });
+  const config = loadConfig({
+    DVS_DATA_DIR: dataDir,
+    DVS_LOG_LEVEL: 'silent',
+    DVS_BASE_URL: 'https://dvs.example.net',
+    ...env,
+  });
   const log = createLogger(config);
   const payments = await openPayments(config, log);
-  const app = createApp({ baseUrl: config.baseUrl, trustProxy: false, log, routers: paymentRoutes(payments, config, log) });
+  const app = createApp({
+    baseUrl: config.baseUrl,
+    trustProxy: false,
+    log,
+    routers: paymentRoutes(payments, config, log),
+  });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -42,7 +56,8 @@ export async function startCheckoutApp(env: Record<string, string> = {}): Promis
     async call(method, pathname, init = {}) {
       const res = await request(url + pathname, { method: method as 'GET', headers: init.headers, body: init.body });
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       return { status: res.statusCode, headers, text: await res.body.text() };
     },
     async close() {

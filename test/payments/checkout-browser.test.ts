@@ -19,7 +19,9 @@ function ensureChromium(): void {
   try {
     execFileSync(path.join(REPO, 'scripts', 'ensure-chromium.sh'), { stdio: 'inherit', timeout: 280_000 });
   } catch (err) {
-    throw new Error(`the browser test needs Debian's chromium at ${CHROMIUM}, and scripts/ensure-chromium.sh could not install it: ${(err as Error).message}`);
+    throw new Error(
+      `the browser test needs Debian's chromium at ${CHROMIUM}, and scripts/ensure-chromium.sh could not install it: ${(err as Error).message}`,
+    );
   }
   if (!existsSync(CHROMIUM)) throw new Error(`scripts/ensure-chromium.sh ran but ${CHROMIUM} is still missing`);
 }
@@ -34,7 +36,10 @@ async function freePort(): Promise<number> {
 }
 
 /** The service on a port that was free a moment ago; another process may take it in between, so try again. */
-async function startOnFreePort(world: Awaited<ReturnType<typeof startPaymentsWorld>>, dataDir: string): Promise<InProcessService> {
+async function startOnFreePort(
+  world: Awaited<ReturnType<typeof startPaymentsWorld>>,
+  dataDir: string,
+): Promise<InProcessService> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await startInProcess(world, dataDir, { DVS_PORT: String(await freePort()) });
@@ -66,7 +71,15 @@ describe('checkout in headless Chromium', () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
   }, 300_000);
 
@@ -129,7 +142,10 @@ describe('checkout in headless Chromium', () => {
     // And its MCP example: the same token for the same domain gives the same certificate back.
     const mcp = parseCurl((await page.locator('#mcp-example').textContent())!);
     expect(mcp.url).toBe(`${base}/mcp`);
-    expect(mcp.body).toMatchObject({ method: 'tools/call', params: { name: 'service_fullvalidation', arguments: { payment_token: token } } });
+    expect(mcp.body).toMatchObject({
+      method: 'tools/call',
+      params: { name: 'service_fullvalidation', arguments: { payment_token: token } },
+    });
     const replay = await service.client.mcp('good.test', token);
     expect(replay.certificate).toBe(validated.certificate);
 

@@ -59,21 +59,33 @@ describe('embedded checkout', () => {
   });
 
   it('refuses a click from another origin, or from nowhere, and issues nothing', async () => {
-    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, { referer: 'https://evil.example/page' }, {} as Record<string, string>]) {
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { referer: 'https://evil.example/page' },
+      {} as Record<string, string>,
+    ]) {
       const res = await app.call('POST', '/checkout/session', { headers });
       expect(res.status).toBe(403);
       expect(JSON.parse(res.text).error).toContain('checkout page');
     }
     const viaReferer = await app.call('POST', '/checkout/session', { headers: { referer: `${app.url}/checkout` } });
     expect(viaReferer.status).toBe(200);
-    const crossSite = await app.call('POST', '/checkout/session', { headers: { origin: app.url, 'sec-fetch-site': 'cross-site' } });
+    const crossSite = await app.call('POST', '/checkout/session', {
+      headers: { origin: app.url, 'sec-fetch-site': 'cross-site' },
+    });
     expect(crossSite.status).toBe(403);
-    const sameOrigin = await app.call('POST', '/checkout/session', { headers: { origin: app.url, 'sec-fetch-site': 'same-origin' } });
+    const sameOrigin = await app.call('POST', '/checkout/session', {
+      headers: { origin: app.url, 'sec-fetch-site': 'same-origin' },
+    });
     expect(sameOrigin.status).toBe(200);
   });
 
   it('has no webhook or success page without a processor that needs them', async () => {
-    expect((await app.call('POST', '/checkout/webhook', { body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(404);
+    expect(
+      (await app.call('POST', '/checkout/webhook', { body: '{}', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(404);
     expect((await app.call('GET', '/checkout/success?session_id=cs_test_1')).status).toBe(404);
   });
 });

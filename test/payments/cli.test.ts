@@ -11,7 +11,11 @@ import { openLedger } from '../../src/payments/open-ledger.ts';
 async function tokens(config: Config, ...args: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await run(args, { config, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+  const code = await run(args, {
+    config,
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+  });
   return { code, stdout, stderr };
 }
 
@@ -73,7 +77,14 @@ describe('dvs tokens', () => {
   });
 
   it('refuses bad arguments as usage errors', async () => {
-    for (const args of [[], ['mint'], ['issue', '--count', '0'], ['issue', '--count', 'many'], ['issue', '--expires', 'soon'], ['status']]) {
+    for (const args of [
+      [],
+      ['mint'],
+      ['issue', '--count', '0'],
+      ['issue', '--count', 'many'],
+      ['issue', '--expires', 'soon'],
+      ['status'],
+    ]) {
       await expect(tokens(config, ...args)).rejects.toBeInstanceOf(UsageError);
     }
   });

@@ -7,7 +7,16 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_FILE } from '../../src/payments/open-ledger.ts';
 import { freshSchema, postgresReachable } from './postgres.ts';
-import { issueOne, serviceEnv, startChild, startInProcess, startPaymentsWorld, tempDir, type Outcome, type ServiceClient } from './service.ts';
+import {
+  issueOne,
+  serviceEnv,
+  startChild,
+  startInProcess,
+  startPaymentsWorld,
+  tempDir,
+  type Outcome,
+  type ServiceClient,
+} from './service.ts';
 
 const REQUESTS = 50;
 const CERTIFIED = 'full validation certified';
@@ -52,7 +61,11 @@ describe('50 concurrent full validations with one token on SQLite', () => {
       const id = JSON.parse(certificate).payload.id as string;
       const again = await service.client.call('GET', `/api/certificates/${id}`);
       expect(again).toEqual({ status: 200, text: certificate });
-      expect(await service.payments.ledger.status(token)).toMatchObject({ state: 'redeemed', domain: 'good.test', certificateId: id });
+      expect(await service.payments.ledger.status(token)).toMatchObject({
+        state: 'redeemed',
+        domain: 'good.test',
+        certificateId: id,
+      });
       const other = await service.client.rest('slow-payments.test', token);
       expect(other.status).toBe(402);
       expect(other.error).toContain('good.test');
@@ -91,11 +104,17 @@ describe.skipIf(!pgUp)('50 concurrent full validations with one token on Postgre
     const childDir = tempDir('dvs-two-proc-b-');
     const env = { DVS_DATABASE_URL: schema.url };
     // Both start at once: the schema migration must be taken by one and waited for by the other.
-    const [service, child] = await Promise.all([startInProcess(world, ownDir, env), startChild(serviceEnv(world, childDir, env), childDir)]);
+    const [service, child] = await Promise.all([
+      startInProcess(world, ownDir, env),
+      startChild(serviceEnv(world, childDir, env), childDir),
+    ]);
     try {
       const token = await issueOne(service.payments.ledger);
       const certificate = expectOneCertificate(await stampede([service.client, child.client], token));
-      const certifiedByChild = child.logText().split('\n').filter((l) => l.includes(`"msg":"${CERTIFIED}"`)).length;
+      const certifiedByChild = child
+        .logText()
+        .split('\n')
+        .filter((l) => l.includes(`"msg":"${CERTIFIED}"`)).length;
       expect(service.log.count(CERTIFIED) + certifiedByChild).toBe(1);
       const stored = await schema.query<{ body: string }>('SELECT body FROM certificates');
       expect(stored).toEqual([{ body: certificate }]);

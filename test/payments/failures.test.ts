@@ -59,7 +59,10 @@ describe('a validation that does not complete leaves the token usable', () => {
 
   it('killed mid-validation: the reservation lapses after its lease, and the token then pays', async () => {
     const token = await issueOne(ledger);
-    const child = await startChild(serviceEnv(world, dataDir, { DVS_RESERVATION_LEASE: '3s', DVS_LOG_LEVEL: 'warn' }), dataDir);
+    const child = await startChild(
+      serviceEnv(world, dataDir, { DVS_RESERVATION_LEASE: '3s', DVS_LOG_LEVEL: 'warn' }),
+      dataDir,
+    );
     const cut = child.client.rest('slow-payments.test', token).catch((err: Error) => err);
     const held = await until('the reservation', async () => {
       const s = await ledger.status(token);

@@ -20,7 +20,10 @@ const TTL_SECONDS = 3600;
 const certificateFor = (domain: string, n = 1): StoredCertificate => ({
   id: `cert-${domain}-${n}`,
   domain,
-  body: JSON.stringify({ payload: { id: `cert-${domain}-${n}`, domain, verdict: 'CERTIFIED', score: 100 }, jws: `sig-${n}` }),
+  body: JSON.stringify({
+    payload: { id: `cert-${domain}-${n}`, domain, verdict: 'CERTIFIED', score: 100 },
+    jws: `sig-${n}`,
+  }),
 });
 
 export function ledgerContract(name: string, makeBackend: () => Promise<Backend>): void {
@@ -29,7 +32,13 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
     let ledger: Ledger;
     let clock: number;
 
-    const open = async () => new Ledger(await backend.open(), { mode: 'test', tokenTtlSeconds: TTL_SECONDS, reservationLeaseSeconds: LEASE_SECONDS, now: () => clock });
+    const open = async () =>
+      new Ledger(await backend.open(), {
+        mode: 'test',
+        tokenTtlSeconds: TTL_SECONDS,
+        reservationLeaseSeconds: LEASE_SECONDS,
+        now: () => clock,
+      });
 
     beforeEach(async () => {
       clock = Date.parse('2026-03-01T12:00:00Z');
@@ -52,7 +61,14 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
         expect(t.expiresAt.getTime()).toBe(clock + TTL_SECONDS * 1000);
       }
       const status = await ledger.status(issued[0]!.token);
-      expect(status).toMatchObject({ state: 'issued', expired: false, domain: null, certificateId: null, reservedUntil: null, source: 'test' });
+      expect(status).toMatchObject({
+        state: 'issued',
+        expired: false,
+        domain: null,
+        certificateId: null,
+        reservedUntil: null,
+        source: 'test',
+      });
       const [short] = await ledger.issue({ ttlSeconds: 60, source: 'cli' });
       expect((await ledger.status(short!.token))!.expiresAt.getTime()).toBe(clock + 60_000);
     });
@@ -71,7 +87,11 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
       expect(first.kind).toBe('reserved');
       expect(await ledger.reserve(token, 'a.test')).toEqual({ kind: 'in_progress' });
       expect(await ledger.reserve(token, 'b.test')).toMatchObject({ kind: 'refused', reason: 'other_domain' });
-      expect(await ledger.status(token)).toMatchObject({ state: 'reserved', domain: 'a.test', reservedUntil: new Date(clock + LEASE_SECONDS * 1000) });
+      expect(await ledger.status(token)).toMatchObject({
+        state: 'reserved',
+        domain: 'a.test',
+        reservedUntil: new Date(clock + LEASE_SECONDS * 1000),
+      });
     });
 
     it('commits with the certificate: the same domain gets the stored certificate again, another domain is refused', async () => {
@@ -84,7 +104,12 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
       const other = await ledger.reserve(token, 'b.test');
       expect(other).toMatchObject({ kind: 'refused', reason: 'other_domain' });
       expect(other.kind === 'refused' && other.message).toContain('a.test');
-      expect(await ledger.status(token)).toMatchObject({ state: 'redeemed', domain: 'a.test', certificateId: cert.id, reservedUntil: null });
+      expect(await ledger.status(token)).toMatchObject({
+        state: 'redeemed',
+        domain: 'a.test',
+        certificateId: cert.id,
+        reservedUntil: null,
+      });
       expect(await ledger.certificate(cert.id)).toEqual(cert);
       // Long after expiry the buyer still gets what they paid for.
       clock += 10 * TTL_SECONDS * 1000;
@@ -110,7 +135,10 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
     });
 
     it('refuses unknown, malformed and expired tokens with a reason', async () => {
-      expect(await ledger.reserve('dvs_test_' + 'A'.repeat(43), 'a.test')).toMatchObject({ kind: 'refused', reason: 'unknown' });
+      expect(await ledger.reserve('dvs_test_' + 'A'.repeat(43), 'a.test')).toMatchObject({
+        kind: 'refused',
+        reason: 'unknown',
+      });
       expect(await ledger.reserve('not a token', 'a.test')).toMatchObject({ kind: 'refused', reason: 'unknown' });
       expect(await ledger.status('not a token')).toBeNull();
       const token = await oneToken();
@@ -131,7 +159,9 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
       const retry = await ledger.reserve(token, 'b.test');
       expect(retry.kind).toBe('reserved');
       // The crashed holder comes back: it can neither commit nor free what is no longer its own.
-      await expect(ledger.commit(token, crashed.reservationId, certificateFor('a.test'))).rejects.toBeInstanceOf(ReservationLostError);
+      await expect(ledger.commit(token, crashed.reservationId, certificateFor('a.test'))).rejects.toBeInstanceOf(
+        ReservationLostError,
+      );
       await ledger.release(token, crashed.reservationId);
       expect(await ledger.status(token)).toMatchObject({ state: 'reserved', domain: 'b.test' });
       expect(await ledger.certificate(certificateFor('a.test').id)).toBeNull();
@@ -148,7 +178,9 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
       const second = await open();
       try {
         const token = await oneToken();
-        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? second : ledger).reserve(token, 'a.test')));
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => (i % 2 ? second : ledger).reserve(token, 'a.test')),
+        );
         expect(results.filter((r) => r.kind === 'reserved')).toHaveLength(1);
       } finally {
         await second.close();

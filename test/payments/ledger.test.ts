@@ -28,7 +28,10 @@ ledgerContract('SQLite', async () => {
 });
 
 const pgUp = await postgresReachable();
-if (!pgUp) console.log('PostgreSQL not reachable: skipped (the PostgreSQL ledger contract needs a server on 127.0.0.1:5432, database test)');
+if (!pgUp)
+  console.log(
+    'PostgreSQL not reachable: skipped (the PostgreSQL ledger contract needs a server on 127.0.0.1:5432, database test)',
+  );
 
 describe.skipIf(!pgUp)('PostgreSQL', () => {
   ledgerContract('PostgreSQL', async () => {
@@ -37,7 +40,8 @@ describe.skipIf(!pgUp)('PostgreSQL', () => {
       open: () => openPostgresStore(schema.url),
       async dump() {
         const rows = [];
-        for (const t of ['tokens', 'certificates', 'schema_migrations']) rows.push(await schema.query(`SELECT * FROM ${t}`));
+        for (const t of ['tokens', 'certificates', 'schema_migrations'])
+          rows.push(await schema.query(`SELECT * FROM ${t}`));
         return JSON.stringify(rows);
       },
       cleanup: () => schema.drop(),

@@ -67,7 +67,14 @@ export class ServiceClient {
 
   async rest(domain: string, token: string): Promise<Outcome> {
     const res = await this.call('POST', '/api/fullvalidation', { domain, payment_token: token });
-    if (res.status !== 200) return { surface: 'rest', ok: false, status: res.status, certificate: null, error: (JSON.parse(res.text) as { error: string }).error };
+    if (res.status !== 200)
+      return {
+        surface: 'rest',
+        ok: false,
+        status: res.status,
+        certificate: null,
+        error: (JSON.parse(res.text) as { error: string }).error,
+      };
     const result = JSON.parse(res.text) as { content: { text: string }[] };
     return { surface: 'rest', ok: true, status: 200, certificate: result.content[1]!.text, error: null };
   }
@@ -77,12 +84,26 @@ export class ServiceClient {
     const res = await this.call(
       'POST',
       '/mcp',
-      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'service_fullvalidation', arguments: { domain, payment_token: token } } },
+      {
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'service_fullvalidation', arguments: { domain, payment_token: token } },
+      },
       { accept: 'application/json, text/event-stream' },
     );
-    const reply = JSON.parse(res.text) as { result?: { content: { text: string }[]; isError?: boolean }; error?: { message: string } };
+    const reply = JSON.parse(res.text) as {
+      result?: { content: { text: string }[]; isError?: boolean };
+      error?: { message: string };
+    };
     if (!reply.result || reply.result.isError) {
-      return { surface: 'mcp', ok: false, status: res.status, certificate: null, error: reply.error?.message ?? reply.result?.content[0]?.text ?? res.text };
+      return {
+        surface: 'mcp',
+        ok: false,
+        status: res.status,
+        certificate: null,
+        error: reply.error?.message ?? reply.result?.content[0]?.text ?? res.text,
+      };
     }
     return { surface: 'mcp', ok: true, status: res.status, certificate: reply.result.content[1]!.text, error: null };
   }
@@ -96,7 +117,8 @@ export class ServiceClient {
 export class LogLines extends Writable {
   readonly lines: { msg?: string; [k: string]: unknown }[] = [];
   override _write(chunk: Buffer, _enc: string, done: () => void): void {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) this.lines.push(JSON.parse(line) as { msg?: string });
+    for (const line of chunk.toString().split('\n'))
+      if (line.trim()) this.lines.push(JSON.parse(line) as { msg?: string });
     done();
   }
   count(msg: string): number {
@@ -117,13 +139,20 @@ export function serviceEnv(world: World, dataDir: string, extra: Record<string, 
   return { ...world.env, DVS_PORT: '0', DVS_HOST: '127.0.0.1', DVS_DATA_DIR: dataDir, DVS_LOG_LEVEL: 'info', ...extra };
 }
 
-export async function startInProcess(world: World, dataDir: string, extra: Record<string, string> = {}): Promise<InProcessService> {
+export async function startInProcess(
+  world: World,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Promise<InProcessService> {
   const config = loadConfig(serviceEnv(world, dataDir, extra));
   const log = new LogLines();
   const logger = createLogger(config, log);
   const payments = await openPayments(config, logger);
   const service = await startService(config, { log: logger, payments });
-  const client = new ServiceClient(`https://127.0.0.1:${service.port}`, readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8'));
+  const client = new ServiceClient(
+    `https://127.0.0.1:${service.port}`,
+    readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8'),
+  );
   return {
     config,
     payments,
@@ -162,9 +191,14 @@ export async function startChild(env: Record<string, string>, dataDir: string): 
       const m = /Domain Validation Service on https:\/\/localhost:(\d+)/.exec(stdout);
       if (m) resolve(Number(m[1]));
     });
-    child.once('exit', (code) => reject(new Error(`dvs serve exited with ${code} before listening:\n${stderr.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`dvs serve exited with ${code} before listening:\n${stderr.slice(-2000)}`)),
+    );
   });
-  const client = new ServiceClient(`https://127.0.0.1:${port}`, readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8'));
+  const client = new ServiceClient(
+    `https://127.0.0.1:${port}`,
+    readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8'),
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     child,

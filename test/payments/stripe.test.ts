@@ -23,11 +23,24 @@ async function startStripeStandIn(): Promise<{ url: string; requests: Recorded[]
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ method: req.method!, path: req.url!, authorization: req.headers.authorization, form: new URLSearchParams(Buffer.concat(chunks).toString()) });
+      requests.push({
+        method: req.method!,
+        path: req.url!,
+        authorization: req.headers.authorization,
+        form: new URLSearchParams(Buffer.concat(chunks).toString()),
+      });
       res.setHeader('content-type', 'application/json');
       if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
         const id = `cs_test_standin${++n}`;
-        res.end(JSON.stringify({ id, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${id}`, payment_status: 'unpaid', status: 'open' }));
+        res.end(
+          JSON.stringify({
+            id,
+            object: 'checkout.session',
+            url: `https://checkout.stripe.com/c/pay/${id}`,
+            payment_status: 'unpaid',
+            status: 'open',
+          }),
+        );
         return;
       }
       res.statusCode = 404;
@@ -44,10 +57,20 @@ async function startStripeStandIn(): Promise<{ url: string; requests: Recorded[]
 
 function event(type: string, session: Record<string, unknown>): string {
   // Odd spacing on purpose: only the exact signed bytes verify, so a parsed-and-reserialised body would fail.
-  return JSON.stringify({ id: `evt_${type}_${session.id}`, object: 'event', type, data: { object: { object: 'checkout.session', ...session } } }, null, 3);
+  return JSON.stringify(
+    {
+      id: `evt_${type}_${session.id}`,
+      object: 'event',
+      type,
+      data: { object: { object: 'checkout.session', ...session } },
+    },
+    null,
+    3,
+  );
 }
 
-const sign = (payload: string, secret = WEBHOOK_SECRET) => Stripe.webhooks.generateTestHeaderString({ payload, secret });
+const sign = (payload: string, secret = WEBHOOK_SECRET) =>
+  Stripe.webhooks.generateTestHeaderString({ payload, secret });
 
 describe('Stripe Checkout processor', () => {
   let standIn: Awaited<ReturnType<typeof startStripeStandIn>>;
@@ -69,7 +92,10 @@ describe('Stripe Checkout processor', () => {
   });
 
   const webhook = (payload: string, signature: string) =>
-    app.call('POST', '/checkout/webhook', { body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': signature } });
+    app.call('POST', '/checkout/webhook', {
+      body: payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    });
 
   it('labels the page with the price and no test mode, and lets the form lead to Stripe', async () => {
     const res = await app.call('GET', '/checkout');
@@ -90,13 +116,17 @@ describe('Stripe Checkout processor', () => {
     expect(sent.form.get('line_items[0][quantity]')).toBe('1');
     expect(sent.form.get('line_items[0][price_data][currency]')).toBe('usd');
     expect(sent.form.get('line_items[0][price_data][unit_amount]')).toBe('4900');
-    expect(sent.form.get('success_url')).toBe('https://dvs.example.net/checkout/success?session_id={CHECKOUT_SESSION_ID}');
+    expect(sent.form.get('success_url')).toBe(
+      'https://dvs.example.net/checkout/success?session_id={CHECKOUT_SESSION_ID}',
+    );
     expect(sent.form.get('cancel_url')).toBe('https://dvs.example.net/checkout?cancelled=1');
   });
 
   it('still refuses a cross-origin click before asking Stripe', async () => {
     const before = standIn.requests.length;
-    expect((await app.call('POST', '/checkout/session', { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await app.call('POST', '/checkout/session', { headers: { origin: 'https://evil.example' } })).status).toBe(
+      403,
+    );
     expect(standIn.requests).toHaveLength(before);
   });
 
@@ -126,27 +156,40 @@ describe('Stripe Checkout processor', () => {
     const sessionId = 'cs_test_async1';
     const completed = event('checkout.session.completed', { id: sessionId, payment_status: 'unpaid' });
     expect(JSON.parse((await webhook(completed, sign(completed))).text)).toEqual({ received: true, minted: false });
-    expect((await app.call('GET', `/checkout/success?session_id=${sessionId}`)).text).toContain('Confirming your payment');
+    expect((await app.call('GET', `/checkout/success?session_id=${sessionId}`)).text).toContain(
+      'Confirming your payment',
+    );
     const succeeded = event('checkout.session.async_payment_succeeded', { id: sessionId, payment_status: 'paid' });
     expect(JSON.parse((await webhook(succeeded, sign(succeeded))).text)).toEqual({ received: true, minted: true });
-    expect(tokenOnPage((await app.call('GET', `/checkout/success?session_id=${sessionId}`)).text)).toMatch(/^dvs_live_/);
+    expect(tokenOnPage((await app.call('GET', `/checkout/success?session_id=${sessionId}`)).text)).toMatch(
+      /^dvs_live_/,
+    );
   });
 
   it('refuses a webhook whose signature does not verify, and mints nothing', async () => {
     const sessionId = 'cs_test_forged1';
     const payload = event('checkout.session.completed', { id: sessionId, payment_status: 'paid' });
-    for (const signature of [sign(payload, 'whsec_someone_else'), sign(payload.replace('paid', 'paid ')), 't=1,v1=00']) {
+    for (const signature of [
+      sign(payload, 'whsec_someone_else'),
+      sign(payload.replace('paid', 'paid ')),
+      't=1,v1=00',
+    ]) {
       const res = await webhook(payload, signature);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.text).error).toContain('signature');
     }
     expect((await webhook(payload, '')).status).toBe(400);
-    expect((await app.call('GET', `/checkout/success?session_id=${sessionId}`)).text).toContain('Confirming your payment');
+    expect((await app.call('GET', `/checkout/success?session_id=${sessionId}`)).text).toContain(
+      'Confirming your payment',
+    );
   });
 
   it('acknowledges events it does not act on', async () => {
     const payload = event('checkout.session.expired', { id: 'cs_test_expired1', payment_status: 'unpaid' });
-    expect(JSON.parse((await webhook(payload, sign(payload))).text)).toEqual({ received: true, ignored: 'checkout.session.expired' });
+    expect(JSON.parse((await webhook(payload, sign(payload))).text)).toEqual({
+      received: true,
+      ignored: 'checkout.session.expired',
+    });
   });
 
   it('answers 404 for a success page without a session id shaped like one', async () => {

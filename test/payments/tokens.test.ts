@@ -21,7 +21,15 @@ describe('payment tokens', () => {
 
   it('refuses text that is not shaped like a token', () => {
     expect(isTokenShaped(newToken('live'))).toBe(true);
-    for (const bad of ['', 'dvs_test_', 'dvs_prod_' + 'a'.repeat(43), 'dvs_test_' + 'a'.repeat(42), 'dvs_test_' + 'a'.repeat(44), 'dvs_test_' + '+'.repeat(43), ' ' + newToken('test')]) {
+    for (const bad of [
+      '',
+      'dvs_test_',
+      'dvs_prod_' + 'a'.repeat(43),
+      'dvs_test_' + 'a'.repeat(42),
+      'dvs_test_' + 'a'.repeat(44),
+      'dvs_test_' + '+'.repeat(43),
+      ' ' + newToken('test'),
+    ]) {
       expect(isTokenShaped(bad)).toBe(false);
     }
   });

@@ -12,7 +12,13 @@ const silent = { debug() {}, info() {}, warn() {} };
 
 /** A probe context on a fresh guarded network configured for the world (plus any overrides). */
 export function worldContext(env: Record<string, string>, needs: (path: string) => boolean = () => true): ProbeContext {
-  return { net: createNet(loadConfig(env)), signal: AbortSignal.timeout(20_000), observedAt: OBSERVED_AT, log: silent, needs };
+  return {
+    net: createNet(loadConfig(env)),
+    signal: AbortSignal.timeout(20_000),
+    observedAt: OBSERVED_AT,
+    log: silent,
+    needs,
+  };
 }
 
 let loaded: Ruleset | null = null;

@@ -7,6 +7,7 @@ import { loadRuleset } from '../../src/engine/ruleset.ts';
 import { REPO_ROOT } from '../../src/lib/paths.ts';
 import { renderCatalogue } from '../../src/engine/catalogue.ts';
 import { lockProblems, readLock, runExamples, weakRuleGate } from '../../src/engine/rule-checks.ts';
+import { unstyledRuleFiles } from '../../src/engine/rule-format.ts';
 
 const rulesDir = path.join(REPO_ROOT, 'rules');
 const ruleset = loadRuleset();
@@ -27,6 +28,16 @@ describe('rule catalogue', () => {
 
   it('has no required rule that passes on hollow evidence', () => {
     expect(weakRuleGate(ruleset).refused).toEqual([]);
+  });
+
+  it('is written in the house style (`npm run dvs -- rules check --fix` rewrites a file that is not)', () => {
+    expect(
+      unstyledRuleFiles(
+        ruleset.rules.map((r) => r.file),
+        rulesDir,
+        false,
+      ),
+    ).toEqual([]);
   });
 
   it('matches its version lock', () => {

@@ -26,7 +26,13 @@ it('gives INCOMPLETE, with every probe timed out, when the resolver never answer
     DVS_FULL_DEADLINE_MS: '20000',
     DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-dead-dns-')),
   });
-  const scanner = createScanner({ config, ruleset: loadRuleset(), providers, log: { debug() {}, info() {}, warn() {} }, agentKey: null });
+  const scanner = createScanner({
+    config,
+    ruleset: loadRuleset(),
+    providers,
+    log: { debug() {}, info() {}, warn() {} },
+    agentKey: null,
+  });
   expect(await scanner.preflight('good.test')).toEqual({ ok: true });
   const { report, observations } = await scanner.scan('good.test', 'full');
   expect(report.verdict).toBe('INCOMPLETE');

@@ -42,7 +42,13 @@ function counting(net: Net) {
 async function cost(tier: 'quick' | 'full') {
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cost-')) });
   const { wrapped, counts } = counting(createNet(config));
-  const { report } = await scan('good.test', tier, { ruleset, providers, net: wrapped, deadlineMs: 30_000, log: quiet });
+  const { report } = await scan('good.test', tier, {
+    ruleset,
+    providers,
+    net: wrapped,
+    deadlineMs: 30_000,
+    log: quiet,
+  });
   return { counts, report };
 }
 

@@ -20,7 +20,10 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'dvs-wba-'));
   agentKey = await loadAgentKey(dataDir);
-  world = await startWorld({ sitesDir: path.join(import.meta.dirname, '..', 'world', 'fixtures', 'sites'), trustedAgentKeys: [agentKey.publicJwk] });
+  world = await startWorld({
+    sitesDir: path.join(import.meta.dirname, '..', 'world', 'fixtures', 'sites'),
+    trustedAgentKeys: [agentKey.publicJwk],
+  });
 });
 afterAll(async () => {
   await world?.stop();

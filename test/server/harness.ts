@@ -16,7 +16,10 @@ import { MemoryGate } from './memory-gate.ts';
 const API_SITES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'api', 'sites');
 
 /** The world with the standard sites named, plus every site under test/api/sites. */
-export async function startApiWorld(standard: string[] = ['good', 'nxdomain'], opts: WorldOptions = {}): Promise<World & { removeSites(): void }> {
+export async function startApiWorld(
+  standard: string[] = ['good', 'nxdomain'],
+  opts: WorldOptions = {},
+): Promise<World & { removeSites(): void }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-api-sites-'));
   for (const name of standard) symlinkSync(path.join(DEFAULT_SITES_DIR, name), path.join(dir, name));
   for (const name of readdirSync(API_SITES)) symlinkSync(path.join(API_SITES, name), path.join(dir, name));
@@ -42,7 +45,11 @@ export interface TestService {
   /** https://127.0.0.1:port */
   url: string;
   agent: Agent;
-  call(method: string, pathname: string, init?: { body?: string; headers?: Record<string, string> }): Promise<ApiResponse>;
+  call(
+    method: string,
+    pathname: string,
+    init?: { body?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
   post(pathname: string, body: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
   stop(): Promise<void>;
 }
@@ -54,9 +61,19 @@ export interface TestServiceOptions {
   tls?: { caPem: string; servername: string; host: string };
 }
 
-export async function startTestService(env: Record<string, string>, opts: TestServiceOptions = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string>,
+  opts: TestServiceOptions = {},
+): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-service-'));
-  const config = loadConfig({ DVS_PORT: '0', DVS_HOST: '127.0.0.1', DVS_DATA_DIR: dataDir, DVS_LOG_LEVEL: 'silent', DVS_BASE_URL: 'https://dvs.example.net', ...env });
+  const config = loadConfig({
+    DVS_PORT: '0',
+    DVS_HOST: '127.0.0.1',
+    DVS_DATA_DIR: dataDir,
+    DVS_LOG_LEVEL: 'silent',
+    DVS_BASE_URL: 'https://dvs.example.net',
+    ...env,
+  });
   const gate = new MemoryGate();
   const log = createLogger(config);
   const payments = opts.realPayments ? await openPayments(config, log) : { gate, close: async () => {} };
@@ -65,10 +82,16 @@ export async function startTestService(env: Record<string, string>, opts: TestSe
   const agent = new Agent({ connect: { ca: caPem, servername: opts.tls?.servername ?? 'localhost' } });
   const url = `https://${opts.tls?.host ?? '127.0.0.1'}:${service.port}`;
   const call: TestService['call'] = async (method, pathname, init = {}) => {
-    const res = await request(url + pathname, { method: method as 'GET', dispatcher: agent, headers: init.headers, body: init.body });
+    const res = await request(url + pathname, {
+      method: method as 'GET',
+      dispatcher: agent,
+      headers: init.headers,
+      body: init.body,
+    });
     const text = await res.body.text();
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
     return { status: res.statusCode, headers, text, json: () => JSON.parse(text) as unknown };
   };
   return {
@@ -81,7 +104,10 @@ export async function startTestService(env: Record<string, string>, opts: TestSe
     agent,
     call,
     post: (pathname, body, headers = {}) =>
-      call('POST', pathname, { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } }),
+      call('POST', pathname, {
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+        headers: { 'content-type': 'application/json', ...headers },
+      }),
     async stop() {
       await service.close();
       await agent.close();

@@ -30,9 +30,14 @@ export class MemoryGate implements PaymentGate {
 
   async reserve(token: string, domain: string): Promise<Reservation> {
     const t = this.tokens.get(token);
-    if (!t) return { kind: 'refused', reason: 'unknown', message: 'this payment token is not known; buy one at /checkout' };
+    if (!t)
+      return { kind: 'refused', reason: 'unknown', message: 'this payment token is not known; buy one at /checkout' };
     if (t.domain !== null && t.domain !== domain) {
-      return { kind: 'refused', reason: 'other_domain', message: `this payment token paid for ${t.domain}, not ${domain}` };
+      return {
+        kind: 'refused',
+        reason: 'other_domain',
+        message: `this payment token paid for ${t.domain}, not ${domain}`,
+      };
     }
     if (t.certificate) return { kind: 'redeemed', certificate: t.certificate };
     if (t.reservationId) return { kind: 'in_progress' };

@@ -26,7 +26,10 @@ async function withService<T>(env: Record<string, string>, run: (svc: TestServic
   }
 }
 
-function plainGet(port: number, pathname: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function plainGet(
+  port: number,
+  pathname: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path: pathname }, (res) => {
@@ -140,7 +143,9 @@ describe('operations', () => {
     const res = await pending;
     await closed;
     expect(res.status, res.text).toBe(200);
-    expect(JSON.parse((res.json() as { content: { text: string }[] }).content[1]!.text)).toMatchObject({ payload: { domain: 'good.test' } });
+    expect(JSON.parse((res.json() as { content: { text: string }[] }).content[1]!.text)).toMatchObject({
+      payload: { domain: 'good.test' },
+    });
     expect(svc.gate.state(token)).toBe('redeemed');
     expect(svc.gate.released).toEqual([]);
   });

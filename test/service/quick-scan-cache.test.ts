@@ -7,7 +7,15 @@ import { MemoryQuickScanCache, type CachedQuickScan, type QuickScanCache } from 
 import { RedisConnection } from '../../src/service/redis-connection.ts';
 import { RedisQuickScanCache } from '../../src/service/redis-quick-scan-cache.ts';
 import { scanError, scanResult } from '../../src/service/scan-result.ts';
-import { capturingLog, deadRedisUrl, REDIS_URL, redisReachable, removeKeys, sampleReport, testPrefix } from './shared-state-fixtures.ts';
+import {
+  capturingLog,
+  deadRedisUrl,
+  REDIS_URL,
+  redisReachable,
+  removeKeys,
+  sampleReport,
+  testPrefix,
+} from './shared-state-fixtures.ts';
 
 const reachable = await redisReachable();
 const silent = createLogger({ logLevel: 'silent' });
@@ -87,7 +95,10 @@ for (const backend of backends) {
     it('forgets an entry once its TTL has passed', async () => {
       await cache.set('short.test|d1', judged('short.test'), 1);
       expect(await cache.get('short.test|d1')).not.toBeNull();
-      await vi.waitFor(async () => expect(await cache.get('short.test|d1')).toBeNull(), { timeout: 5_000, interval: 100 });
+      await vi.waitFor(async () => expect(await cache.get('short.test|d1')).toBeNull(), {
+        timeout: 5_000,
+        interval: 100,
+      });
     });
   });
 }

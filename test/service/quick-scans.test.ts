@@ -7,7 +7,15 @@ import { MemoryQuickScanCache, type QuickScanCache } from '../../src/service/qui
 import { WindowRateLimiter } from '../../src/service/rate-limit.ts';
 import { QuickScans } from '../../src/service/quick-scans.ts';
 import { openSharedState } from '../../src/service/shared-state.ts';
-import { capturingLog, CountingScanner, deadRedisUrl, REDIS_URL, redisReachable, removeKeys, testPrefix } from './shared-state-fixtures.ts';
+import {
+  capturingLog,
+  CountingScanner,
+  deadRedisUrl,
+  REDIS_URL,
+  redisReachable,
+  removeKeys,
+  testPrefix,
+} from './shared-state-fixtures.ts';
 
 const reachable = await redisReachable();
 const silent = createLogger({ logLevel: 'silent' });
@@ -15,7 +23,14 @@ const config = (redisUrl: string | null) => ({ redisUrl, quickScan: { cacheTtlSe
 
 let ruleset: Ruleset;
 const quickScans = (scanner: CountingScanner, cache: QuickScanCache, rules: Ruleset = ruleset) =>
-  new QuickScans({ scanner, ruleset: rules, cache, ttlSeconds: 600, rateLimiter: new WindowRateLimiter(1000), metrics: { scanFinished: () => undefined, cacheHit: () => undefined } });
+  new QuickScans({
+    scanner,
+    ruleset: rules,
+    cache,
+    ttlSeconds: 600,
+    rateLimiter: new WindowRateLimiter(1000),
+    metrics: { scanFinished: () => undefined, cacheHit: () => undefined },
+  });
 beforeAll(() => {
   ruleset = loadRuleset();
 });
@@ -41,7 +56,11 @@ describe('Quick Scans in process', () => {
     const scanner = new CountingScanner(ruleset);
     const quick = quickScans(scanner, cache);
     scanner.hold();
-    const runs = [quick.run('together.test', 'client'), quick.run('together.test', 'client'), quick.run('together.test', 'client')];
+    const runs = [
+      quick.run('together.test', 'client'),
+      quick.run('together.test', 'client'),
+      quick.run('together.test', 'client'),
+    ];
     await new Promise((resolve) => setImmediate(resolve));
     expect(quick.inFlight).toBe(1);
     scanner.open();
@@ -70,7 +89,7 @@ describe('Quick Scans in process', () => {
 });
 
 describe.skipIf(!reachable)('Quick Scans on two instances sharing Redis', () => {
-  it('serves the second instance the first one\'s result without scanning again', async () => {
+  it("serves the second instance the first one's result without scanning again", async () => {
     const own = testPrefix();
     const stateA = openSharedState(config(REDIS_URL), silent, { keyPrefix: own });
     const stateB = openSharedState(config(REDIS_URL), silent, { keyPrefix: own });

@@ -7,7 +7,14 @@ import { WindowRateLimiter, type RateLimiter } from '../../src/service/rate-limi
 import { RedisConnection } from '../../src/service/redis-connection.ts';
 import { RedisRateLimiter } from '../../src/service/redis-rate-limit.ts';
 import { openSharedState } from '../../src/service/shared-state.ts';
-import { capturingLog, deadRedisUrl, REDIS_URL, redisReachable, removeKeys, testPrefix } from './shared-state-fixtures.ts';
+import {
+  capturingLog,
+  deadRedisUrl,
+  REDIS_URL,
+  redisReachable,
+  removeKeys,
+  testPrefix,
+} from './shared-state-fixtures.ts';
 
 const reachable = await redisReachable();
 const silent = createLogger({ logLevel: 'silent' });
@@ -21,7 +28,11 @@ interface Backend {
 
 const prefix = testPrefix();
 const backends: Backend[] = [
-  { name: 'in process', skip: false, open: () => ({ limiter: new WindowRateLimiter(PER_MINUTE), close: async () => {} }) },
+  {
+    name: 'in process',
+    skip: false,
+    open: () => ({ limiter: new WindowRateLimiter(PER_MINUTE), close: async () => {} }),
+  },
   {
     name: 'Redis',
     skip: !reachable,
@@ -88,7 +99,8 @@ describe.skipIf(!reachable)('Redis rate limiter', () => {
     try {
       expect(first.backend).toBe('redis');
       const allowed = [];
-      for (let i = 0; i < PER_MINUTE + 1; i++) allowed.push((await (i % 2 ? second : first).rateLimiter.take('198.51.100.7')).allowed);
+      for (let i = 0; i < PER_MINUTE + 1; i++)
+        allowed.push((await (i % 2 ? second : first).rateLimiter.take('198.51.100.7')).allowed);
       expect(allowed).toEqual([true, true, true, false]);
       expect((await first.rateLimiter.take('198.51.100.7')).allowed).toBe(false);
     } finally {

@@ -14,7 +14,12 @@ export const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Whether the local Redis answers a PING; prints the skip notice once when it does not. */
 export async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -55,7 +60,8 @@ export function capturingLog(): { log: AppLogger; lines: { level: number; msg: s
   const lines: { level: number; msg: string }[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as { level: number; msg: string });
       done();
     },
   });
@@ -99,7 +105,8 @@ export class CountingScanner implements Scanner {
   }
 
   async preflight(domain: string): Promise<Preflight> {
-    if (domain.startsWith('missing')) return { ok: false, reason: 'nxdomain', text: `${domain} does not exist in DNS (NXDOMAIN).` };
+    if (domain.startsWith('missing'))
+      return { ok: false, reason: 'nxdomain', text: `${domain} does not exist in DNS (NXDOMAIN).` };
     return { ok: true };
   }
 

@@ -14,7 +14,8 @@ import { BASE_URL, fixedKey, reportFixture, tempDir } from './fixtures.ts';
 
 const key = await fixedKey();
 const jwks = buildJwks(key.publicJwk, []);
-const issue = (report = reportFixture()): Certificate => issueCertificate({ report, issuer: { baseUrl: BASE_URL }, key });
+const issue = (report = reportFixture()): Certificate =>
+  issueCertificate({ report, issuer: { baseUrl: BASE_URL }, key });
 
 /** What any JOSE verifier does with a certificate: re-attach the canonical payload to the detached JWS. */
 async function joseAccepts(text: string, keys: Jwks): Promise<boolean> {
@@ -23,7 +24,10 @@ async function joseAccepts(text: string, keys: Jwks): Promise<boolean> {
     const [h, middle, s, ...rest] = cert.jws.split('.');
     // RFC 7515 appendix F: a detached JWS has an empty payload part, which the verifier fills in.
     if (middle !== '' || rest.length > 0 || h === undefined || s === undefined) return false;
-    await flattenedVerify({ protected: h, payload: encodeBase64url(canonicalBytes(cert.payload)), signature: s }, createLocalJWKSet(keys as JSONWebKeySet));
+    await flattenedVerify(
+      { protected: h, payload: encodeBase64url(canonicalBytes(cert.payload)), signature: s },
+      createLocalJWKSet(keys as JSONWebKeySet),
+    );
     return true;
   } catch {
     return false;
@@ -57,24 +61,53 @@ describe('issueCertificate', () => {
       evidence_digest: 'b'.repeat(64),
       issuer: { base_url: BASE_URL, jwks_url: `${BASE_URL}/.well-known/jwks.json`, kid: 'service-signing-key-v1' },
     });
-    expect(Object.keys(payload).sort()).toEqual(
-      ['anchor', 'domain', 'engine', 'evidence_digest', 'id', 'issuer', 'observed_at', 'results', 'ruleset', 'score', 'tier', 'type', 'verdict', 'version'],
-    );
+    expect(Object.keys(payload).sort()).toEqual([
+      'anchor',
+      'domain',
+      'engine',
+      'evidence_digest',
+      'id',
+      'issuer',
+      'observed_at',
+      'results',
+      'ruleset',
+      'score',
+      'tier',
+      'type',
+      'verdict',
+      'version',
+    ]);
   });
 
   it('lists the outcomes by rule id, with only id, version, level and outcome', () => {
     const report = reportFixture();
     report.results[0] = { ...report.results[0]!, outcome: 'error', reason: 'probe tls: timeout' };
     const { payload: p } = issue(report);
-    expect(p.results.map((r) => r.id)).toEqual(['dns.caa.present', 'http.redirect.https', 'tls.protocol.tls13_supported', 'wellknown.llms_txt.valid']);
-    expect(p.results[2]).toEqual({ id: 'tls.protocol.tls13_supported', version: 1, level: 'required', outcome: 'error' });
+    expect(p.results.map((r) => r.id)).toEqual([
+      'dns.caa.present',
+      'http.redirect.https',
+      'tls.protocol.tls13_supported',
+      'wellknown.llms_txt.valid',
+    ]);
+    expect(p.results[2]).toEqual({
+      id: 'tls.protocol.tls13_supported',
+      version: 1,
+      level: 'required',
+      outcome: 'error',
+    });
   });
 
   it('derives the id and the anchor from the core (the payload without them)', () => {
     const digest = digestOf(coreOf(payload));
-    expect(digest).toBe(digestOf(Object.fromEntries(Object.entries(payload).filter(([k]) => k !== 'id' && k !== 'anchor'))));
+    expect(digest).toBe(
+      digestOf(Object.fromEntries(Object.entries(payload).filter(([k]) => k !== 'id' && k !== 'anchor'))),
+    );
     expect(payload.id).toBe(`dvc_${digest.slice(0, 32)}`);
-    expect(payload.anchor).toEqual({ name: '_agent-validation.good.test', type: 'TXT', value: `v=dv1; id=${payload.id}; sha256=${digest}` });
+    expect(payload.anchor).toEqual({
+      name: '_agent-validation.good.test',
+      type: 'TXT',
+      value: `v=dv1; id=${payload.id}; sha256=${digest}`,
+    });
   });
 
   it('signs the canonical payload with the EdDSA header', () => {
@@ -112,11 +145,13 @@ describe('issueCertificate', () => {
 describe('determinism', () => {
   it('the same report gives a byte-identical certificate, whatever its key and result order', () => {
     const text = certificateText(issue());
-    fc.assert(fc.property(fc.shuffledSubarray(reportFixture().results, { minLength: 4 }), (results) => {
-      const report = JSON.parse(canonicalJson(reportFixture({ results }))) as ReturnType<typeof reportFixture>;
-      const reversed = Object.fromEntries(Object.entries(report).reverse()) as typeof report;
-      expect(certificateText(issue(reversed))).toBe(text);
-    }));
+    fc.assert(
+      fc.property(fc.shuffledSubarray(reportFixture().results, { minLength: 4 }), (results) => {
+        const report = JSON.parse(canonicalJson(reportFixture({ results }))) as ReturnType<typeof reportFixture>;
+        const reversed = Object.fromEntries(Object.entries(report).reverse()) as typeof report;
+        expect(certificateText(issue(reversed))).toBe(text);
+      }),
+    );
   });
 
   it('a report fixture issued twice from fresh key objects gives the same bytes', async () => {
@@ -139,16 +174,24 @@ describe('a certificate file', () => {
     const text = readFileSync(file, 'utf8');
     const checks = await verifyCertificate(JSON.parse(text), { jwks });
     expect(checks.map((c) => [c.name, c.ok])).toEqual([
-      ['structure', true], ['id', true], ['anchor', true], ['issuer', true], ['jws_header', true], ['signature', true],
+      ['structure', true],
+      ['id', true],
+      ['anchor', true],
+      ['issuer', true],
+      ['jws_header', true],
+      ['signature', true],
     ]);
     const cert = JSON.parse(text) as Certificate;
     const [h, , s] = cert.jws.split('.') as [string, string, string];
-    const verified = await flattenedVerify({ protected: h, payload: encodeBase64url(canonicalBytes(cert.payload)), signature: s }, createLocalJWKSet(jwks));
+    const verified = await flattenedVerify(
+      { protected: h, payload: encodeBase64url(canonicalBytes(cert.payload)), signature: s },
+      createLocalJWKSet(jwks),
+    );
     expect(JSON.parse(new TextDecoder().decode(verified.payload))).toEqual(cert.payload);
     expect(verified.protectedHeader).toEqual({ alg: 'EdDSA', kid: 'service-signing-key-v1', typ: CERTIFICATE_TYP });
   });
 
-  it('does not verify with another issuer\'s key set', async () => {
+  it("does not verify with another issuer's key set", async () => {
     const other = buildJwks((await fixedKey(8)).publicJwk, []);
     const text = certificateText(issue());
     expect(await oursAccepts(text, other)).toBe(false);
@@ -157,7 +200,10 @@ describe('a certificate file', () => {
 
   describe('with one byte edited', () => {
     const original = Buffer.from(certificateText(issue()), 'utf8');
-    const originalSignature = Buffer.from((JSON.parse(original.toString()) as Certificate).jws.split('.')[2]!, 'base64url');
+    const originalSignature = Buffer.from(
+      (JSON.parse(original.toString()) as Certificate).jws.split('.')[2]!,
+      'base64url',
+    );
 
     /**
      * jose decodes base64url leniently: the last character of the 86-character signature carries 4 unused
@@ -166,8 +212,10 @@ describe('a certificate file', () => {
     function sameSignatureRespelled(text: string): boolean {
       try {
         const cert = JSON.parse(text) as Certificate;
-        return canonicalJson(cert.payload) === canonicalJson(JSON.parse(original.toString()).payload)
-          && Buffer.from(cert.jws.split('.')[2]!, 'base64url').equals(originalSignature);
+        return (
+          canonicalJson(cert.payload) === canonicalJson(JSON.parse(original.toString()).payload) &&
+          Buffer.from(cert.jws.split('.')[2]!, 'base64url').equals(originalSignature)
+        );
       } catch {
         return false;
       }
@@ -178,7 +226,8 @@ describe('a certificate file', () => {
       edited[at] = value;
       const text = new TextDecoder().decode(edited);
       expect(await oursAccepts(text, jwks), `our verifier accepted byte ${at} = ${value}`).toBe(false);
-      if (!sameSignatureRespelled(text)) expect(await joseAccepts(text, jwks), `jose accepted byte ${at} = ${value}`).toBe(false);
+      if (!sameSignatureRespelled(text))
+        expect(await joseAccepts(text, jwks), `jose accepted byte ${at} = ${value}`).toBe(false);
     }
 
     it('is verified unedited by both', async () => {
@@ -190,7 +239,7 @@ describe('a certificate file', () => {
       for (let at = 0; at < original.length; at++) await expectRefused(at, original[at]! ^ 1);
     });
 
-    it('fails ours for every other spelling of the signature\'s last character, jose where the bytes change', async () => {
+    it("fails ours for every other spelling of the signature's last character, jose where the bytes change", async () => {
       const at = original.indexOf('","payload"') - 1;
       for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_') {
         if (c.charCodeAt(0) !== original[at]) await expectRefused(at, c.charCodeAt(0));
@@ -198,10 +247,13 @@ describe('a certificate file', () => {
     });
 
     it('fails both verifiers for any byte value at any position', async () => {
-      await fc.assert(fc.asyncProperty(fc.nat(original.length - 1), fc.integer({ min: 0, max: 255 }), async (at, value) => {
-        fc.pre(original[at] !== value);
-        await expectRefused(at, value);
-      }), { numRuns: 300 });
+      await fc.assert(
+        fc.asyncProperty(fc.nat(original.length - 1), fc.integer({ min: 0, max: 255 }), async (at, value) => {
+          fc.pre(original[at] !== value);
+          await expectRefused(at, value);
+        }),
+        { numRuns: 300 },
+      );
     });
   });
 });

@@ -57,7 +57,9 @@ beforeAll(async () => {
   writeSite(sitesDir, 'issuer', {
     domain: 'issuer.test',
     https: { certificate: 'valid' },
-    routes: { '/.well-known/jwks.json': { body: JSON.stringify(jwks), headers: { 'content-type': 'application/jwk-set+json' } } },
+    routes: {
+      '/.well-known/jwks.json': { body: JSON.stringify(jwks), headers: { 'content-type': 'application/jwk-set+json' } },
+    },
     dns: { records: [{ name: '_dvs-key', type: 'TXT', data: issuerAnchorRecord(key, ISSUER).value }] },
   });
   writeSite(sitesDir, 'subject', {
@@ -95,7 +97,10 @@ describe('dvs keys', () => {
 });
 
 describe('dvs certify', () => {
-  const observations: Observations = { target: { domain: 'subject.test', observed_at: '2026-03-01T12:00:00Z' }, probes: {} };
+  const observations: Observations = {
+    target: { domain: 'subject.test', observed_at: '2026-03-01T12:00:00Z' },
+    probes: {},
+  };
 
   it('evaluates the full tier, signs, writes the certificate and prints the record to publish', async () => {
     const input = path.join(scratch, 'observations.json');
@@ -109,7 +114,12 @@ describe('dvs certify', () => {
     const ruleset = loadRuleset();
     const report = evaluate(observations, ruleset, 'full');
     expect(cert.payload.results).toHaveLength(rulesOfTier(ruleset, 'full').length);
-    expect(cert.payload).toMatchObject({ domain: 'subject.test', verdict: report.verdict, score: report.score, evidence_digest: report.evidence_digest });
+    expect(cert.payload).toMatchObject({
+      domain: 'subject.test',
+      verdict: report.verdict,
+      score: report.score,
+      evidence_digest: report.evidence_digest,
+    });
     expect(cert.payload.issuer.base_url).toBe(config.baseUrl);
     expect(text).toBe(certificateText(issueCertificate({ report, issuer: { baseUrl: config.baseUrl }, key })));
     expect((await verifyCertificate(cert, { jwks })).every((c) => c.ok)).toBe(true);
@@ -149,9 +159,13 @@ describe('dvs verify', () => {
     const jwksFile = save('jwks.json', JSON.stringify(jwks));
     const io = capture(config);
     expect(await verify([save('anchored.json', certificateText(anchored)), '--jwks', jwksFile], io)).toBe(0);
-    expect(io.out().split('\n').filter((l) => l.startsWith('✓')).map((l) => l.split(':')[0])).toEqual(
-      ['✓ structure', '✓ id', '✓ anchor', '✓ issuer', '✓ jws_header', '✓ signature'],
-    );
+    expect(
+      io
+        .out()
+        .split('\n')
+        .filter((l) => l.startsWith('✓'))
+        .map((l) => l.split(':')[0]),
+    ).toEqual(['✓ structure', '✓ id', '✓ anchor', '✓ issuer', '✓ jws_header', '✓ signature']);
     expect(io.out()).toContain('valid: 6 checks passed');
   });
 
@@ -160,19 +174,29 @@ describe('dvs verify', () => {
     const url = world.url('issuer', '/.well-known/jwks.json');
     expect(await verify([save('anchored.json', certificateText(anchored)), '--jwks', url, '--dns'], io)).toBe(0);
     expect(io.out()).toContain(`keys from ${url}`);
-    expect(io.out()).toContain(`✓ subject_anchor: _agent-validation.subject.test TXT "${anchored.payload.anchor.value}"`);
-    expect(io.out()).toContain(`✓ issuer_anchor: _dvs-key.issuer.test TXT "v=dvk1; kid=service-signing-key-v1; jkt=${key.thumbprint}"`);
+    expect(io.out()).toContain(
+      `✓ subject_anchor: _agent-validation.subject.test TXT "${anchored.payload.anchor.value}"`,
+    );
+    expect(io.out()).toContain(
+      `✓ issuer_anchor: _dvs-key.issuer.test TXT "v=dvk1; kid=service-signing-key-v1; jkt=${key.thumbprint}"`,
+    );
     expect(io.out()).not.toContain('✗');
   });
 
   it('by default fetches the jwks_url the certificate names, and reports an unpublished subject anchor', async () => {
-    const cert = issueCertificate({ report: reportFixture({ domain: 'subject.test', score: 50 }), issuer: { baseUrl: config.baseUrl }, key });
+    const cert = issueCertificate({
+      report: reportFixture({ domain: 'subject.test', score: 50 }),
+      issuer: { baseUrl: config.baseUrl },
+      key,
+    });
     const io = capture(config);
     expect(await verify([save('unanchored.json', certificateText(cert)), '--dns'], io)).toBe(1);
     expect(io.out()).toContain(`keys from ${config.baseUrl}/.well-known/jwks.json`);
     expect(io.out()).toContain('✓ signature');
     expect(io.out()).toContain('✓ issuer_anchor');
-    expect(io.out()).toContain(`✗ subject_anchor: no TXT record at _agent-validation.subject.test matches "${cert.payload.anchor.value}"`);
+    expect(io.out()).toContain(
+      `✗ subject_anchor: no TXT record at _agent-validation.subject.test matches "${cert.payload.anchor.value}"`,
+    );
     expect(io.out()).toContain('NOT valid: 1 of 8 checks failed');
   });
 
@@ -190,7 +214,9 @@ describe('dvs verify', () => {
     expect(await verify([file, '--jwks', 'http://issuer.test/.well-known/jwks.json'], plain)).toBe(1);
     expect(plain.out()).toMatch(/^✗ jwks: .*only fetched over https/);
     const missing = capture(config);
-    expect(await verify([file, '--jwks', `https://nowhere.test:${world.httpsPort}/.well-known/jwks.json`], missing)).toBe(1);
+    expect(
+      await verify([file, '--jwks', `https://nowhere.test:${world.httpsPort}/.well-known/jwks.json`], missing),
+    ).toBe(1);
     expect(missing.out()).toMatch(/^✗ jwks: /);
     const notFound = capture(config);
     expect(await verify([file, '--jwks', world.url('issuer', '/no-such-jwks.json')], notFound)).toBe(1);
@@ -199,14 +225,18 @@ describe('dvs verify', () => {
 
   it('reports a file that is not a certificate', async () => {
     const io = capture(config);
-    expect(await verify([save('not-a-cert.json', '{"hello":1}'), '--jwks', save('jwks.json', JSON.stringify(jwks))], io)).toBe(1);
+    expect(
+      await verify([save('not-a-cert.json', '{"hello":1}'), '--jwks', save('jwks.json', JSON.stringify(jwks))], io),
+    ).toBe(1);
     expect(io.out()).toMatch(/✗ structure: .*must have required property 'payload'/);
     const bare = capture(config);
     expect(await verify([save('not-a-cert.json', '{"hello":1}')], bare)).toBe(1);
     expect(bare.out()).toMatch(/✗ jwks: .*names no issuer jwks_url; pass --jwks/);
     await expect(verify([save('broken.json', '{"payload":')], capture(config))).rejects.toThrow(UsageError);
     const cert = save('anchored.json', certificateText(anchored));
-    await expect(verify([cert, '--jwks', path.join(scratch, 'no-such-jwks.json')], capture(config))).rejects.toThrow(UsageError);
+    await expect(verify([cert, '--jwks', path.join(scratch, 'no-such-jwks.json')], capture(config))).rejects.toThrow(
+      UsageError,
+    );
     const notKeys = capture(config);
     expect(await verify([cert, '--jwks', save('not-keys.json', '{"keys":{}}')], notKeys)).toBe(1);
     expect(notKeys.out()).toMatch(/✗ jwks: .*not-keys.json: not a JWK set/);

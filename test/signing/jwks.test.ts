@@ -2,7 +2,15 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createLocalJWKSet } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { asVerificationKey, buildJwks, findVerificationKey, loadJwks, loadRetiredKeys, parseJwks, thumbprintOf } from '../../src/signing/jwks.ts';
+import {
+  asVerificationKey,
+  buildJwks,
+  findVerificationKey,
+  loadJwks,
+  loadRetiredKeys,
+  parseJwks,
+  thumbprintOf,
+} from '../../src/signing/jwks.ts';
 import { loadSigningKey, SIGNING_KID, type PublicJwk } from '../../src/signing/keys.ts';
 import { fixedKey, tempDir } from './fixtures.ts';
 
@@ -36,7 +44,9 @@ describe('the published JWK set', () => {
     const dir = tempDir();
     const key = await loadSigningKey(dir);
     const jwks = await loadJwks(dir);
-    expect(jwks).toEqual({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: key.publicJwk.x, kid: SIGNING_KID, alg: 'EdDSA', use: 'sig' }] });
+    expect(jwks).toEqual({
+      keys: [{ kty: 'OKP', crv: 'Ed25519', x: key.publicJwk.x, kid: SIGNING_KID, alg: 'EdDSA', use: 'sig' }],
+    });
     expect(JSON.stringify(jwks)).not.toContain(Buffer.from(key.seed).toString('base64url'));
     expect(() => createLocalJWKSet(jwks)).not.toThrow();
   });
@@ -48,7 +58,10 @@ describe('the published JWK set', () => {
     const old2 = (await fixedKey(2, 'legacy-key')).publicJwk;
     writeFileSync(path.join(dir, 'retired-keys', 'a.json'), JSON.stringify(old1));
     // alg and use may be left out of a retired key's file; the published set states them.
-    writeFileSync(path.join(dir, 'retired-keys', 'b.json'), JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: old2.x, kid: old2.kid }));
+    writeFileSync(
+      path.join(dir, 'retired-keys', 'b.json'),
+      JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: old2.x, kid: old2.kid }),
+    );
     writeFileSync(path.join(dir, 'retired-keys', 'README.txt'), 'not a key');
     const jwks = await loadJwks(dir);
     expect(jwks.keys.map((k) => k.kid)).toEqual([SIGNING_KID, 'legacy-key', 'service-signing-key-v0']);
@@ -78,7 +91,14 @@ describe('the published JWK set', () => {
 });
 
 describe('asVerificationKey and findVerificationKey', () => {
-  const good: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: Buffer.alloc(32, 1).toString('base64url'), kid: 'k', alg: 'EdDSA', use: 'sig' };
+  const good: PublicJwk = {
+    kty: 'OKP',
+    crv: 'Ed25519',
+    x: Buffer.alloc(32, 1).toString('base64url'),
+    kid: 'k',
+    alg: 'EdDSA',
+    use: 'sig',
+  };
 
   it.each<[string, unknown, RegExp]>([
     ['an array', [], /not a JSON object/],
@@ -98,7 +118,10 @@ describe('asVerificationKey and findVerificationKey', () => {
     expect(found.ok && found.jwk).toEqual(good);
     expect(found.ok && found.publicKey.asymmetricKeyType).toBe('ed25519');
     expect(findVerificationKey(set, 'rsa')).toEqual({ ok: false, reason: expect.stringMatching(/key rsa: kty RSA/) });
-    expect(findVerificationKey({ keys: [good, good] }, 'k')).toEqual({ ok: false, reason: '2 keys with kid k in the JWK set' });
+    expect(findVerificationKey({ keys: [good, good] }, 'k')).toEqual({
+      ok: false,
+      reason: '2 keys with kid k in the JWK set',
+    });
     expect(findVerificationKey({ keys: [] }, 'k')).toEqual({ ok: false, reason: 'no key with kid k in the JWK set' });
   });
 
@@ -111,7 +134,14 @@ describe('asVerificationKey and findVerificationKey', () => {
 
 describe('thumbprintOf', () => {
   it('gives the RFC 8037 appendix A.3 thumbprint', async () => {
-    const jwk: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'rfc', alg: 'EdDSA', use: 'sig' };
+    const jwk: PublicJwk = {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+      kid: 'rfc',
+      alg: 'EdDSA',
+      use: 'sig',
+    };
     expect(await thumbprintOf(jwk)).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');
   });
 

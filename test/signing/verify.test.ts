@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { anchorPresent, issuerAnchorRecord, parseTags, subjectAnchorRecord, zoneLine } from '../../src/signing/anchor.ts';
+import {
+  anchorPresent,
+  issuerAnchorRecord,
+  parseTags,
+  subjectAnchorRecord,
+  zoneLine,
+} from '../../src/signing/anchor.ts';
 import { canonicalBytes } from '../../src/lib/canonical-json.ts';
 import { issueCertificate } from '../../src/signing/certificate.ts';
 import { buildJwks } from '../../src/signing/jwks.ts';
@@ -26,13 +32,25 @@ const detail = (checks: Check[], name: Check['name']): string => checks.find((c)
 describe('anchor records', () => {
   it('names the records to publish', () => {
     expect(subject).toEqual(cert.payload.anchor);
-    expect(issuer).toEqual({ name: '_dvs-key.dvs.example.net', type: 'TXT', value: `v=dvk1; kid=service-signing-key-v1; jkt=${key.thumbprint}` });
+    expect(issuer).toEqual({
+      name: '_dvs-key.dvs.example.net',
+      type: 'TXT',
+      value: `v=dvk1; kid=service-signing-key-v1; jkt=${key.thumbprint}`,
+    });
     expect(issuerAnchorRecord(key, 'https://DVS.Example.NET:8443')).toEqual(issuer);
-    expect(zoneLine(issuer)).toBe(`_dvs-key.dvs.example.net. IN TXT "v=dvk1; kid=service-signing-key-v1; jkt=${key.thumbprint}"`);
+    expect(zoneLine(issuer)).toBe(
+      `_dvs-key.dvs.example.net. IN TXT "v=dvk1; kid=service-signing-key-v1; jkt=${key.thumbprint}"`,
+    );
   });
 
   it('reads tag lists leniently about spacing, strictly about duplicates and shape', () => {
-    expect(parseTags(' v=dv1 ;id = x;; sha256=y; ')).toEqual(new Map([['v', 'dv1'], ['id', 'x'], ['sha256', 'y']]));
+    expect(parseTags(' v=dv1 ;id = x;; sha256=y; ')).toEqual(
+      new Map([
+        ['v', 'dv1'],
+        ['id', 'x'],
+        ['sha256', 'y'],
+      ]),
+    );
     expect(parseTags('v=dv1; v=dv2')).toBeNull();
     expect(parseTags('v=dv1; junk')).toBeNull();
     expect(parseTags('=x')).toBeNull();
@@ -52,7 +70,16 @@ describe('verifyCertificate', () => {
   it('passes every check of an issued certificate, DNS anchors included', async () => {
     const dns = fakeDns({ [subject.name]: [[subject.value]], [issuer.name]: [[issuer.value]] });
     const checks = await verifyCertificate(cert, { jwks, dns });
-    expect(checks.map((c) => c.name)).toEqual(['structure', 'id', 'anchor', 'issuer', 'jws_header', 'signature', 'subject_anchor', 'issuer_anchor']);
+    expect(checks.map((c) => c.name)).toEqual([
+      'structure',
+      'id',
+      'anchor',
+      'issuer',
+      'jws_header',
+      'signature',
+      'subject_anchor',
+      'issuer_anchor',
+    ]);
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(dns.asked).toEqual(['_agent-validation.good.test', '_dvs-key.dvs.example.net']);
   });
@@ -64,12 +91,36 @@ describe('verifyCertificate', () => {
   it.each<[string, unknown, RegExp]>([
     ['not an object', 'cert', /must be object/],
     ['an extra member', { ...cert, note: 'x' }, /must NOT have additional properties \(note\)/],
-    ['an extra payload member', { ...cert, payload: { ...cert.payload, expires: 'never' } }, /\/payload must NOT have additional properties \(expires\)/],
-    ['a quick tier', { ...cert, payload: { ...cert.payload, tier: 'quick' } }, /\/payload\/tier must be equal to constant/],
-    ['no results', { ...cert, payload: { ...cert.payload, results: [] } }, /\/payload\/results must NOT have fewer than 1 items/],
-    ['an upper-case domain', { ...cert, payload: { ...cert.payload, domain: 'Good.test' } }, /\/payload\/domain must match pattern/],
-    ['a bad timestamp', { ...cert, payload: { ...cert.payload, observed_at: 'yesterday' } }, /\/payload\/observed_at must match format "date-time"/],
-    ['an http issuer', { ...cert, payload: { ...cert.payload, issuer: { ...cert.payload.issuer, base_url: 'http://dvs.example.net' } } }, /base_url must match pattern/],
+    [
+      'an extra payload member',
+      { ...cert, payload: { ...cert.payload, expires: 'never' } },
+      /\/payload must NOT have additional properties \(expires\)/,
+    ],
+    [
+      'a quick tier',
+      { ...cert, payload: { ...cert.payload, tier: 'quick' } },
+      /\/payload\/tier must be equal to constant/,
+    ],
+    [
+      'no results',
+      { ...cert, payload: { ...cert.payload, results: [] } },
+      /\/payload\/results must NOT have fewer than 1 items/,
+    ],
+    [
+      'an upper-case domain',
+      { ...cert, payload: { ...cert.payload, domain: 'Good.test' } },
+      /\/payload\/domain must match pattern/,
+    ],
+    [
+      'a bad timestamp',
+      { ...cert, payload: { ...cert.payload, observed_at: 'yesterday' } },
+      /\/payload\/observed_at must match format "date-time"/,
+    ],
+    [
+      'an http issuer',
+      { ...cert, payload: { ...cert.payload, issuer: { ...cert.payload.issuer, base_url: 'http://dvs.example.net' } } },
+      /base_url must match pattern/,
+    ],
     ['an attached JWS', { ...cert, jws: cert.jws.replace('..', '.e30.') }, /\/jws must match pattern/],
   ])('stops at the structure check for %s', async (_name, value, message) => {
     const checks = await verifyCertificate(value, { jwks });
@@ -77,31 +128,49 @@ describe('verifyCertificate', () => {
   });
 
   it('catches an id that does not derive from the payload, although the signature is good', async () => {
-    const checks = await verifyCertificate(resigned((p) => ({ ...p, id: 'dvc_' + '0'.repeat(32) })), { jwks });
+    const checks = await verifyCertificate(
+      resigned((p) => ({ ...p, id: 'dvc_' + '0'.repeat(32) })),
+      { jwks },
+    );
     expect(outcome(checks)).toMatchObject({ id: false, anchor: true, signature: true });
     expect(detail(checks, 'id')).toBe(`id is dvc_${'0'.repeat(32)}, the payload gives ${cert.payload.id}`);
   });
 
   it('catches a changed verdict whose id and anchor were left as issued', async () => {
-    const checks = await verifyCertificate(resigned((p) => ({ ...p, verdict: 'NOT_CONFORMANT' })), { jwks });
+    const checks = await verifyCertificate(
+      resigned((p) => ({ ...p, verdict: 'NOT_CONFORMANT' })),
+      { jwks },
+    );
     expect(outcome(checks)).toMatchObject({ id: false, anchor: false, signature: true });
   });
 
   it('catches an anchor record for another name or value', async () => {
-    const otherName = await verifyCertificate(resigned((p) => ({ ...p, anchor: { ...p.anchor, name: '_agent-validation.evil.test' } })), { jwks });
+    const otherName = await verifyCertificate(
+      resigned((p) => ({ ...p, anchor: { ...p.anchor, name: '_agent-validation.evil.test' } })),
+      { jwks },
+    );
     expect(outcome(otherName)).toMatchObject({ id: true, anchor: false });
-    const otherValue = await verifyCertificate(resigned((p) => ({ ...p, anchor: { ...p.anchor, value: p.anchor.value.replace(/sha256=./, 'sha256=0') } })), { jwks });
+    const otherValue = await verifyCertificate(
+      resigned((p) => ({ ...p, anchor: { ...p.anchor, value: p.anchor.value.replace(/sha256=./, 'sha256=0') } })),
+      { jwks },
+    );
     expect(outcome(otherValue)).toMatchObject({ anchor: false });
   });
 
-  it('catches a jwks_url off the issuer\'s origin', async () => {
-    const checks = await verifyCertificate(resigned((p) => ({ ...p, issuer: { ...p.issuer, jwks_url: 'https://keys.evil.test/jwks.json' } })), { jwks });
+  it("catches a jwks_url off the issuer's origin", async () => {
+    const checks = await verifyCertificate(
+      resigned((p) => ({ ...p, issuer: { ...p.issuer, jwks_url: 'https://keys.evil.test/jwks.json' } })),
+      { jwks },
+    );
     expect(outcome(checks)).toMatchObject({ issuer: false, signature: true });
     expect(detail(checks, 'issuer')).toMatch(/expected https:\/\/dvs.example.net\/.well-known\/jwks.json/);
   });
 
   it('catches an issuer kid other than the JWS kid', async () => {
-    const checks = await verifyCertificate(resigned((p) => ({ ...p, issuer: { ...p.issuer, kid: 'another-key' } })), { jwks });
+    const checks = await verifyCertificate(
+      resigned((p) => ({ ...p, issuer: { ...p.issuer, kid: 'another-key' } })),
+      { jwks },
+    );
     expect(outcome(checks)).toMatchObject({ jws_header: false, signature: true });
     expect(detail(checks, 'jws_header')).toMatch(/JWS kid service-signing-key-v1 is not the issuer's kid another-key/);
   });
@@ -132,16 +201,27 @@ describe('verifyCertificate', () => {
     });
 
     it('fails the subject anchor when the domain publishes another certificate', async () => {
-      const other = subjectAnchorRecord(issueCertificate({ report: reportFixture({ score: 10 }), issuer: { baseUrl: BASE_URL }, key }).payload);
-      const checks = await verifyCertificate(cert, { jwks, dns: fakeDns({ [subject.name]: [[other.value]], [issuer.name]: [[issuer.value]] }) });
+      const other = subjectAnchorRecord(
+        issueCertificate({ report: reportFixture({ score: 10 }), issuer: { baseUrl: BASE_URL }, key }).payload,
+      );
+      const checks = await verifyCertificate(cert, {
+        jwks,
+        dns: fakeDns({ [subject.name]: [[other.value]], [issuer.name]: [[issuer.value]] }),
+      });
       expect(outcome(checks)).toMatchObject({ subject_anchor: false });
       expect(detail(checks, 'subject_anchor')).toMatch(/no TXT record at .* matches/);
     });
 
     it('fails the issuer anchor when it names another key', async () => {
       const stranger = await fixedKey(11);
-      const dns = fakeDns({ [subject.name]: [[subject.value]], [issuer.name]: [[issuerAnchorRecord(stranger, BASE_URL).value]] });
-      expect(outcome(await verifyCertificate(cert, { jwks, dns }))).toMatchObject({ subject_anchor: true, issuer_anchor: false });
+      const dns = fakeDns({
+        [subject.name]: [[subject.value]],
+        [issuer.name]: [[issuerAnchorRecord(stranger, BASE_URL).value]],
+      });
+      expect(outcome(await verifyCertificate(cert, { jwks, dns }))).toMatchObject({
+        subject_anchor: true,
+        issuer_anchor: false,
+      });
     });
 
     it('accepts an issuer anchor among the records of several keys', async () => {

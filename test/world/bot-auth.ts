@@ -20,7 +20,8 @@ export function botAuthVerifier(trusted: readonly AgentJwk[]): BotAuthVerifier {
   const byKeyid = (async () => {
     const map = new Map<string, PublicKeyInput>();
     for (const jwk of trusted) {
-      if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.x) throw new Error('trustedAgentKeys: only Ed25519 (OKP) JWKs');
+      if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.x)
+        throw new Error('trustedAgentKeys: only Ed25519 (OKP) JWKs');
       const key = { kty: 'OKP' as const, crv: 'Ed25519' as const, x: jwk.x };
       map.set(await calculateJwkThumbprint(key as JWK), key);
       if (jwk.kid) map.set(jwk.kid, key);
@@ -29,7 +30,10 @@ export function botAuthVerifier(trusted: readonly AgentJwk[]): BotAuthVerifier {
   })();
   return async (req, url) => {
     const keys = await byKeyid;
-    const verdict = await verifyWebBotAuth({ method: req.method ?? 'GET', url, headers: req.headers }, (keyid) => keys.get(keyid) ?? null);
+    const verdict = await verifyWebBotAuth(
+      { method: req.method ?? 'GET', url, headers: req.headers },
+      (keyid) => keys.get(keyid) ?? null,
+    );
     return verdict.verified;
   };
 }

@@ -136,7 +136,12 @@ export class TestCa {
         await x509.AuthorityKeyIdentifierExtension.create(rootKeys.publicKey),
       ],
     });
-    return new TestCa(root, intermediateKeys, intermediate, opts.keyCacheDir ?? path.join(os.tmpdir(), 'dvs-world-keys'));
+    return new TestCa(
+      root,
+      intermediateKeys,
+      intermediate,
+      opts.keyCacheDir ?? path.join(os.tmpdir(), 'dvs-world-keys'),
+    );
   }
 
   /** The trust anchor to hand to clients (DVS_EXTRA_CA). */
@@ -159,7 +164,8 @@ export class TestCa {
     }
     const names = req.certificate === 'wrong-name' ? [WRONG_NAME] : req.names;
     const selfSigned = req.certificate === 'self-signed';
-    const usage = x509.KeyUsageFlags.digitalSignature | (req.key === 'rsa-2048' ? x509.KeyUsageFlags.keyEncipherment : 0);
+    const usage =
+      x509.KeyUsageFlags.digitalSignature | (req.key === 'rsa-2048' ? x509.KeyUsageFlags.keyEncipherment : 0);
     const extensions: x509.Extension[] = [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(usage, true),
@@ -187,7 +193,10 @@ export class TestCa {
           publicKey: keys.publicKey,
           signingKey: this.intermediateKeys.privateKey,
           signingAlgorithm: EC_SIGN,
-          extensions: [...extensions, await x509.AuthorityKeyIdentifierExtension.create(this.intermediateKeys.publicKey)],
+          extensions: [
+            ...extensions,
+            await x509.AuthorityKeyIdentifierExtension.create(this.intermediateKeys.publicKey),
+          ],
         });
     const sendsIntermediate = !selfSigned && req.certificate !== 'leaf-only';
     const chain = sendsIntermediate ? [leaf, this.intermediate] : [leaf];

@@ -23,11 +23,23 @@ export function queryPacket(name: string, type: string, opts: QueryOptions = {})
     additionals:
       opts.edns === undefined
         ? []
-        : [{ type: 'OPT', name: '.', udpPayloadSize: opts.edns, flags: opts.dnssecOk ? dnsPacket.DNSSEC_OK : 0 } as never],
+        : [
+            {
+              type: 'OPT',
+              name: '.',
+              udpPayloadSize: opts.edns,
+              flags: opts.dnssecOk ? dnsPacket.DNSSEC_OK : 0,
+            } as never,
+          ],
   };
 }
 
-export async function query(port: number, name: string, type: string, opts: QueryOptions = {}): Promise<DecodedPacket | null> {
+export async function query(
+  port: number,
+  name: string,
+  type: string,
+  opts: QueryOptions = {},
+): Promise<DecodedPacket | null> {
   const packet = dnsPacket.encode(queryPacket(name, type, opts));
   const timeoutMs = opts.timeoutMs ?? 2000;
   return opts.transport === 'tcp' ? queryTcp(port, packet, timeoutMs) : queryUdp(port, packet, timeoutMs);
@@ -60,10 +72,13 @@ function queryTcp(port: number, packet: Buffer, timeoutMs: number): Promise<Deco
       if (err) reject(err);
       else resolve(result);
     };
-    sock.on('connect', () => sock.write(Buffer.concat([Buffer.from([packet.length >> 8, packet.length & 255]), packet])));
+    sock.on('connect', () =>
+      sock.write(Buffer.concat([Buffer.from([packet.length >> 8, packet.length & 255]), packet])),
+    );
     sock.on('data', (chunk) => {
       buf = Buffer.concat([buf, chunk]);
-      if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) done(dnsPacket.decode(buf.subarray(2, 2 + buf.readUInt16BE(0))));
+      if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0))
+        done(dnsPacket.decode(buf.subarray(2, 2 + buf.readUInt16BE(0))));
     });
     sock.on('error', (err) => done(null, err));
   });

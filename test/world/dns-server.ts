@@ -28,7 +28,8 @@ export function zoneResponder(zones: Zones): Responder {
   return (query, transport) => {
     const opt = query.additionals?.find((a): a is OptAnswer => a.type === 'OPT');
     const flags =
-      dnsPacket.RECURSION_AVAILABLE | ((query.flags ?? 0) & (dnsPacket.RECURSION_DESIRED | dnsPacket.CHECKING_DISABLED));
+      dnsPacket.RECURSION_AVAILABLE |
+      ((query.flags ?? 0) & (dnsPacket.RECURSION_DESIRED | dnsPacket.CHECKING_DISABLED));
     const response: Packet = {
       type: 'response',
       id: query.id ?? 0,
@@ -37,7 +38,14 @@ export function zoneResponder(zones: Zones): Responder {
       answers: [],
       authorities: [],
       additionals: opt
-        ? [{ type: 'OPT', name: '.', udpPayloadSize: OUR_UDP_PAYLOAD, flags: opt.flags & dnsPacket.DNSSEC_OK } as unknown as Answer]
+        ? [
+            {
+              type: 'OPT',
+              name: '.',
+              udpPayloadSize: OUR_UDP_PAYLOAD,
+              flags: opt.flags & dnsPacket.DNSSEC_OK,
+            } as unknown as Answer,
+          ]
         : [],
     };
     const question = query.questions?.[0];
@@ -54,7 +62,12 @@ export function zoneResponder(zones: Zones): Responder {
     const wire = dnsPacket.encode(response);
     if (transport === 'tcp' || wire.length <= udpLimit(query)) return wire;
     // Too big for this UDP exchange: say so with TC and let the client retry over TCP.
-    return dnsPacket.encode({ ...response, flags: response.flags! | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [] });
+    return dnsPacket.encode({
+      ...response,
+      flags: response.flags! | dnsPacket.TRUNCATED_RESPONSE,
+      answers: [],
+      authorities: [],
+    });
   };
 }
 
@@ -71,7 +84,12 @@ function decode(msg: Buffer): DecodedPacket | null {
 }
 
 /** Binds a socket or server on `port` of `host`; resolves with the port bound, rejects with the bind error. */
-function bindOne(bind: (port: number, done: () => void) => void, target: NodeJS.EventEmitter, port: number, address: () => number): Promise<number> {
+function bindOne(
+  bind: (port: number, done: () => void) => void,
+  target: NodeJS.EventEmitter,
+  port: number,
+  address: () => number,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     target.once('error', reject);
     bind(port, () => {
@@ -95,9 +113,19 @@ export async function listenUdpAndTcp(
 ): Promise<{ udp: dgram.Socket; tcp: net.Server; port: number }> {
   for (let attempt = 1; ; attempt++) {
     const { udp, tcp } = make();
-    const port = await bindOne((p, done) => tcp.listen({ port: p, host, exclusive: true }, done), tcp, 0, () => (tcp.address() as net.AddressInfo).port);
+    const port = await bindOne(
+      (p, done) => tcp.listen({ port: p, host, exclusive: true }, done),
+      tcp,
+      0,
+      () => (tcp.address() as net.AddressInfo).port,
+    );
     try {
-      await bindOne((p, done) => udp.bind(p, host, done), udp, port, () => udp.address().port);
+      await bindOne(
+        (p, done) => udp.bind(p, host, done),
+        udp,
+        port,
+        () => udp.address().port,
+      );
       return { udp, tcp, port };
     } catch (err) {
       await new Promise<void>((resolve) => tcp.close(() => resolve()));

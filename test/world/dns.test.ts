@@ -48,8 +48,12 @@ describe.each(['udp', 'tcp'] as const)('the world resolver over %s', (transport)
 
   it('answers MX, TXT, CAA, DS and DNSKEY as the site defines them', async () => {
     expect(dataOf(await ask('dnsdata.test', 'MX'))).toEqual([{ preference: 10, exchange: 'mail.dnsdata.test' }]);
-    expect(dataOf(await ask('dnsdata.test', 'TXT')).map((t) => (t as Buffer[]).map(String))).toEqual([['v=spf1 mx -all']]);
-    expect(dataOf(await ask('_dmarc.dnsdata.test', 'TXT')).map((t) => (t as Buffer[]).map(String).join(''))).toEqual(['v=DMARC1; p=reject']);
+    expect(dataOf(await ask('dnsdata.test', 'TXT')).map((t) => (t as Buffer[]).map(String))).toEqual([
+      ['v=spf1 mx -all'],
+    ]);
+    expect(dataOf(await ask('_dmarc.dnsdata.test', 'TXT')).map((t) => (t as Buffer[]).map(String).join(''))).toEqual([
+      'v=DMARC1; p=reject',
+    ]);
     const caa = dataOf(await ask('dnsdata.test', 'CAA')) as { tag: string; value: string; flags: number }[];
     expect(caa.map((c) => [c.flags, c.tag, c.value])).toEqual([
       [0, 'issue', 'ca.test; accounturi=https://ca.test/acct/1'],
@@ -82,7 +86,9 @@ describe.each(['udp', 'tcp'] as const)('the world resolver over %s', (transport)
 
   it('sets AD only for zones that say so', async () => {
     expect((await ask('dnsdata.test', 'A'))!.flags! & dnsPacket.AUTHENTIC_DATA).toBeTruthy();
-    expect((await query(fixtures.dnsPort, 'basic.test', 'A', { transport }))!.flags! & dnsPacket.AUTHENTIC_DATA).toBe(0);
+    expect((await query(fixtures.dnsPort, 'basic.test', 'A', { transport }))!.flags! & dnsPacket.AUTHENTIC_DATA).toBe(
+      0,
+    );
   });
 
   it('answers NXDOMAIN with the SOA for an unknown name in a zone, and without for an unknown zone', async () => {
@@ -136,8 +142,12 @@ describe('zone contents built from site records', () => {
 
   it('lets a site replace the generated NS and SOA, and keeps multi-string TXT in one record', async () => {
     expect(dataOf(await ask('basic.test', 'NS'))).toEqual(['ns.elsewhere.test']);
-    expect(dataOf(await ask('basic.test', 'SOA'))).toMatchObject([{ serial: 7, minimum: 60, refresh: SOA_DEFAULTS.refresh }]);
-    expect(dataOf(await ask('multi.basic.test', 'TXT')).map((t) => (t as Buffer[]).map(String))).toEqual([['first', 'second']]);
+    expect(dataOf(await ask('basic.test', 'SOA'))).toMatchObject([
+      { serial: 7, minimum: 60, refresh: SOA_DEFAULTS.refresh },
+    ]);
+    expect(dataOf(await ask('multi.basic.test', 'TXT')).map((t) => (t as Buffer[]).map(String))).toEqual([
+      ['first', 'second'],
+    ]);
   });
 
   it('splits TXT strings longer than 255 bytes', async () => {

@@ -80,7 +80,10 @@ dns:
 `,
         files: { 'robots.txt': 'User-agent: *\nDisallow: /\n' },
       },
-      grandchild: { yaml: 'extends: child\ndomain: grand.test\ndns: {ad: false}\n', files: { 'llms.txt': '# Grand\n' } },
+      grandchild: {
+        yaml: 'extends: child\ndomain: grand.test\ndns: {ad: false}\n',
+        files: { 'llms.txt': '# Grand\n' },
+      },
     });
     sites = loadSites(dir);
   });
@@ -88,7 +91,12 @@ dns:
 
   it('takes neither names, address nor canonical host from the base', () => {
     const { spec, address } = byName(sites, 'child');
-    expect([spec.domain, spec.aliases, spec.canonical_host, spec.description]).toEqual(['child.test', [], undefined, undefined]);
+    expect([spec.domain, spec.aliases, spec.canonical_host, spec.description]).toEqual([
+      'child.test',
+      [],
+      undefined,
+      undefined,
+    ]);
     expect(address).not.toBe('127.0.99.1');
     expect(spec.ipv6).toBe(true);
   });
@@ -97,7 +105,11 @@ dns:
     const { spec } = byName(sites, 'child');
     expect(spec.https).toMatchObject({ min_version: 'TLSv1.2', max_version: 'TLSv1.2', alpn: ['h2', 'http/1.1'] });
     expect(spec.http?.redirect_to_https).toBe(true);
-    expect(spec.headers).toEqual({ 'strict-transport-security': 'max-age=63072000', 'x-extra': '1', 'reporting-endpoints': 'default="https://child.test/r"' });
+    expect(spec.headers).toEqual({
+      'strict-transport-security': 'max-age=63072000',
+      'x-extra': '1',
+      'reporting-endpoints': 'default="https://child.test/r"',
+    });
     expect(spec.routes['/']).toEqual({ headers: { 'cache-control': 'no-store', etag: '"home"' } });
     expect(spec.routes['/gone']).toBeUndefined();
     expect(spec.routes['/new']?.body).toBe('new on child.test');
@@ -111,17 +123,29 @@ dns:
       ['@', 'TXT', ['v=spf1 -all']],
     ]);
     expect(byName(sites, 'child').spec.dns.ad).toBe(true);
-    expect(byName(sites, 'base').spec.dns.records.find((r) => r.type === 'MX')?.data).toEqual({ preference: 10, exchange: 'mail.base.test' });
+    expect(byName(sites, 'base').spec.dns.records.find((r) => r.type === 'MX')?.data).toEqual({
+      preference: 10,
+      exchange: 'mail.base.test',
+    });
   });
 
   it('inherits through a chain', () => {
     const { spec } = byName(sites, 'grandchild');
-    expect([spec.domain, spec.dns.ad, spec.https?.max_version, spec.headers['x-extra']]).toEqual(['grand.test', false, 'TLSv1.2', '1']);
-    expect(spec.dns.records.find((r) => r.type === 'MX')?.data).toEqual({ preference: 10, exchange: 'mail.grand.test' });
+    expect([spec.domain, spec.dns.ad, spec.https?.max_version, spec.headers['x-extra']]).toEqual([
+      'grand.test',
+      false,
+      'TLSv1.2',
+      '1',
+    ]);
+    expect(spec.dns.records.find((r) => r.type === 'MX')?.data).toEqual({
+      preference: 10,
+      exchange: 'mail.grand.test',
+    });
   });
 
   it('layers files: own first, then the base, with removed files and folders hidden below', async () => {
-    const text = async (site: string, p: string) => (await findFile(byName(sites, site).files, p))?.data.toString() ?? null;
+    const text = async (site: string, p: string) =>
+      (await findFile(byName(sites, site).files, p))?.data.toString() ?? null;
     expect(await text('child', '/robots.txt')).toBe('User-agent: *\nDisallow: /\n');
     expect(await text('child', '/')).toContain('<title>Base</title>');
     expect(await text('child', '/llms.txt')).toBeNull();
@@ -149,13 +173,21 @@ describe('extends: mistakes stop the world with the file', () => {
   };
 
   it('refuses an unknown base, a loop, and removals without a base', () => {
-    expect(loadError({ a: { yaml: 'extends: nope\ndomain: a.test\n' } })).toMatch(/^SiteConfigError: .*a\/site\.yaml: extends nope, which is no site/);
-    expect(loadError({ a: { yaml: 'extends: b\ndomain: a.test\n' }, b: { yaml: 'extends: a\ndomain: b.test\n' } })).toMatch(/extends loops \(a -> b -> a\)/);
-    expect(loadError({ a: { yaml: 'domain: a.test\nremove_files: [x]\n' } })).toMatch(/^SiteConfigError: .*a\/site\.yaml: remove_files and dns\.remove_records need extends/);
+    expect(loadError({ a: { yaml: 'extends: nope\ndomain: a.test\n' } })).toMatch(
+      /^SiteConfigError: .*a\/site\.yaml: extends nope, which is no site/,
+    );
+    expect(
+      loadError({ a: { yaml: 'extends: b\ndomain: a.test\n' }, b: { yaml: 'extends: a\ndomain: b.test\n' } }),
+    ).toMatch(/extends loops \(a -> b -> a\)/);
+    expect(loadError({ a: { yaml: 'domain: a.test\nremove_files: [x]\n' } })).toMatch(
+      /^SiteConfigError: .*a\/site\.yaml: remove_files and dns\.remove_records need extends/,
+    );
   });
 
   it('validates the merged site strictly', () => {
-    expect(loadError({ base: { yaml: BASE }, a: { yaml: 'extends: base\ndomain: a.test\nhttps: {certificate: bogus}\n' } })).toMatch(/a\/site\.yaml: https\.certificate/);
+    expect(
+      loadError({ base: { yaml: BASE }, a: { yaml: 'extends: base\ndomain: a.test\nhttps: {certificate: bogus}\n' } }),
+    ).toMatch(/a\/site\.yaml: https\.certificate/);
   });
 });
 
@@ -163,7 +195,10 @@ describe('extends: served', () => {
   let dir: string;
   let world: World;
   beforeAll(async () => {
-    dir = sitesDir({ base: { yaml: BASE, files: BASE_FILES }, child: { yaml: 'extends: base\ndomain: child.test\nremove_files: [llms.txt]\n' } });
+    dir = sitesDir({
+      base: { yaml: BASE, files: BASE_FILES },
+      child: { yaml: 'extends: base\ndomain: child.test\nremove_files: [llms.txt]\n' },
+    });
     world = await startWorld({ sitesDir: dir });
   });
   afterAll(async () => {
@@ -173,12 +208,21 @@ describe('extends: served', () => {
 
   const get = (pathname: string) => {
     const site = world.sites.find((s) => s.name === 'child')!;
-    return fetchSite({ address: site.address, port: world.httpsPort, host: site.domain, path: pathname, ca: world.caPem });
+    return fetchSite({
+      address: site.address,
+      port: world.httpsPort,
+      host: site.domain,
+      path: pathname,
+      ca: world.caPem,
+    });
   };
 
   it('serves inherited files naming the serving site, and 404 for a removed one', async () => {
     const robots = await get('/robots.txt');
-    expect([robots.status, robots.body.toString()]).toEqual([200, 'User-agent: *\nAllow: /\n\nSitemap: https://child.test/sitemap.xml\n']);
+    expect([robots.status, robots.body.toString()]).toEqual([
+      200,
+      'User-agent: *\nAllow: /\n\nSitemap: https://child.test/sitemap.xml\n',
+    ]);
     const home = await get('/');
     expect(home.body.toString()).toContain('href="https://child.test/"');
     expect(home.headers['cache-control']).toBe('max-age=300');

@@ -132,7 +132,13 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       const names = [site.spec.domain, ...site.spec.aliases];
       credentials.set(
         site.name,
-        await ca.issue({ label: site.name, names, certificate: tls.certificate, key: tls.key, expiresInDays: tls.expires_in_days }),
+        await ca.issue({
+          label: site.name,
+          names,
+          certificate: tls.certificate,
+          key: tls.key,
+          expiresInDays: tls.expires_in_days,
+        }),
       );
     }),
   );
@@ -202,7 +208,8 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     deadDnsPort: dead.port,
     httpsPort: ports.https,
     httpPort: ports.http,
-    issueCertificate: (label, names) => ca.issue({ label, names, certificate: 'valid', key: 'ec-p256', expiresInDays: 90 }),
+    issueCertificate: (label, names) =>
+      ca.issue({ label, names, certificate: 'valid', key: 'ec-p256', expiresInDays: 90 }),
     url(siteName, pathname = '/', scheme = 'https') {
       const site = byName.get(siteName);
       if (!site) throw new Error(`no world site named ${siteName}`);

@@ -15,7 +15,12 @@ const sdk = async () => {
 };
 
 /** Answers one request at an MCP route; `headers` (the site's) go on every answer. */
-export async function answerMcp(spec: McpServerSpec, req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>): Promise<void> {
+export async function answerMcp(
+  spec: McpServerSpec,
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: Record<string, string | string[]>,
+): Promise<void> {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   if (req.method !== 'POST') {
     // Without sessions there is no stream to open (GET) or session to end (DELETE).
@@ -23,15 +28,25 @@ export async function answerMcp(spec: McpServerSpec, req: IncomingMessage, res: 
     return void res.end('POST JSON-RPC messages to this MCP endpoint.\n');
   }
   const { Server, StreamableHTTPServerTransport, types } = await sdk();
-  const server = new Server({ name: spec.name, version: spec.version }, { capabilities: { tools: { listChanged: false } } });
-  const tools = spec.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: { type: 'object' as const, ...t.input_schema } }));
+  const server = new Server(
+    { name: spec.name, version: spec.version },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+  const tools = spec.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: { type: 'object' as const, ...t.input_schema },
+  }));
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(types.CallToolRequestSchema, (request) => {
     const tool = spec.tools.find((t) => t.name === request.params.name);
     if (!tool) throw new types.McpError(types.ErrorCode.InvalidParams, `no tool named ${request.params.name}`);
     return { content: [{ type: 'text' as const, text: tool.answer }] };
   });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: spec.json_response });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: spec.json_response,
+  });
   res.on('close', () => {
     void transport.close();
     void server.close();

@@ -24,7 +24,14 @@ function qualityOf(mediaType: string, ranges: readonly MediaRange[]): number {
   const [type, subtype] = mediaType.toLowerCase().split('/');
   let best = { specificity: -1, q: 0 };
   for (const r of ranges) {
-    const specificity = r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === '*' ? 1 : r.type === '*' && r.subtype === '*' ? 0 : -1;
+    const specificity =
+      r.type === type && r.subtype === subtype
+        ? 2
+        : r.type === type && r.subtype === '*'
+          ? 1
+          : r.type === '*' && r.subtype === '*'
+            ? 0
+            : -1;
     if (specificity > best.specificity) best = { specificity, q: r.q };
   }
   return best.q;

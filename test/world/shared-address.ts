@@ -31,7 +31,8 @@ export class SniFront extends net.Server {
       const hello = readClientHello(received);
       if (hello.kind === 'incomplete' && received.length < MAX_HELLO_BYTES) return;
       done();
-      const server = hello.kind === 'hello' && hello.serverName !== null ? this.byHost.get(hello.serverName) : undefined;
+      const server =
+        hello.kind === 'hello' && hello.serverName !== null ? this.byHost.get(hello.serverName) : undefined;
       // No name, or a name no site on this address serves: nothing to answer with, as at a real virtual host.
       if (!server) return void socket.destroy();
       socket.pause();

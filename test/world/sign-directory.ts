@@ -15,7 +15,11 @@ export interface DirectoryRequest {
   headers: Record<string, string>;
 }
 
-export type DirectorySigner = (request: DirectoryRequest, status: number, now?: Date) => Promise<{ signature: string; 'signature-input': string }>;
+export type DirectorySigner = (
+  request: DirectoryRequest,
+  status: number,
+  now?: Date,
+) => Promise<{ signature: string; 'signature-input': string }>;
 
 export function directorySigner(keys: readonly PrivateJwk[]): DirectorySigner {
   const signers = Promise.all(keys.map((jwk) => signerFromJWK(jwk)));

@@ -13,12 +13,20 @@ export const DOMAIN_TEMPLATE = /\{\{\s*domain\s*\}\}/g;
 const hostname = z
   .string()
   .transform((s) => s.toLowerCase().replace(/\.$/, ''))
-  .refine((s) => /^(?=.{1,253}$)([a-z0-9_*]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9_]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(s), {
-    message: 'not a hostname',
-  });
-const loopbackV4 = z.string().refine((s) => isIPv4(s) && s.startsWith('127.'), { message: 'must be an IPv4 address in 127.0.0.0/8' });
+  .refine(
+    (s) => /^(?=.{1,253}$)([a-z0-9_*]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9_]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(s),
+    {
+      message: 'not a hostname',
+    },
+  );
+const loopbackV4 = z
+  .string()
+  .refine((s) => isIPv4(s) && s.startsWith('127.'), { message: 'must be an IPv4 address in 127.0.0.0/8' });
 const headerValue = z.union([z.string(), z.number()]).transform(String);
-const headers = z.record(z.string().transform((k) => k.toLowerCase()), z.union([headerValue, z.array(headerValue)]));
+const headers = z.record(
+  z.string().transform((k) => k.toLowerCase()),
+  z.union([headerValue, z.array(headerValue)]),
+);
 const tlsVersion = z.enum(['TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3']);
 const uint = (max: number) => z.number().int().min(0).max(max);
 
@@ -39,12 +47,26 @@ const svcb = z
 const recordName = z.string().min(1);
 const ttl = uint(2147483647).optional();
 const dnsRecord = z.discriminatedUnion('type', [
-  z.object({ name: recordName, ttl, type: z.literal('A'), data: z.string().refine(isIPv4, { message: 'not an IPv4 address' }) }).strict(),
+  z
+    .object({
+      name: recordName,
+      ttl,
+      type: z.literal('A'),
+      data: z.string().refine(isIPv4, { message: 'not an IPv4 address' }),
+    })
+    .strict(),
   z.object({ name: recordName, ttl, type: z.literal('AAAA'), data: z.string() }).strict(),
   z.object({ name: recordName, ttl, type: z.enum(['CNAME', 'NS', 'PTR']), data: hostname }).strict(),
-  z.object({ name: recordName, ttl, type: z.literal('TXT'), data: z.union([z.string(), z.array(z.string())]) }).strict(),
   z
-    .object({ name: recordName, ttl, type: z.literal('MX'), data: z.object({ preference: uint(65535), exchange: z.string() }).strict() })
+    .object({ name: recordName, ttl, type: z.literal('TXT'), data: z.union([z.string(), z.array(z.string())]) })
+    .strict(),
+  z
+    .object({
+      name: recordName,
+      ttl,
+      type: z.literal('MX'),
+      data: z.object({ preference: uint(65535), exchange: z.string() }).strict(),
+    })
     .strict(),
   z
     .object({
@@ -79,7 +101,12 @@ const dnsRecord = z.discriminatedUnion('type', [
       ttl,
       type: z.literal('DS'),
       data: z
-        .object({ keyTag: uint(65535), algorithm: uint(255), digestType: uint(255), digest: z.string().regex(/^([0-9a-fA-F]{2})+$/) })
+        .object({
+          keyTag: uint(65535),
+          algorithm: uint(255),
+          digestType: uint(255),
+          digest: z.string().regex(/^([0-9a-fA-F]{2})+$/),
+        })
         .strict(),
     })
     .strict(),
@@ -95,10 +122,18 @@ const dnsRecord = z.discriminatedUnion('type', [
 
 /** An Ed25519 private key as a JWK (RFC 8037): the world signs responses with it. */
 const privateJwk = z
-  .object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().min(1), d: z.string().min(1), kid: z.string().optional() })
+  .object({
+    kty: z.literal('OKP'),
+    crv: z.literal('Ed25519'),
+    x: z.string().min(1),
+    d: z.string().min(1),
+    kid: z.string().optional(),
+  })
   .strict();
 
-const mediaType = z.string().regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/, { message: 'not a media type (type/subtype, lower case)' });
+const mediaType = z
+  .string()
+  .regex(/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/, { message: 'not a media type (type/subtype, lower case)' });
 
 /** Another representation of a route, chosen by the request's Accept: a file from files/, and headers of its own. */
 const variant = z.union([
@@ -139,7 +174,9 @@ const route = z
     generate_bytes: uint(Number.MAX_SAFE_INTEGER).optional(),
     /** Shortcut for a redirect: the Location value (status from redirect_status, default 301). */
     redirect: z.string().optional(),
-    redirect_status: z.union([z.literal(301), z.literal(302), z.literal(303), z.literal(307), z.literal(308)]).optional(),
+    redirect_status: z
+      .union([z.literal(301), z.literal(302), z.literal(303), z.literal(307), z.literal(308)])
+      .optional(),
     /** Media type -> file served instead when the request's Accept prefers it; every answer gets Vary: Accept. */
     variants: z.record(mediaType, variant).optional(),
     mcp: mcpServer.optional(),
@@ -150,9 +187,14 @@ const route = z
   .refine((r) => [r.body, r.file, r.generate_bytes, r.redirect, r.mcp].filter((x) => x !== undefined).length <= 1, {
     message: 'a route has at most one of body, file, generate_bytes, redirect, mcp',
   })
-  .refine((r) => r.variants === undefined || (r.body === undefined && r.generate_bytes === undefined && r.redirect === undefined && r.mcp === undefined), {
-    message: 'variants go with a file route (the file at the path or `file`)',
-  });
+  .refine(
+    (r) =>
+      r.variants === undefined ||
+      (r.body === undefined && r.generate_bytes === undefined && r.redirect === undefined && r.mcp === undefined),
+    {
+      message: 'variants go with a file route (the file at the path or `file`)',
+    },
+  );
 
 const siteSchema = z
   .object({
@@ -166,7 +208,9 @@ const siteSchema = z
       .object({
         min_version: tlsVersion.default('TLSv1.2'),
         max_version: tlsVersion.default('TLSv1.3'),
-        certificate: z.enum(['valid', 'expired', 'not-yet-valid', 'wrong-name', 'self-signed', 'leaf-only']).default('valid'),
+        certificate: z
+          .enum(['valid', 'expired', 'not-yet-valid', 'wrong-name', 'self-signed', 'leaf-only'])
+          .default('valid'),
         key: z.enum(['ec-p256', 'rsa-2048']).default('ec-p256'),
         ciphers: z.string().nullable().default(null),
         alpn: z.array(z.string()).nullable().default(null),
@@ -190,7 +234,10 @@ const siteSchema = z
     web_bot_auth: z.boolean().default(false),
     /** Requests for the site's other names redirect to this one (path and query kept); HTTP upgrades first. */
     canonical_host: z
-      .object({ name: hostname, status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).default(301) })
+      .object({
+        name: hostname,
+        status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]).default(301),
+      })
       .strict()
       .optional(),
     compress: z.boolean().default(false),
@@ -241,7 +288,10 @@ type Raw = Record<string, unknown>;
 const inheritance = z.object({
   extends: z.string().min(1).optional(),
   remove_files: z.array(z.string().min(1)).default([]),
-  dns: z.object({ remove_records: z.array(z.object({ name: recordName, type: z.string().min(1) }).strict()).default([]) }).passthrough().optional(),
+  dns: z
+    .object({ remove_records: z.array(z.object({ name: recordName, type: z.string().min(1) }).strict()).default([]) })
+    .passthrough()
+    .optional(),
 });
 
 /** What a site names for itself and never takes from the site it extends. */
@@ -272,8 +322,11 @@ function withDomain(value: unknown, domain: string): unknown {
 /** A record's identity for replacement: its owner name (relative to the domain) and type. */
 function recordKey(record: unknown, domain: string): string {
   const r = isObject(record) ? record : {};
-  const name = String(withDomain(r.name ?? '', domain)).toLowerCase().replace(/\.$/, '');
-  const owner = name === '@' || name === domain ? '@' : name.endsWith(`.${domain}`) ? name.slice(0, -domain.length - 1) : name;
+  const name = String(withDomain(r.name ?? '', domain))
+    .toLowerCase()
+    .replace(/\.$/, '');
+  const owner =
+    name === '@' || name === domain ? '@' : name.endsWith(`.${domain}`) ? name.slice(0, -domain.length - 1) : name;
   return `${owner} ${String(r.type ?? '').toUpperCase()}`;
 }
 
@@ -283,7 +336,9 @@ function mergeDns(base: unknown, own: unknown, removals: { name: string; type: s
   const { remove_records: _, ...ownDns } = isObject(own) ? own : {};
   const ownRecords = Array.isArray(ownDns.records) ? ownDns.records : [];
   const dropped = new Set([...ownRecords, ...removals].map((r) => recordKey(r, domain)));
-  const kept = (Array.isArray(baseDns.records) ? baseDns.records : []).filter((r) => !dropped.has(recordKey(r, domain)));
+  const kept = (Array.isArray(baseDns.records) ? baseDns.records : []).filter(
+    (r) => !dropped.has(recordKey(r, domain)),
+  );
   return { ...baseDns, ...ownDns, records: [...kept, ...ownRecords] };
 }
 
@@ -318,7 +373,8 @@ class SiteReader {
 
   /** The site's fields merged over those of the sites it extends, and its file layers. */
   resolve(name: string, chain: string[] = []): { raw: Raw; files: FileLayer[] } {
-    if (chain.includes(name)) throw new SiteConfigError(`${this.file(chain[0]!)}: extends loops (${[...chain, name].join(' -> ')})`);
+    if (chain.includes(name))
+      throw new SiteConfigError(`${this.file(chain[0]!)}: extends loops (${[...chain, name].join(' -> ')})`);
     const raw = this.read(name);
     const parsed = inheritance.safeParse(raw);
     if (!parsed.success) throw new SiteConfigError(`${this.file(name)}: ${issuesOf(parsed.error)}`);
@@ -332,7 +388,8 @@ class SiteReader {
       }
       return { raw: own, files: [layer] };
     }
-    if (!existsSync(this.file(baseName))) throw new SiteConfigError(`${this.file(name)}: extends ${baseName}, which is no site of ${this.sitesDir}`);
+    if (!existsSync(this.file(baseName)))
+      throw new SiteConfigError(`${this.file(name)}: extends ${baseName}, which is no site of ${this.sitesDir}`);
     const base = this.resolve(baseName, [...chain, name]);
     const domain = typeof own.domain === 'string' ? own.domain.toLowerCase() : '';
     const inherited = Object.fromEntries(Object.entries(base.raw).filter(([key]) => !OWN_ONLY.has(key)));

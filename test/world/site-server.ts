@@ -77,30 +77,49 @@ interface Reply {
 }
 
 function mediaTypeOf(contentType: string | string[] | undefined): string {
-  return String(contentType ?? DEFAULT_TYPE).split(';')[0]!.trim().toLowerCase();
+  return String(contentType ?? DEFAULT_TYPE)
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 }
 
 /** `servedAs`: the content type a route gives the file (extension-less documents are text only by it). */
 function fileReply(site: Site, file: string, data: Buffer, status = 200, servedAs?: string | string[]): Reply {
   const type = contentTypeOf(file);
-  const body = isText(servedAs === undefined ? type : String(servedAs)) ? Buffer.from(expandTemplates(data.toString('utf8'), site.spec.domain)) : data;
+  const body = isText(servedAs === undefined ? type : String(servedAs))
+    ? Buffer.from(expandTemplates(data.toString('utf8'), site.spec.domain))
+    : data;
   return { status, headers: { 'content-type': type }, body };
 }
 
-const NOT_FOUND_PAGE = Buffer.from('<!doctype html>\n<html lang="en"><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>\n');
+const NOT_FOUND_PAGE = Buffer.from(
+  '<!doctype html>\n<html lang="en"><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>\n',
+);
 
 async function notFound(site: Site): Promise<Reply> {
   const page = await findFile(site.files, '/404.html');
-  return page ? fileReply(site, page.file, page.data, 404) : { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: NOT_FOUND_PAGE };
+  return page
+    ? fileReply(site, page.file, page.data, 404)
+    : { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: NOT_FOUND_PAGE };
 }
 
 async function routeReply(site: Site, route: RouteSpec, urlPath: string): Promise<Reply> {
-  if (route.redirect !== undefined) return { status: route.redirect_status ?? 301, headers: { location: route.redirect }, body: Buffer.alloc(0) };
+  if (route.redirect !== undefined)
+    return { status: route.redirect_status ?? 301, headers: { location: route.redirect }, body: Buffer.alloc(0) };
   if (route.generate_bytes !== undefined) {
-    return { status: route.status ?? 200, headers: { 'content-type': DEFAULT_TYPE }, body: Buffer.alloc(0), generate: route.generate_bytes };
+    return {
+      status: route.status ?? 200,
+      headers: { 'content-type': DEFAULT_TYPE },
+      body: Buffer.alloc(0),
+      generate: route.generate_bytes,
+    };
   }
   if (route.body !== undefined) {
-    return { status: route.status ?? 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(expandTemplates(route.body, site.spec.domain)) };
+    return {
+      status: route.status ?? 200,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: Buffer.from(expandTemplates(route.body, site.spec.domain)),
+    };
   }
   const found = await findFile(site.files, route.file !== undefined ? `/${route.file.replace(/^\/+/, '')}` : urlPath);
   if (found) return fileReply(site, found.file, found.data, route.status ?? 200, route.headers?.['content-type']);
@@ -149,9 +168,16 @@ function hostOf(req: IncomingMessage, site: Site): string {
   return [site.spec.domain, ...site.spec.aliases].includes(host) ? host : site.spec.domain;
 }
 
-async function send(req: IncomingMessage, res: ServerResponse, reply: Reply, baseHeaders: HeaderMap, compress: boolean): Promise<void> {
+async function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: Reply,
+  baseHeaders: HeaderMap,
+  compress: boolean,
+): Promise<void> {
   const headers: HeaderMap = { ...baseHeaders, ...reply.headers };
-  const hasBody = reply.status !== 204 && reply.status !== 304 && (reply.generate !== undefined || reply.body.length > 0);
+  const hasBody =
+    reply.status !== 204 && reply.status !== 304 && (reply.generate !== undefined || reply.body.length > 0);
   const gzip = compress && hasBody && wantsGzip(req);
   if (gzip) {
     headers['content-encoding'] = 'gzip';
@@ -198,7 +224,8 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
   const { spec } = site;
   const baseHeaders = scheme === 'https' ? spec.headers : (spec.http?.headers ?? {});
   const signers = new Map<string, DirectorySigner>();
-  for (const [routePath, route] of Object.entries(spec.routes)) if (route.sign_directory) signers.set(routePath, directorySigner(route.sign_directory));
+  for (const [routePath, route] of Object.entries(spec.routes))
+    if (route.sign_directory) signers.set(routePath, directorySigner(route.sign_directory));
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const closed = new AbortController();
     res.on('close', () => closed.abort());
@@ -217,7 +244,10 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
         const location = `${scheme}://${authority(canonical.name, scheme, ports[scheme])}${req.url ?? '/'}`;
         return await send(req, res, redirect(canonical.status, location), baseHeaders, false);
       }
-      if (spec.web_bot_auth && !(await ctx.verifyBotAuth(req, `${scheme}://${req.headers.host ?? host}${req.url ?? '/'}`))) {
+      if (
+        spec.web_bot_auth &&
+        !(await ctx.verifyBotAuth(req, `${scheme}://${req.headers.host ?? host}${req.url ?? '/'}`))
+      ) {
         const reply: Reply = {
           status: 401,
           headers: { 'content-type': 'text/plain; charset=utf-8' },

@@ -61,7 +61,10 @@ describe('HTTPS and the test CA', () => {
 
   it('serves the alias with the same certificate', async () => {
     const r = await get('basic', '/', { host: 'basic-alias.test' });
-    expect([r.status, r.peer!.subjectaltname]).toEqual([200, 'DNS:basic.test, DNS:www.basic.test, DNS:basic-alias.test']);
+    expect([r.status, r.peer!.subjectaltname]).toEqual([
+      200,
+      'DNS:basic.test, DNS:www.basic.test, DNS:basic-alias.test',
+    ]);
   });
 
   it('is not trusted without the world CA', async () => {
@@ -86,7 +89,9 @@ describe('HTTPS and the test CA', () => {
 
   it('keeps to the site TLS versions: 1.3 on basic, 1.0/1.1 only on legacy', async () => {
     expect((await get('basic')).protocol).toBe('TLSv1.3');
-    expect(await tlsError('basic', { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' })).not.toBe('no error');
+    expect(
+      await tlsError('basic', { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }),
+    ).not.toBe('no error');
     const legacy = await get('legacy', '/', { minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' });
     expect(legacy.protocol).toBe('TLSv1.1');
     expect(await tlsError('legacy', { minVersion: 'TLSv1.2' })).not.toBe('no error');
@@ -147,7 +152,11 @@ describe('files, headers and routes', () => {
     const manual = await get('basic', '/manual');
     expect([manual.status, manual.headers.location, manual.body.length]).toEqual([302, '/target', 0]);
     const teapot = await get('basic', '/teapot');
-    expect([teapot.status, teapot.headers['x-route'], teapot.headers['content-type']]).toEqual([418, 'teapot', 'text/x-teapot']);
+    expect([teapot.status, teapot.headers['x-route'], teapot.headers['content-type']]).toEqual([
+      418,
+      'teapot',
+      'text/x-teapot',
+    ]);
     expect(teapot.body.toString()).toMatch(/^short and stout \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const data = await get('basic', '/data');
     expect([data.headers['content-type'], data.body.toString().trim()]).toEqual(['application/json', '{"ok": true}']);
@@ -206,9 +215,13 @@ describe('compression', () => {
   });
 
   it('does not gzip when the client refuses it or the site does not enable it', async () => {
-    expect((await get('basic', '/hello.txt', { headers: { 'accept-encoding': 'gzip;q=0' } })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await get('basic', '/hello.txt', { headers: { 'accept-encoding': 'gzip;q=0' } })).headers['content-encoding'],
+    ).toBeUndefined();
     expect((await get('basic', '/hello.txt')).headers['content-encoding']).toBeUndefined();
-    expect((await get('soft404', '/', { headers: { 'accept-encoding': 'gzip' } })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await get('soft404', '/', { headers: { 'accept-encoding': 'gzip' } })).headers['content-encoding'],
+    ).toBeUndefined();
   });
 
   it('gzips a generated stream on the fly', async () => {
@@ -224,7 +237,13 @@ describe('Web Bot Auth', () => {
     const authority = `botauth.test:${fixtures.httpsPort}`;
     const sign = createWebBotAuthSigner(key, 'https://agent.test/.well-known/http-message-signatures-directory');
     const headers = await sign({ method: 'GET', url: `https://${authority}/`, headers: {} });
-    return fetchSite({ address: site.address, port: fixtures.httpsPort, host: 'botauth.test', headers: { ...headers, host: authority }, ca: fixtures.caPem });
+    return fetchSite({
+      address: site.address,
+      port: fixtures.httpsPort,
+      host: 'botauth.test',
+      headers: { ...headers, host: authority },
+      ca: fixtures.caPem,
+    });
   }
 
   it('answers 401 to a request without a signature', async () => {
@@ -245,9 +264,15 @@ describe('Web Bot Auth', () => {
 describe('canonical host', () => {
   it('redirects the other names to the canonical one on HTTPS and on plain HTTP, keeping path and query', async () => {
     const https = await get('canonical', '/a?b=c');
-    expect([https.status, https.headers.location]).toEqual([308, `https://www.canonical.test:${fixtures.httpsPort}/a?b=c`]);
+    expect([https.status, https.headers.location]).toEqual([
+      308,
+      `https://www.canonical.test:${fixtures.httpsPort}/a?b=c`,
+    ]);
     const plain = await get('canonical', '/a?b=c', { scheme: 'http' });
-    expect([plain.status, plain.headers.location]).toEqual([308, `http://www.canonical.test:${fixtures.httpPort}/a?b=c`]);
+    expect([plain.status, plain.headers.location]).toEqual([
+      308,
+      `http://www.canonical.test:${fixtures.httpPort}/a?b=c`,
+    ]);
     const www = await get('canonical', '/', { host: 'www.canonical.test' });
     expect([www.status, www.body.toString().trim()]).toEqual([200, 'canonical home']);
   });
@@ -263,7 +288,13 @@ describe('canonical host', () => {
 
 describe('IPv6: the ipv6 sites share [::1]', () => {
   const onV6 = (host: string, extra: Partial<FetchOptions> = {}) =>
-    fetchSite({ address: '::1', port: extra.scheme === 'http' ? fixtures.httpPort : fixtures.httpsPort, host, ca: fixtures.caPem, ...extra });
+    fetchSite({
+      address: '::1',
+      port: extra.scheme === 'http' ? fixtures.httpPort : fixtures.httpsPort,
+      host,
+      ca: fixtures.caPem,
+      ...extra,
+    });
 
   it('chooses the site and its certificate by SNI', async () => {
     const basic = await onV6('www.basic.test');
@@ -296,14 +327,22 @@ describe('content negotiation', () => {
   it('serves the default representation to browsers and clients that send no Accept, with Vary: Accept', async () => {
     for (const accept of [undefined, 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', '*/*']) {
       const r = await page(accept);
-      expect([r.status, r.headers['content-type'], r.headers.vary, r.headers['x-route']]).toEqual([200, 'text/html; charset=utf-8', 'accept', 'page']);
+      expect([r.status, r.headers['content-type'], r.headers.vary, r.headers['x-route']]).toEqual([
+        200,
+        'text/html; charset=utf-8',
+        'accept',
+        'page',
+      ]);
     }
   });
 
   it('serves the variant the Accept header prefers, with its own headers', async () => {
     const md = await page('text/markdown');
     expect([md.headers['content-type'], md.body.toString(), md.headers.vary, md.headers['x-route']]).toEqual([
-      'text/markdown; charset=utf-8', '# The page\n', 'accept', 'page',
+      'text/markdown; charset=utf-8',
+      '# The page\n',
+      'accept',
+      'page',
     ]);
     const plain = await page('text/markdown;q=0.4, text/plain;q=0.5');
     expect([plain.headers['content-type'], plain.headers['x-variant']]).toEqual(['text/plain; charset=utf-8', 'plain']);
@@ -322,15 +361,36 @@ describe('an MCP route', () => {
       body: JSON.stringify({ jsonrpc: '2.0', ...message }),
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     });
-  const initialize = { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const initialize = {
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
 
   it('answers initialize, tools/list and tools/call as JSON, without a session', async () => {
     const init = await rpc('/mcp', initialize);
-    expect([init.status, init.headers['content-type'], init.headers['mcp-session-id']]).toEqual([200, 'application/json', undefined]);
-    expect(JSON.parse(init.body.toString())).toMatchObject({ id: 1, result: { serverInfo: { name: 'agent-test', version: '2.0.0' }, capabilities: { tools: {} } } });
-    const list = JSON.parse((await rpc('/mcp', { id: 2, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' })).body.toString());
-    expect(list.result.tools).toEqual([{ name: 'echo', description: 'Answers with a fixed text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }]);
-    const call = JSON.parse((await rpc('/mcp', { id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } })).body.toString());
+    expect([init.status, init.headers['content-type'], init.headers['mcp-session-id']]).toEqual([
+      200,
+      'application/json',
+      undefined,
+    ]);
+    expect(JSON.parse(init.body.toString())).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: 'agent-test', version: '2.0.0' }, capabilities: { tools: {} } },
+    });
+    const list = JSON.parse(
+      (await rpc('/mcp', { id: 2, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' })).body.toString(),
+    );
+    expect(list.result.tools).toEqual([
+      {
+        name: 'echo',
+        description: 'Answers with a fixed text',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      },
+    ]);
+    const call = JSON.parse(
+      (await rpc('/mcp', { id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } })).body.toString(),
+    );
     expect(call.result.content).toEqual([{ type: 'text', text: 'fixed text' }]);
   });
 
@@ -344,7 +404,11 @@ describe('an MCP route', () => {
   it('answers GET with 405 and a JSON-RPC error to a body that is not JSON', async () => {
     const r = await get('agent', '/mcp');
     expect([r.status, r.headers.allow]).toEqual([405, 'POST']);
-    const bad = await get('agent', '/mcp', { method: 'POST', body: '{', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    const bad = await get('agent', '/mcp', {
+      method: 'POST',
+      body: '{',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
     expect(JSON.parse(bad.body.toString()).error.code).toBe(-32700);
   });
 });
@@ -361,7 +425,13 @@ describe('a signed key directory', () => {
         requiredFields: ['@authority'],
         keyLookup: async (params) => {
           seen.push(params);
-          return params.keyid === keyid ? { id: keyid, algs: ['ed25519'], verify: createVerifier(createPublicKey({ key: publicJwk, format: 'jwk' }), 'ed25519') } : null;
+          return params.keyid === keyid
+            ? {
+                id: keyid,
+                algs: ['ed25519'],
+                verify: createVerifier(createPublicKey({ key: publicJwk, format: 'jwk' }), 'ed25519'),
+              }
+            : null;
         },
       },
       { status: r.status, headers: r.headers as Record<string, string> },
@@ -376,8 +446,13 @@ describe('a signed key directory', () => {
     expect(r.headers['signature-input']).toMatch(/^binding0=\("@authority";req\);/);
     const { verified, seen } = await verifyDirectory(authority, r);
     expect(verified).toBe(true);
-    expect(seen[0]).toMatchObject({ tag: 'http-message-signatures-directory', keyid: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k', alg: 'ed25519' });
-    const param = (name: string) => Number(new RegExp(`;${name}=(\\d+)`).exec(String(r.headers['signature-input']))![1]);
+    expect(seen[0]).toMatchObject({
+      tag: 'http-message-signatures-directory',
+      keyid: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+      alg: 'ed25519',
+    });
+    const param = (name: string) =>
+      Number(new RegExp(`;${name}=(\\d+)`).exec(String(r.headers['signature-input']))![1]);
     expect(param('expires') - param('created')).toBe(300);
   });
 
@@ -394,7 +469,10 @@ describe('the good site', () => {
     const [jwk] = JSON.parse(readFileSync(path.join(files, 'jwks.json'), 'utf8')).keys;
     const [sig] = signatures as { protected: string; signature: string }[];
     const payload = Buffer.from(canonicalize(card)!).toString('base64url');
-    const { protectedHeader } = await flattenedVerify({ protected: sig!.protected, signature: sig!.signature, payload }, await importJWK(jwk, 'EdDSA'));
+    const { protectedHeader } = await flattenedVerify(
+      { protected: sig!.protected, signature: sig!.signature, payload },
+      await importJWK(jwk, 'EdDSA'),
+    );
     expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: jwk.kid, typ: 'JOSE' });
   });
 });

@@ -2,9 +2,7 @@
 // one listener can hand each connection to the site the client asked for before any TLS state exists.
 
 export type ClientHelloRead =
-  | { kind: 'incomplete' }
-  | { kind: 'not-tls' }
-  | { kind: 'hello'; serverName: string | null };
+  { kind: 'incomplete' } | { kind: 'not-tls' } | { kind: 'hello'; serverName: string | null };
 
 const HANDSHAKE_RECORD = 22;
 const CLIENT_HELLO = 1;
@@ -42,10 +40,14 @@ function serverNameIn(hello: Buffer): string | null {
     at += 4 + length;
     if (type !== SERVER_NAME_EXTENSION) continue;
     // server_name_list (2), then entries: name_type (1), length (2), name
-    for (let i = 2; i + 3 <= body.length; ) {
+    for (let i = 2; i + 3 <= body.length;) {
       const nameType = body.readUInt8(i);
       const nameLength = body.readUInt16BE(i + 1);
-      if (nameType === HOST_NAME) return body.subarray(i + 3, i + 3 + nameLength).toString('ascii').toLowerCase();
+      if (nameType === HOST_NAME)
+        return body
+          .subarray(i + 3, i + 3 + nameLength)
+          .toString('ascii')
+          .toLowerCase();
       i += 3 + nameLength;
     }
   }

@@ -55,7 +55,13 @@ describe('startWorld and stop', () => {
     const world = await startWorld({ sitesDir: FIXTURES });
     const basic = world.sites.find((s) => s.name === 'basic')!;
     // Leave a keep-alive connection and a pending delayed response open: stop must end them too.
-    const pending = fetchSite({ address: basic.address, port: world.httpsPort, host: 'basic.test', path: '/slow', ca: world.caPem }).then(
+    const pending = fetchSite({
+      address: basic.address,
+      port: world.httpsPort,
+      host: 'basic.test',
+      path: '/slow',
+      ca: world.caPem,
+    }).then(
       () => 'answered',
       () => 'cut off',
     );
@@ -102,7 +108,9 @@ describe('startWorld and stop', () => {
   });
 
   it('refuses a site file with an unknown field, naming the file', async () => {
-    await expect(startWorld({ sitesDir: path.join(FIXTURES, '..', 'broken-sites') })).rejects.toThrow(/typo\/site\.yaml.*redirect_to_http/);
+    await expect(startWorld({ sitesDir: path.join(FIXTURES, '..', 'broken-sites') })).rejects.toThrow(
+      /typo\/site\.yaml.*redirect_to_http/,
+    );
   });
 });
 
@@ -114,6 +122,8 @@ describe('templates', () => {
   });
 
   it('turns every {{domain}} into the serving site domain', () => {
-    expect(expandTemplates('https://{{domain}}/a and mailto:x@{{ domain }}', 'b.test')).toBe('https://b.test/a and mailto:x@b.test');
+    expect(expandTemplates('https://{{domain}}/a and mailto:x@{{ domain }}', 'b.test')).toBe(
+      'https://b.test/a and mailto:x@b.test',
+    );
   });
 });

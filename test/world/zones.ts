@@ -13,8 +13,7 @@ export interface WireRecord {
 }
 
 export type LookupResult =
-  | { kind: 'drop' }
-  | { kind: 'answer'; rcode: number; ad: boolean; answers: WireRecord[]; authorities: WireRecord[] };
+  { kind: 'drop' } | { kind: 'answer'; rcode: number; ad: boolean; answers: WireRecord[]; authorities: WireRecord[] };
 
 export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 
@@ -112,7 +111,8 @@ function buildZone(site: Site, apex: string, siteApexes: string[]): Zone {
   // A type the site sets at a name replaces what the world would have made for that name and type.
   const overridden = new Set(given.map(({ rec, name }) => `${name}|${WIRE_TYPE[rec.type] ?? rec.type}`));
   for (const rec of generated) if (!overridden.has(`${rec.name}|${rec.type}`)) add(zone, rec);
-  for (const { rec, name } of given) add(zone, rr(name, WIRE_TYPE[rec.type] ?? rec.type, wireData(rec, spec.domain), rec.ttl ?? TTL));
+  for (const { rec, name } of given)
+    add(zone, rr(name, WIRE_TYPE[rec.type] ?? rec.type, wireData(rec, spec.domain), rec.ttl ?? TTL));
   // Empty non-terminals exist (NODATA, not NXDOMAIN), as in any real zone.
   for (const name of [...zone.names.keys()]) {
     for (let n = name; n !== apex && n.includes('.'); n = n.slice(n.indexOf('.') + 1)) {
@@ -140,7 +140,8 @@ export class Zones {
       const apexes = [domain, ...aliases.filter((a) => !a.endsWith(`.${domain}`) && !a.startsWith('*.'))];
       for (const rec of site.spec.dns.records) {
         const owner = ownerName(rec.name, domain);
-        if (!zoneOf(owner, apexes)) throw new Error(`site ${site.name}: record ${rec.name} ${rec.type} lies outside its zones`);
+        if (!zoneOf(owner, apexes))
+          throw new Error(`site ${site.name}: record ${rec.name} ${rec.type} lies outside its zones`);
       }
       for (const apex of apexes) this.zones.set(apex, buildZone(site, apex, apexes));
     }
@@ -181,7 +182,7 @@ export class Zones {
   private node(zone: Zone, name: string): Map<string, WireRecord[]> | undefined {
     const exact = zone.names.get(name);
     if (exact) return exact;
-    for (let n = name; n !== zone.apex && n.includes('.'); ) {
+    for (let n = name; n !== zone.apex && n.includes('.');) {
       n = n.slice(n.indexOf('.') + 1);
       if (zone.names.has(n)) return zone.names.get(`*.${n}`);
     }

@@ -38,9 +38,28 @@ describe('inspectAgentCard', () => {
   });
 
   it('reads a 0.3 card with a top-level http url and a dangling security reference', () => {
-    const facts = inspectAgentCard({ name: 'Old', url: 'http://example.com/a2a', protocolVersion: '0.3.0', security: [{ apiKey: [] }], skills: [{ id: 'x' }] });
-    expect(facts).toMatchObject({ interface_style: 'top-level-url', url: 'http://example.com/a2a', protocol_version: '0.3.0', endpoint_urls_non_https_count: 1, skills_incomplete_count: 1, security_undefined_refs: ['apiKey'] });
-    expect(facts.missing_required).toEqual(['capabilities', 'defaultInputModes', 'defaultOutputModes', 'description', 'version']);
+    const facts = inspectAgentCard({
+      name: 'Old',
+      url: 'http://example.com/a2a',
+      protocolVersion: '0.3.0',
+      security: [{ apiKey: [] }],
+      skills: [{ id: 'x' }],
+    });
+    expect(facts).toMatchObject({
+      interface_style: 'top-level-url',
+      url: 'http://example.com/a2a',
+      protocol_version: '0.3.0',
+      endpoint_urls_non_https_count: 1,
+      skills_incomplete_count: 1,
+      security_undefined_refs: ['apiKey'],
+    });
+    expect(facts.missing_required).toEqual([
+      'capabilities',
+      'defaultInputModes',
+      'defaultOutputModes',
+      'description',
+      'version',
+    ]);
   });
 
   it('lists the endpoint as missing when neither shape declares one', () => {

@@ -6,7 +6,11 @@ describe('inspectLinkset', () => {
     expect(
       inspectLinkset({
         linkset: [
-          { anchor: 'https://example.com/api/v1', 'service-desc': [{ href: 'https://example.com/openapi.json', type: 'application/json' }], 'service-doc': [{ href: 'https://example.com/docs' }] },
+          {
+            anchor: 'https://example.com/api/v1',
+            'service-desc': [{ href: 'https://example.com/openapi.json', type: 'application/json' }],
+            'service-doc': [{ href: 'https://example.com/docs' }],
+          },
           { anchor: '/relative', item: [{ href: 'https://example.com/api/v2' }, { title: 'no href' }] },
         ],
       }),
@@ -23,7 +27,11 @@ describe('inspectLinkset', () => {
   });
 
   it('answers absent facts for a document without a linkset', () => {
-    expect(inspectLinkset({ links: [] })).toMatchObject({ linkset_present: false, contexts_count: null, relations: [] });
+    expect(inspectLinkset({ links: [] })).toMatchObject({
+      linkset_present: false,
+      contexts_count: null,
+      relations: [],
+    });
   });
 });
 
@@ -33,11 +41,26 @@ describe('inspectEntryCatalog', () => {
       inspectEntryCatalog({
         specVersion: '0.9',
         entries: [
-          { identifier: 'urn:air:example.com:weather', displayName: 'Weather', type: 'application/mcp-server-card+json', url: 'https://example.com/card.json' },
-          { identifier: 'urn:air:example.com:inline', displayName: 'Inline', type: 'application/a2a-agent-card+json', data: {} },
+          {
+            identifier: 'urn:air:example.com:weather',
+            displayName: 'Weather',
+            type: 'application/mcp-server-card+json',
+            url: 'https://example.com/card.json',
+          },
+          {
+            identifier: 'urn:air:example.com:inline',
+            displayName: 'Inline',
+            type: 'application/a2a-agent-card+json',
+            data: {},
+          },
           { displayName: 'No id', type: 'application/mcp-server-card+json', url: 'https://example.com/x' },
         ],
       }),
-    ).toEqual({ spec_version: '0.9', entries_count: 3, entries_incomplete_count: 1, entry_types: ['application/a2a-agent-card+json', 'application/mcp-server-card+json'] });
+    ).toEqual({
+      spec_version: '0.9',
+      entries_count: 3,
+      entries_incomplete_count: 1,
+      entry_types: ['application/a2a-agent-card+json', 'application/mcp-server-card+json'],
+    });
   });
 });

@@ -9,10 +9,34 @@ const sec = (iso: string) => Date.parse(iso) / 1000;
 
 describe('inspectJwks', () => {
   it('recognises a thumbprint kid and a key valid at the observation time', async () => {
-    const facts = await inspectJwks({ keys: [{ ...OKP, kid: THUMBPRINT, alg: 'ed25519', nbf: sec('2026-01-01T00:00:00Z'), exp: sec('2027-01-01T00:00:00Z') }] }, AT);
+    const facts = await inspectJwks(
+      {
+        keys: [
+          {
+            ...OKP,
+            kid: THUMBPRINT,
+            alg: 'ed25519',
+            nbf: sec('2026-01-01T00:00:00Z'),
+            exp: sec('2027-01-01T00:00:00Z'),
+          },
+        ],
+      },
+      AT,
+    );
     expect(facts).toEqual({
       keys_count: 1,
-      keys: [{ kid: THUMBPRINT, kty: 'OKP', alg: 'ed25519', use: null, private_members: [], nbf: '2026-01-01T00:00:00.000Z', exp: '2027-01-01T00:00:00.000Z', kid_is_thumbprint: true }],
+      keys: [
+        {
+          kid: THUMBPRINT,
+          kty: 'OKP',
+          alg: 'ed25519',
+          use: null,
+          private_members: [],
+          nbf: '2026-01-01T00:00:00.000Z',
+          exp: '2027-01-01T00:00:00.000Z',
+          kid_is_thumbprint: true,
+        },
+      ],
       private_members: [],
       keys_without_kty_count: 0,
       keys_without_kid_count: 0,

@@ -9,18 +9,35 @@ describe('inspectSkillsIndex', () => {
       inspectSkillsIndex({
         $schema: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
         skills: [
-          { name: 'book-trip', type: 'skill-md', description: 'Books a trip', url: '/skills/book-trip/SKILL.md', digest: DIGEST },
+          {
+            name: 'book-trip',
+            type: 'skill-md',
+            description: 'Books a trip',
+            url: '/skills/book-trip/SKILL.md',
+            digest: DIGEST,
+          },
           { name: 'Book_Trip', type: 'skill-md', description: 'Bad name', url: '/x', digest: DIGEST },
           { name: 'zip', type: 'archive', description: 'No digest', url: '/zip' },
         ],
       }),
-    ).toEqual({ schema_url: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json', skills_count: 3, skills_incomplete_count: 2 });
+    ).toEqual({
+      schema_url: 'https://schemas.agentskills.io/discovery/0.2.0/schema.json',
+      skills_count: 3,
+      skills_incomplete_count: 2,
+    });
   });
 });
 
 describe('inspectAiPlugin', () => {
   it('reads the members plugin readers use', () => {
-    expect(inspectAiPlugin({ schema_version: 'v1', name_for_model: 'shop', description_for_model: 'Find products', api: { type: 'openapi', url: 'https://example.com/openapi.json' } })).toEqual({
+    expect(
+      inspectAiPlugin({
+        schema_version: 'v1',
+        name_for_model: 'shop',
+        description_for_model: 'Find products',
+        api: { type: 'openapi', url: 'https://example.com/openapi.json' },
+      }),
+    ).toEqual({
       schema_version: 'v1',
       name_for_model: 'shop',
       description_for_model: 'Find products',
@@ -35,7 +52,12 @@ describe('inspectUcpProfile', () => {
       inspectUcpProfile({
         ucp: {
           version: '2026-01-23',
-          services: { 'dev.ucp.shopping': { rest: { endpoint: 'https://example.com/ucp' }, mcp: { endpoint: 'http://example.com/mcp' } } },
+          services: {
+            'dev.ucp.shopping': {
+              rest: { endpoint: 'https://example.com/ucp' },
+              mcp: { endpoint: 'http://example.com/mcp' },
+            },
+          },
           capabilities: [{ name: 'dev.ucp.shopping.checkout', version: '2026-01-23' }],
         },
       }),
@@ -43,6 +65,11 @@ describe('inspectUcpProfile', () => {
   });
 
   it('answers nulls for a document without ucp', () => {
-    expect(inspectUcpProfile({})).toEqual({ version: null, services_count: null, capabilities_count: null, non_https_endpoints_count: 0 });
+    expect(inspectUcpProfile({})).toEqual({
+      version: null,
+      services_count: null,
+      capabilities_count: null,
+      non_https_endpoints_count: 0,
+    });
   });
 });

@@ -1,32 +1,71 @@
 import { describe, it, expect } from 'vitest';
-import { countListedTools, inspectInitializeResult, inspectMcpCard, pickEndpoint, readJsonRpc } from '../../../plugins/agents/inspect-mcp.ts';
+import {
+  countListedTools,
+  inspectInitializeResult,
+  inspectMcpCard,
+  pickEndpoint,
+  readJsonRpc,
+} from '../../../plugins/agents/inspect-mcp.ts';
 
 const BASE = 'https://example.com/.well-known/mcp.json';
 
 describe('inspectMcpCard', () => {
   it('reads a SEP-2127 server card', () => {
     const facts = inspectMcpCard(
-      { $schema: 'https://static.modelcontextprotocol.io/schemas/server-card.json', name: 'com.example/weather', version: '1.2.0', description: 'Weather', remotes: [{ type: 'streamable-http', url: 'https://example.com/mcp' }] },
+      {
+        $schema: 'https://static.modelcontextprotocol.io/schemas/server-card.json',
+        name: 'com.example/weather',
+        version: '1.2.0',
+        description: 'Weather',
+        remotes: [{ type: 'streamable-http', url: 'https://example.com/mcp' }],
+      },
       BASE,
       'example.com',
     );
-    expect(facts).toMatchObject({ format: 'server-card', name: 'com.example/weather', version: '1.2.0', tools_count: null });
-    expect(facts.remotes).toEqual([{ url: 'https://example.com/mcp', transport: 'streamable-http', https: true, on_site: true }]);
+    expect(facts).toMatchObject({
+      format: 'server-card',
+      name: 'com.example/weather',
+      version: '1.2.0',
+      tools_count: null,
+    });
+    expect(facts.remotes).toEqual([
+      { url: 'https://example.com/mcp', transport: 'streamable-http', https: true, on_site: true },
+    ]);
   });
 
   it('reads a legacy manifest and resolves a relative endpoint against the document', () => {
     const facts = inspectMcpCard(
-      { serverInfo: { name: 'shop', version: '0.9' }, protocolVersion: '2025-06-18', transport: { type: 'streamable-http', endpoint: '/mcp' }, authentication: { required: true, schemes: ['oauth2', 'bearer'] }, tools: [{ name: 'a' }, { name: 'b' }] },
+      {
+        serverInfo: { name: 'shop', version: '0.9' },
+        protocolVersion: '2025-06-18',
+        transport: { type: 'streamable-http', endpoint: '/mcp' },
+        authentication: { required: true, schemes: ['oauth2', 'bearer'] },
+        tools: [{ name: 'a' }, { name: 'b' }],
+      },
       BASE,
       'example.com',
     );
-    expect(facts).toMatchObject({ format: 'legacy-manifest', name: 'shop', version: '0.9', protocol_version: '2025-06-18', tools_count: 2, auth_schemes: ['bearer', 'oauth2'] });
+    expect(facts).toMatchObject({
+      format: 'legacy-manifest',
+      name: 'shop',
+      version: '0.9',
+      protocol_version: '2025-06-18',
+      tools_count: 2,
+      auth_schemes: ['bearer', 'oauth2'],
+    });
     expect(facts.remotes[0]?.url).toBe('https://example.com/mcp');
   });
 
   it('marks http and off-site endpoints', () => {
-    const facts = inspectMcpCard({ remotes: [{ type: 'sse', url: 'http://mcp.example.com/sse' }, { url: 'https://other.test/mcp' }] }, BASE, 'example.com');
-    expect(facts.remotes.map((r) => [r.https, r.on_site])).toEqual([[false, true], [true, false]]);
+    const facts = inspectMcpCard(
+      { remotes: [{ type: 'sse', url: 'http://mcp.example.com/sse' }, { url: 'https://other.test/mcp' }] },
+      BASE,
+      'example.com',
+    );
+    expect(facts.remotes.map((r) => [r.https, r.on_site])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
     expect(pickEndpoint(facts.remotes)).toBeNull();
   });
 
@@ -36,12 +75,22 @@ describe('inspectMcpCard', () => {
 });
 
 describe('readJsonRpc', () => {
-  const result = { protocolVersion: '2025-06-18', capabilities: { tools: {}, logging: {} }, serverInfo: { name: 's', version: '1' } };
+  const result = {
+    protocolVersion: '2025-06-18',
+    capabilities: { tools: {}, logging: {} },
+    serverInfo: { name: 's', version: '1' },
+  };
 
   it('finds the response in a JSON body', () => {
     const reading = readJsonRpc(JSON.stringify({ jsonrpc: '2.0', id: 1, result }), 'application/json', 1);
     expect(reading.framing).toBe('json');
-    expect(inspectInitializeResult(reading.result)).toEqual({ result_valid: true, server_name: 's', server_version: '1', protocol_version: '2025-06-18', capabilities: ['logging', 'tools'] });
+    expect(inspectInitializeResult(reading.result)).toEqual({
+      result_valid: true,
+      server_name: 's',
+      server_version: '1',
+      protocol_version: '2025-06-18',
+      capabilities: ['logging', 'tools'],
+    });
   });
 
   it('finds the response with the right id among SSE events', () => {
@@ -52,7 +101,9 @@ describe('readJsonRpc', () => {
   });
 
   it('reports a JSON-RPC error code', () => {
-    expect(readJsonRpc('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}}', 'application/json', 1)).toEqual({ framing: 'json', result: null, error_code: -32601 });
+    expect(
+      readJsonRpc('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}}', 'application/json', 1),
+    ).toEqual({ framing: 'json', result: null, error_code: -32601 });
   });
 
   it('finds nothing in HTML or a response to another id', () => {

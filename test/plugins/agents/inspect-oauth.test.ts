@@ -35,7 +35,12 @@ describe('inspectAuthorizationServer', () => {
 
   it('names http endpoints and a foreign issuer', () => {
     const facts = inspectAuthorizationServer(
-      { issuer: 'https://login.other.test', token_endpoint: 'http://example.com/token', jwks_uri: 'http://example.com/jwks', authorization_endpoint: 'https://example.com/a' },
+      {
+        issuer: 'https://login.other.test',
+        token_endpoint: 'http://example.com/token',
+        jwks_uri: 'http://example.com/jwks',
+        authorization_endpoint: 'https://example.com/a',
+      },
       ORIGIN,
     );
     expect(facts.issuer_matches_origin).toBe(false);
@@ -52,7 +57,15 @@ describe('inspectAuthorizationServer', () => {
 describe('inspectProtectedResource', () => {
   it('reads RFC 9728 metadata', () => {
     expect(
-      inspectProtectedResource({ resource: 'https://example.com', authorization_servers: ['https://auth.example.com', 'http://legacy.example.com'], bearer_methods_supported: ['header'], scopes_supported: ['write', 'read'] }, ORIGIN),
+      inspectProtectedResource(
+        {
+          resource: 'https://example.com',
+          authorization_servers: ['https://auth.example.com', 'http://legacy.example.com'],
+          bearer_methods_supported: ['header'],
+          scopes_supported: ['write', 'read'],
+        },
+        ORIGIN,
+      ),
     ).toEqual({
       resource: 'https://example.com',
       resource_matches_origin: true,
@@ -65,6 +78,9 @@ describe('inspectProtectedResource', () => {
   });
 
   it('notices a resource for another origin', () => {
-    expect(inspectProtectedResource({ resource: 'https://api.example.com' }, ORIGIN)).toMatchObject({ resource_matches_origin: false, authorization_servers_count: null });
+    expect(inspectProtectedResource({ resource: 'https://api.example.com' }, ORIGIN)).toMatchObject({
+      resource_matches_origin: false,
+      authorization_servers_count: null,
+    });
   });
 });

@@ -10,7 +10,10 @@ describe('inspectOpenApi', () => {
       security: [{ key: [] }],
       components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } } },
       paths: {
-        '/items': { get: { operationId: 'listItems', summary: 'List' }, post: { operationId: 'listItems', security: [] } },
+        '/items': {
+          get: { operationId: 'listItems', summary: 'List' },
+          post: { operationId: 'listItems', security: [] },
+        },
         '/items/{id}': { parameters: [], get: { description: 'One item' } },
       },
       webhooks: { newItem: { post: { operationId: 'newItem' } } },
@@ -34,11 +37,29 @@ describe('inspectOpenApi', () => {
   });
 
   it('reads Swagger 2.0 servers from host and schemes', () => {
-    const facts = inspectOpenApi({ swagger: '2.0', info: { title: 'Old', version: '1' }, host: 'api.example.com', basePath: '/v1', schemes: ['http', 'https'], paths: {} });
-    expect(facts).toMatchObject({ family: 'swagger', spec_version: '2.0', servers_count: 2, servers_non_https_count: 1, operations_count: 0 });
+    const facts = inspectOpenApi({
+      swagger: '2.0',
+      info: { title: 'Old', version: '1' },
+      host: 'api.example.com',
+      basePath: '/v1',
+      schemes: ['http', 'https'],
+      paths: {},
+    });
+    expect(facts).toMatchObject({
+      family: 'swagger',
+      spec_version: '2.0',
+      servers_count: 2,
+      servers_non_https_count: 1,
+      operations_count: 0,
+    });
   });
 
   it('answers nulls for JSON that is not an API description', () => {
-    expect(inspectOpenApi({ hello: 'world' })).toMatchObject({ family: null, spec_version: null, paths_count: null, operations_count: 0 });
+    expect(inspectOpenApi({ hello: 'world' })).toMatchObject({
+      family: null,
+      spec_version: null,
+      paths_count: null,
+      operations_count: 0,
+    });
   });
 });

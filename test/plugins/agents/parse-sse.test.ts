@@ -3,11 +3,15 @@ import { parseSse } from '../../../plugins/agents/parse-sse.ts';
 
 describe('parseSse', () => {
   it('reads one event with its type and id', () => {
-    expect(parseSse('event: message\nid: 7\ndata: {"a":1}\n\n')).toEqual([{ event: 'message', id: '7', data: '{"a":1}' }]);
+    expect(parseSse('event: message\nid: 7\ndata: {"a":1}\n\n')).toEqual([
+      { event: 'message', id: '7', data: '{"a":1}' },
+    ]);
   });
 
   it('joins multi-line data and accepts CRLF', () => {
-    expect(parseSse('data: line one\r\ndata: line two\r\n\r\n')).toEqual([{ event: null, id: null, data: 'line one\nline two' }]);
+    expect(parseSse('data: line one\r\ndata: line two\r\n\r\n')).toEqual([
+      { event: null, id: null, data: 'line one\nline two' },
+    ]);
   });
 
   it('skips comments and keeps events in order', () => {

@@ -30,7 +30,8 @@ async function collect(domain: string, facets?: string[]): Promise<any> {
     signal: AbortSignal.timeout(20_000),
     observedAt: OBSERVED_AT,
     log: silent,
-    needs: (path) => facets === undefined || facets.some((f) => path === `agents.${f}` || path.startsWith(`agents.${f}.`)),
+    needs: (path) =>
+      facets === undefined || facets.some((f) => path === `agents.${f}` || path.startsWith(`agents.${f}.`)),
   };
   return provider.collect(domain, ctx);
 }
@@ -43,8 +44,15 @@ describe('agents provider on good.test', () => {
 
   it('reads the server card and talks to the endpoint it names', () => {
     expect(obs.mcp.manifest).toMatchObject({ format: 'server-card', name: 'test.good/catalogue', version: '1.0.0' });
-    expect(obs.mcp.manifest.response).toMatchObject({ status: 200, content_type: 'application/json', json_parsed: true, access_control_allow_origin: '*' });
-    expect(obs.mcp.manifest.remotes).toEqual([{ url: 'https://good.test/mcp', transport: 'streamable-http', https: true, on_site: true }]);
+    expect(obs.mcp.manifest.response).toMatchObject({
+      status: 200,
+      content_type: 'application/json',
+      json_parsed: true,
+      access_control_allow_origin: '*',
+    });
+    expect(obs.mcp.manifest.remotes).toEqual([
+      { url: 'https://good.test/mcp', transport: 'streamable-http', https: true, on_site: true },
+    ]);
     expect(obs.mcp.server_card.response.status).toBe(404);
     expect(obs.mcp.endpoint).toMatchObject({
       url: 'https://good.test/mcp',
@@ -61,19 +69,44 @@ describe('agents provider on good.test', () => {
   });
 
   it('reads the A2A card, OpenAPI description and API catalog', () => {
-    expect(obs.a2a.card).toMatchObject({ interface_style: 'supported-interfaces', skills_count: 1, skills_incomplete_count: 0, missing_required: [], endpoint_urls_non_https_count: 0 });
+    expect(obs.a2a.card).toMatchObject({
+      interface_style: 'supported-interfaces',
+      skills_count: 1,
+      skills_incomplete_count: 0,
+      missing_required: [],
+      endpoint_urls_non_https_count: 0,
+    });
     expect(obs.a2a.legacy_card.response.status).toBe(404);
-    expect(obs.openapi).toMatchObject({ family: 'openapi', spec_version: '3.1.0', operations_count: 2, operation_ids_count: 2, servers_non_https_count: 0 });
+    expect(obs.openapi).toMatchObject({
+      family: 'openapi',
+      spec_version: '3.1.0',
+      operations_count: 2,
+      operation_ids_count: 2,
+      servers_non_https_count: 0,
+    });
     expect(obs.api_catalog.response.content_type).toBe('application/linkset+json');
-    expect(obs.api_catalog).toMatchObject({ profile: 'https://www.rfc-editor.org/info/rfc9727', linkset_present: true, service_desc_count: 1, contexts_without_absolute_anchor_count: 0 });
+    expect(obs.api_catalog).toMatchObject({
+      profile: 'https://www.rfc-editor.org/info/rfc9727',
+      linkset_present: true,
+      service_desc_count: 1,
+      contexts_without_absolute_anchor_count: 0,
+    });
   });
 
   it('reads OAuth resource metadata and the key sets', () => {
-    expect(obs.oauth.protected_resource).toMatchObject({ resource_matches_origin: true, authorization_servers_count: 1, authorization_servers_non_https_count: 0 });
+    expect(obs.oauth.protected_resource).toMatchObject({
+      resource_matches_origin: true,
+      authorization_servers_count: 1,
+      authorization_servers_non_https_count: 0,
+    });
     expect(obs.oauth.authorization_server.response.status).toBe(404);
     expect(obs.identity.jwks).toMatchObject({ keys_count: 1, private_members: [], kid_thumbprint_mismatch_count: 0 });
     expect(obs.identity.wba_directory.response.content_type).toBe('application/http-message-signatures-directory+json');
-    expect(obs.identity.wba_directory).toMatchObject({ keys_valid_at_observation_count: 1, kid_thumbprint_mismatch_count: 0, cache_control: 'max-age=86400' });
+    expect(obs.identity.wba_directory).toMatchObject({
+      keys_valid_at_observation_count: 1,
+      kid_thumbprint_mismatch_count: 0,
+      cache_control: 'max-age=86400',
+    });
   });
 
   it('records absent manifests as misses and no payment challenge', () => {
@@ -82,7 +115,16 @@ describe('agents provider on good.test', () => {
   });
 
   it('emits every facet, valid against the observation schema', () => {
-    expect(Object.keys(obs).sort()).toEqual(['a2a', 'api_catalog', 'commerce', 'identity', 'manifests', 'mcp', 'oauth', 'openapi']);
+    expect(Object.keys(obs).sort()).toEqual([
+      'a2a',
+      'api_catalog',
+      'commerce',
+      'identity',
+      'manifests',
+      'mcp',
+      'oauth',
+      'openapi',
+    ]);
     expect(validate(obs), JSON.stringify(validate.errors)).toBe(true);
   });
 });
@@ -99,7 +141,12 @@ describe('agents provider on the broken sites', () => {
 
   it('ag-card-incomplete: the card lacks skills, modes and an endpoint', async () => {
     const obs = await collect('ag-card-incomplete.test', ['a2a']);
-    expect(obs.a2a.card.missing_required).toEqual(['defaultInputModes', 'defaultOutputModes', 'skills', 'supportedInterfaces']);
+    expect(obs.a2a.card.missing_required).toEqual([
+      'defaultInputModes',
+      'defaultOutputModes',
+      'skills',
+      'supportedInterfaces',
+    ]);
   });
 
   it('ag-jwks-private: the key set leaks d', async () => {

@@ -3,7 +3,9 @@ import { DMARC_VERSION, mailtoDomain, parseDmarc } from '../../../plugins/dns/pa
 
 describe('parseDmarc', () => {
   it('reads the policy tags', () => {
-    const d = parseDmarc('v=DMARC1; p=Reject; sp=quarantine; pct=50; rua=mailto:a@example.org,mailto:b@rep.example!10m; adkim=s; aspf=r');
+    const d = parseDmarc(
+      'v=DMARC1; p=Reject; sp=quarantine; pct=50; rua=mailto:a@example.org,mailto:b@rep.example!10m; adkim=s; aspf=r',
+    );
     expect(d).toMatchObject({ p: 'reject', sp: 'quarantine', np: null, pct: 50, adkim: 's', aspf: 'r', errors: [] });
     expect(d.rua).toEqual(['mailto:a@example.org', 'mailto:b@rep.example!10m']);
   });

@@ -5,16 +5,21 @@ import { SPF_VERSION } from '../../../plugins/dns/parse-spf.ts';
 
 describe('tag lists', () => {
   it('parses tag=value pairs with whitespace and a trailing ";"', () => {
-    expect(parseTagList(' v = STSv1 ; id=abc ;')).toEqual({ tags: [['v', 'STSv1'], ['id', 'abc']], errors: [] });
+    expect(parseTagList(' v = STSv1 ; id=abc ;')).toEqual({
+      tags: [
+        ['v', 'STSv1'],
+        ['id', 'abc'],
+      ],
+      errors: [],
+    });
   });
   it('reports pairs without "=" and empty tags in the middle', () => {
     expect(parseTagList('v=1;; junk').errors).toEqual(['empty tag between two ";"', '"junk" is not a tag=value pair']);
   });
   it('joins the strings of each TXT record and keeps those with the version tag, sorted', () => {
-    expect(recordsWithVersion([['v=spf1 ', '-all'], ['google-site-verification=x'], ['v=spf1 a -all']], SPF_VERSION)).toEqual([
-      'v=spf1 -all',
-      'v=spf1 a -all',
-    ]);
+    expect(
+      recordsWithVersion([['v=spf1 ', '-all'], ['google-site-verification=x'], ['v=spf1 a -all']], SPF_VERSION),
+    ).toEqual(['v=spf1 -all', 'v=spf1 a -all']);
   });
 });
 
@@ -30,10 +35,18 @@ describe('mail policy records', () => {
       errors: [],
     });
     expect(parseTlsRpt('v=TLSRPTv1').errors).toEqual(['rua is missing']);
-    expect(parseTlsRpt('v=TLSRPTv1; rua=http://r.example').errors).toEqual(['rua http://r.example is not a mailto: or https: URI']);
+    expect(parseTlsRpt('v=TLSRPTv1; rua=http://r.example').errors).toEqual([
+      'rua http://r.example is not a mailto: or https: URI',
+    ]);
   });
   it('BIMI reads the logo and certificate locations', () => {
-    expect(parseBimi('v=BIMI1; l=https://example.org/logo.svg; a=')).toEqual({ location: 'https://example.org/logo.svg', authority: null, errors: [] });
-    expect(parseBimi('v=BIMI1; l=http://example.org/logo.svg').errors).toEqual(['l=http://example.org/logo.svg is not an https URL']);
+    expect(parseBimi('v=BIMI1; l=https://example.org/logo.svg; a=')).toEqual({
+      location: 'https://example.org/logo.svg',
+      authority: null,
+      errors: [],
+    });
+    expect(parseBimi('v=BIMI1; l=http://example.org/logo.svg').errors).toEqual([
+      'l=http://example.org/logo.svg is not an https URL',
+    ]);
   });
 });

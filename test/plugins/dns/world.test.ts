@@ -9,7 +9,6 @@ import { provider } from '../../../plugins/dns/index.ts';
 import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
 import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 
-
 let world: World;
 const rules = rulesReading('dns');
 
@@ -32,11 +31,18 @@ async function observe(domain: string): Promise<Record<string, any>> {
 }
 
 function outcomes(domain: string, dns: unknown): Record<string, string> {
-  const doc: Observations = { target: { domain, observed_at: OBSERVED_AT }, probes: { dns: { status: 'ok', ms: 1 } }, dns };
+  const doc: Observations = {
+    target: { domain, observed_at: OBSERVED_AT },
+    probes: { dns: { status: 'ok', ms: 1 } },
+    dns,
+  };
   return Object.fromEntries(rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
 }
 
-const failing = (o: Record<string, string>) => Object.keys(o).filter((id) => o[id] === 'fail' || o[id] === 'error').sort();
+const failing = (o: Record<string, string>) =>
+  Object.keys(o)
+    .filter((id) => o[id] === 'fail' || o[id] === 'error')
+    .sort();
 
 describe('dns probe in the fixture world', () => {
   it('observes everything good.test publishes', async () => {
@@ -52,21 +58,50 @@ describe('dns probe in the fixture world', () => {
     });
     expect(dns.addresses.www.a.map((a: { address: string }) => a.address)).toEqual([good.address]);
 
-    expect(dns.ns).toMatchObject({ zone: 'good.test', rcode: 'NOERROR', ttl: 3600, names: ['ns1.good.test', 'ns2.good.test'] });
+    expect(dns.ns).toMatchObject({
+      zone: 'good.test',
+      rcode: 'NOERROR',
+      ttl: 3600,
+      names: ['ns1.good.test', 'ns2.good.test'],
+    });
     expect(dns.ns.hosts.map((h: any) => [h.name, h.is_cname, h.ipv4.length, h.ipv6])).toEqual([
       ['ns1.good.test', false, 1, ['::1']],
       ['ns2.good.test', false, 1, ['::1']],
     ]);
     expect(dns.ns.networks).toHaveLength(3);
-    expect(dns.soa).toMatchObject({ zone: 'good.test', mname: 'ns1.good.test', refresh: 7200, retry: 3600, expire: 1209600, minimum: 3600 });
+    expect(dns.soa).toMatchObject({
+      zone: 'good.test',
+      mname: 'ns1.good.test',
+      refresh: 7200,
+      retry: 3600,
+      expire: 1209600,
+      minimum: 3600,
+    });
 
-    expect(dns.mx).toMatchObject({ rcode: 'NOERROR', null_mx: false, records: [{ preference: 10, exchange: 'mail.good.test' }] });
-    expect(dns.mx.hosts).toEqual([{ name: 'mail.good.test', rcode: 'NOERROR', is_cname: false, ipv4: ['127.0.10.25'], ipv6: [] }]);
+    expect(dns.mx).toMatchObject({
+      rcode: 'NOERROR',
+      null_mx: false,
+      records: [{ preference: 10, exchange: 'mail.good.test' }],
+    });
+    expect(dns.mx.hosts).toEqual([
+      { name: 'mail.good.test', rcode: 'NOERROR', is_cname: false, ipv4: ['127.0.10.25'], ipv6: [] },
+    ]);
 
-    expect(dns.spf).toMatchObject({ count: 1, records: ['v=spf1 mx -all'], parsed: { all: '-', lookup_terms: 1, errors: [] } });
+    expect(dns.spf).toMatchObject({
+      count: 1,
+      records: ['v=spf1 mx -all'],
+      parsed: { all: '-', lookup_terms: 1, errors: [] },
+    });
     expect(dns.spf_expansion).toEqual({ lookups: 1, void_lookups: 0, effective_all: '-', complete: true, targets: [] });
-    expect(dns.dmarc).toMatchObject({ location: '_dmarc.good.test', org_domain: 'good.test', count: 1, parsed: { p: 'reject', errors: [] } });
-    expect(dns.dmarc.reports).toEqual([{ uri: 'mailto:dmarc-reports@good.test', domain: 'good.test', external: false, authorized: null }]);
+    expect(dns.dmarc).toMatchObject({
+      location: '_dmarc.good.test',
+      org_domain: 'good.test',
+      count: 1,
+      parsed: { p: 'reject', errors: [] },
+    });
+    expect(dns.dmarc.reports).toEqual([
+      { uri: 'mailto:dmarc-reports@good.test', domain: 'good.test', external: false, authorized: null },
+    ]);
     expect(dns.mta_sts).toMatchObject({ count: 1, id: '20250101T000000', errors: [] });
     expect(dns.tls_rpt).toMatchObject({ count: 1, rua: ['mailto:tls-reports@good.test'], errors: [] });
     expect(dns.bimi).toMatchObject({ count: 1, location: 'https://good.test/logo.svg', errors: [] });
@@ -116,7 +151,10 @@ describe('dns probe in the fixture world', () => {
 
   it('collects only the facets the run needs', async () => {
     const asked = new Set(['dns.ns', 'dns.caa']);
-    const data = await provider.collect('good.test', context((p) => asked.has(p)));
+    const data = await provider.collect(
+      'good.test',
+      context((p) => asked.has(p)),
+    );
     expect(Object.keys(data as object).sort()).toEqual(['caa', 'ns']);
   });
 
@@ -133,14 +171,19 @@ describe('dns probe in the fixture world', () => {
     expect(nx.addresses.apex).toEqual({ name: 'nxdomain.test', rcode: 'NXDOMAIN', cname_chain: [], a: [], aaaa: [] });
     expect(nx.ns).toMatchObject({ rcode: 'NXDOMAIN', names: [], hosts: [] });
     expect(nx.dmarc.rcode).toBe('NXDOMAIN');
-    expect(failing(outcomes('nxdomain.test', nx))).toEqual(expect.arrayContaining(['dns.ns.at_least_two', 'dns.records.apex_resolves']));
+    expect(failing(outcomes('nxdomain.test', nx))).toEqual(
+      expect.arrayContaining(['dns.ns.at_least_two', 'dns.records.apex_resolves']),
+    );
 
     const sf = await observe('dns-servfail.test');
     expect(sf.addresses.apex.rcode).toBe('SERVFAIL');
     expect(sf.spf).toMatchObject({ rcode: 'SERVFAIL', count: 0 });
     expect(outcomes('dns-servfail.test', sf)['dns.records.apex_resolves']).toBe('fail');
 
-    const silent = provider.collect('dns-timeout.test', context(() => true, { DVS_DNS_TIMEOUT_MS: '300' }));
+    const silent = provider.collect(
+      'dns-timeout.test',
+      context(() => true, { DVS_DNS_TIMEOUT_MS: '300' }),
+    );
     await expect(silent).rejects.toBeInstanceOf(NetError);
     await expect(silent).rejects.toMatchObject({ code: 'dns_timeout' });
   });
@@ -165,7 +208,11 @@ describe('broken dns sites', () => {
     expect(dns.spf).toMatchObject({ count: 0, parsed: null });
     expect(dns.dmarc).toMatchObject({ count: 0, location: null, parsed: null });
     expect(dns.dkim.rcode).toBe('NXDOMAIN');
-    expect([o['email.spf.present'], o['email.dmarc.present'], o['email.dkim.selectors_exist']]).toEqual(['fail', 'fail', 'fail']);
+    expect([o['email.spf.present'], o['email.dmarc.present'], o['email.dkim.selectors_exist']]).toEqual([
+      'fail',
+      'fail',
+      'fail',
+    ]);
     expect(o['email.dmarc.policy_enforcing']).toBe('not_applicable');
   });
 
@@ -173,10 +220,21 @@ describe('broken dns sites', () => {
     const { dns, o } = await judged('dns-weak-dmarc.test');
     expect(dns.dmarc.parsed).toMatchObject({ p: 'none', sp: 'none', pct: 20, errors: [] });
     expect(dns.dmarc.reports).toEqual([
-      { uri: 'mailto:dmarc@reports.dns-no-caa.test', domain: 'reports.dns-no-caa.test', external: true, authorized: false },
+      {
+        uri: 'mailto:dmarc@reports.dns-no-caa.test',
+        domain: 'reports.dns-no-caa.test',
+        external: true,
+        authorized: false,
+      },
     ]);
     expect(dns.spf_expansion.effective_all).toBe('?');
-    for (const id of ['email.dmarc.policy_enforcing', 'email.dmarc.subdomain_policy_enforcing', 'email.dmarc.pct_full', 'email.dmarc.external_reports_authorized', 'email.spf.all_strict']) {
+    for (const id of [
+      'email.dmarc.policy_enforcing',
+      'email.dmarc.subdomain_policy_enforcing',
+      'email.dmarc.pct_full',
+      'email.dmarc.external_reports_authorized',
+      'email.spf.all_strict',
+    ]) {
       expect(o[id], id).toBe('fail');
     }
     expect(o['email.dmarc.syntax_valid']).toBe('pass');
@@ -197,7 +255,11 @@ describe('broken dns sites', () => {
       ['issue', false, '"lets encrypt" is not a domain name'],
       ['issuer-policy', true, null],
     ]);
-    expect([o['dns.caa.critical_tags_known'], o['dns.caa.values_parse'], o['dns.caa.issue_defined']]).toEqual(['fail', 'fail', 'pass']);
+    expect([o['dns.caa.critical_tags_known'], o['dns.caa.values_parse'], o['dns.caa.issue_defined']]).toEqual([
+      'fail',
+      'fail',
+      'pass',
+    ]);
   });
 
   it('dns-dnssec-stale-ds: DS without DNSKEY', async () => {
@@ -210,13 +272,27 @@ describe('broken dns sites', () => {
   it('dns-dnssec-legacy: RSA/SHA-1 keys and a SHA-1 DS', async () => {
     const { dns, o } = await judged('dns-dnssec-legacy.test');
     expect(dns.dnssec).toMatchObject({ ad: true, dnskey_algorithms: [5], ds_algorithms: [5], ds_digest_types: [1] });
-    for (const id of ['dns.dnssec.algorithms_current', 'dns.dnssec.ds_algorithms_current', 'dns.dnssec.ds_digest_current']) expect(o[id], id).toBe('fail');
-    expect([o['dns.dnssec.validated'], o['dns.dnssec.delegation_consistent'], o['dns.dnssec.ksk_present']]).toEqual(['pass', 'pass', 'pass']);
+    for (const id of [
+      'dns.dnssec.algorithms_current',
+      'dns.dnssec.ds_algorithms_current',
+      'dns.dnssec.ds_digest_current',
+    ])
+      expect(o[id], id).toBe('fail');
+    expect([o['dns.dnssec.validated'], o['dns.dnssec.delegation_consistent'], o['dns.dnssec.ksk_present']]).toEqual([
+      'pass',
+      'pass',
+      'pass',
+    ]);
   });
 
   it('dns-dangling-www: www aliases a name that does not exist', async () => {
     const { dns, o } = await judged('dns-dangling-www.test');
-    expect(dns.addresses.www).toMatchObject({ rcode: 'NXDOMAIN', cname_chain: ['retired-app.cloud-gone.test'], a: [], aaaa: [] });
+    expect(dns.addresses.www).toMatchObject({
+      rcode: 'NXDOMAIN',
+      cname_chain: ['retired-app.cloud-gone.test'],
+      a: [],
+      aaaa: [],
+    });
     expect(o['dns.records.www_cname_target_resolves']).toBe('fail');
     expect(o['dns.records.www_resolves']).toBe('fail');
   });
@@ -236,7 +312,11 @@ describe('broken dns sites', () => {
       ['_s2.dns-spf-lookups.test', 'NOERROR', 1],
       ['_spf.gone-provider.test', 'NXDOMAIN', 0],
     ]);
-    expect([o['email.spf.lookup_limit'], o['email.spf.include_targets_published'], o['email.spf.void_lookup_limit']]).toEqual(['fail', 'fail', 'pass']);
+    expect([
+      o['email.spf.lookup_limit'],
+      o['email.spf.include_targets_published'],
+      o['email.spf.void_lookup_limit'],
+    ]).toEqual(['fail', 'fail', 'pass']);
   });
 
   it('dns-spf-duplicate: two SPF records', async () => {
@@ -248,9 +328,22 @@ describe('broken dns sites', () => {
 
   it('dns-https-rr-stale: a stale address hint and an alias to nowhere', async () => {
     const { dns, o } = await judged('dns-https-rr-stale.test');
-    expect(dns.https_rr.apex.records[0]).toMatchObject({ mode: 'service', alpn: ['h3'], ipv4hint: ['127.0.11.99'], hints_unpublished: ['127.0.11.99'] });
-    expect(dns.https_rr.www.records[0]).toMatchObject({ mode: 'alias', target: 'edge.gone-cdn.test', target_resolves: false });
-    expect([o['dns.svcb.hints_match_addresses'], o['dns.svcb.targets_resolve'], o['dns.svcb.https_rr_decodes']]).toEqual(['fail', 'fail', 'pass']);
+    expect(dns.https_rr.apex.records[0]).toMatchObject({
+      mode: 'service',
+      alpn: ['h3'],
+      ipv4hint: ['127.0.11.99'],
+      hints_unpublished: ['127.0.11.99'],
+    });
+    expect(dns.https_rr.www.records[0]).toMatchObject({
+      mode: 'alias',
+      target: 'edge.gone-cdn.test',
+      target_resolves: false,
+    });
+    expect([
+      o['dns.svcb.hints_match_addresses'],
+      o['dns.svcb.targets_resolve'],
+      o['dns.svcb.https_rr_decodes'],
+    ]).toEqual(['fail', 'fail', 'pass']);
   });
 
   it('dns-mx-broken: a dangling and an aliased exchanger', async () => {
@@ -265,7 +358,12 @@ describe('broken dns sites', () => {
   it('dns-null-mx: a domain without mail, locked down', async () => {
     const { dns, o } = await judged('dns-null-mx.test');
     expect(dns.mx).toMatchObject({ null_mx: true, records: [{ preference: 0, exchange: '.' }], hosts: [] });
-    expect([o['email.mx.null_mx_alone'], o['email.mx.nonmail_spf_locked'], o['email.mx.nonmail_dmarc_reject']]).toEqual(['pass', 'pass', 'pass']);
-    expect([o['email.mta_sts.published'], o['email.dkim.selectors_exist']]).toEqual(['not_applicable', 'not_applicable']);
+    expect([o['email.mx.null_mx_alone'], o['email.mx.nonmail_spf_locked'], o['email.mx.nonmail_dmarc_reject']]).toEqual(
+      ['pass', 'pass', 'pass'],
+    );
+    expect([o['email.mta_sts.published'], o['email.dkim.selectors_exist']]).toEqual([
+      'not_applicable',
+      'not_applicable',
+    ]);
   });
 });

@@ -7,8 +7,20 @@ describe('parseSetCookie', () => {
   it('reads every attribute, case-insensitively', () => {
     const c = parseSetCookie('__Host-sid=abc; PATH=/; secure; HttpOnly; SameSite=Strict; Max-Age=3600', ctx);
     expect(c).toEqual({
-      name: '__Host-sid', url: 'https://example.com/', over_https: true, on_final_response: true, secure: true, http_only: true,
-      same_site: 'strict', domain: null, path: '/', expires: null, max_age: 3600, lifetime_s: 3600, prefix: '__Host-', session_like: true,
+      name: '__Host-sid',
+      url: 'https://example.com/',
+      over_https: true,
+      on_final_response: true,
+      secure: true,
+      http_only: true,
+      same_site: 'strict',
+      domain: null,
+      path: '/',
+      expires: null,
+      max_age: 3600,
+      lifetime_s: 3600,
+      prefix: '__Host-',
+      session_like: true,
     });
   });
 
@@ -32,9 +44,11 @@ describe('parseSetCookie', () => {
 
   it('recognises prefixes and session-like names', () => {
     expect(parseSetCookie('__secure-x=1', ctx).prefix).toBe('__Secure-');
-    expect(['PHPSESSID', 'connect.sid', 'auth_token', 'theme', 'consider'].map((n) => parseSetCookie(`${n}=1`, ctx).session_like)).toEqual([
-      true, true, true, false, false,
-    ]);
+    expect(
+      ['PHPSESSID', 'connect.sid', 'auth_token', 'theme', 'consider'].map(
+        (n) => parseSetCookie(`${n}=1`, ctx).session_like,
+      ),
+    ).toEqual([true, true, true, false, false]);
   });
 
   it('marks cookies set over plain HTTP', () => {

@@ -10,12 +10,23 @@ function one(header: string) {
 
 describe('parseCspList', () => {
   it('parses a strict policy into its directives and facts', () => {
-    const p = one("default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; report-to default");
+    const p = one(
+      "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; report-to default",
+    );
     expect(p.directives['script-src']).toEqual(["'self'"]);
     expect(p).toMatchObject({
-      script_unsafe_inline: false, script_unsafe_eval: false, script_data: false, script_wildcard: false, object_none: true,
-      frame_ancestors: ["'none'"], base_uri: ["'self'"], form_action: null, reporting: true, insecure_sources: [],
-      duplicate_directives: [], unknown_directives: [],
+      script_unsafe_inline: false,
+      script_unsafe_eval: false,
+      script_data: false,
+      script_wildcard: false,
+      object_none: true,
+      frame_ancestors: ["'none'"],
+      base_uri: ["'self'"],
+      form_action: null,
+      reporting: true,
+      insecure_sources: [],
+      duplicate_directives: [],
+      unknown_directives: [],
     });
   });
 
@@ -40,8 +51,12 @@ describe('parseCspList', () => {
     expect(one("script-src 'unsafe-inline' 'strict-dynamic'").script_unsafe_inline).toBe(false);
   });
 
-  it("keeps nonce values as sent and lower-cases keywords and hosts", () => {
-    expect(one("SCRIPT-SRC 'SELF' 'NONCE-AbC' HTTPS://CDN.Example").directives['script-src']).toEqual(["'self'", "'nonce-AbC'", 'https://cdn.example']);
+  it('keeps nonce values as sent and lower-cases keywords and hosts', () => {
+    expect(one("SCRIPT-SRC 'SELF' 'NONCE-AbC' HTTPS://CDN.Example").directives['script-src']).toEqual([
+      "'self'",
+      "'nonce-AbC'",
+      'https://cdn.example',
+    ]);
   });
 
   it("honours 'strict-dynamic' over host and scheme wildcards", () => {

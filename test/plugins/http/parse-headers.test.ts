@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  altSvcProtocols, firstToken, frameOptions, httpDate, parseCacheControl, permissionsPolicy, referrerPolicy, tokenList,
+  altSvcProtocols,
+  firstToken,
+  frameOptions,
+  httpDate,
+  parseCacheControl,
+  permissionsPolicy,
+  referrerPolicy,
+  tokenList,
 } from '../../../plugins/http/parse-headers.ts';
 import { parseContentType } from '../../../src/net/content-type.ts';
 
@@ -13,7 +20,9 @@ describe('header parsers', () => {
 
   it('reads Cache-Control directives and max-age', () => {
     expect(parseCacheControl('Public, max-age=600, s-maxage="60"')).toEqual({
-      raw: 'Public, max-age=600, s-maxage="60"', directives: ['max-age', 'public', 's-maxage'], max_age: 600,
+      raw: 'Public, max-age=600, s-maxage="60"',
+      directives: ['max-age', 'public', 's-maxage'],
+      max_age: 600,
     });
   });
 
@@ -25,7 +34,9 @@ describe('header parsers', () => {
 
   it('parses Permissions-Policy as a Structured Fields dictionary', () => {
     expect(permissionsPolicy('geolocation=(), camera=(self "https://a.example")')).toEqual({
-      raw: 'geolocation=(), camera=(self "https://a.example")', features: ['camera', 'geolocation'], parse_error: null,
+      raw: 'geolocation=(), camera=(self "https://a.example")',
+      features: ['camera', 'geolocation'],
+      parse_error: null,
     });
     const old = permissionsPolicy("geolocation 'none'");
     expect(old.features).toEqual([]);

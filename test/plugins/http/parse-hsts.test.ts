@@ -14,7 +14,13 @@ describe('parseHsts', () => {
 
   it('reports no header as zero values', () => {
     expect(parseHsts(null)).toEqual({
-      values: [], count: 0, max_age: null, include_subdomains: false, preload: false, duplicate_directives: [], parse_errors: [],
+      values: [],
+      count: 0,
+      max_age: null,
+      include_subdomains: false,
+      preload: false,
+      duplicate_directives: [],
+      parse_errors: [],
     });
   });
 

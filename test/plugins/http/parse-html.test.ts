@@ -64,17 +64,35 @@ describe('parseHtml on fixture pages', () => {
 
   it('reads headings, landmarks, images, controls and mixed content', () => {
     expect(rich).toMatchObject({
-      h1_count: 2, h1_nonempty_count: 1, landmarks: { main: 1, nav: 1 }, images: 2, images_without_alt: 1, controls: 7, controls_unnamed: 2,
+      h1_count: 2,
+      h1_nonempty_count: 1,
+      landmarks: { main: 1, nav: 1 },
+      images: 2,
+      images_without_alt: 1,
+      controls: 7,
+      controls_unnamed: 2,
       insecure_subresources: ['http://cdn.example/site.css', 'http://forms.example/post', 'http://img.example/a.png'],
     });
   });
 
   it('sees the good site as a complete page', () => {
     const good = parseFile(path.join(sites, 'good', 'files', 'index.html'), 'https://good.test/');
-    expect(good).toMatchObject({ title: 'Good Test: a well-kept example site', lang: 'en', h1_count: 1, canonical_absolute: true, mount_point: null });
+    expect(good).toMatchObject({
+      title: 'Good Test: a well-kept example site',
+      lang: 'en',
+      h1_count: 1,
+      canonical_absolute: true,
+      mount_point: null,
+    });
     expect(good.text_chars).toBeGreaterThanOrEqual(1000);
-    expect(good.json_ld).toMatchObject({ blocks: 1, parse_errors: [], identity: { type: 'Organization', name: 'Good Test' } });
-    expect(Object.keys(good.open_graph).sort()).toEqual(expect.arrayContaining(['og:image', 'og:title', 'og:type', 'og:url']));
+    expect(good.json_ld).toMatchObject({
+      blocks: 1,
+      parse_errors: [],
+      identity: { type: 'Organization', name: 'Good Test' },
+    });
+    expect(Object.keys(good.open_graph).sort()).toEqual(
+      expect.arrayContaining(['og:image', 'og:title', 'og:type', 'og:url']),
+    );
   });
 
   it('sees the SPA shell as an empty mount point', () => {
@@ -84,24 +102,40 @@ describe('parseHtml on fixture pages', () => {
   });
 
   it('sees a page without metadata as such', () => {
-    const bare = parseFile(path.join(sites, 'http-no-metadata', 'files', 'index.html'), 'https://http-no-metadata.test/');
+    const bare = parseFile(
+      path.join(sites, 'http-no-metadata', 'files', 'index.html'),
+      'https://http-no-metadata.test/',
+    );
     expect(bare).toMatchObject({
-      document_mode: 'quirks', lang: null, title: null, title_count: 0, meta_description: null, canonical: [], open_graph: {},
-      json_ld: { blocks: 0, schema_org_context: null, identity: null, name_visible: null }, images_without_alt: 1, controls_unnamed: 1,
+      document_mode: 'quirks',
+      lang: null,
+      title: null,
+      title_count: 0,
+      meta_description: null,
+      canonical: [],
+      open_graph: {},
+      json_ld: { blocks: 0, schema_org_context: null, identity: null, name_visible: null },
+      images_without_alt: 1,
+      controls_unnamed: 1,
     });
   });
 });
 
 describe('extractJsonLd', () => {
   it('refuses non-object top-level items and finds WebSite identity when no organisation is given', () => {
-    const j = extractJsonLd(['[1, {"@context": "http://schema.org/", "@type": "WebSite", "name": "Site", "url": "https://s.example/"}]'], ['Other']);
+    const j = extractJsonLd(
+      ['[1, {"@context": "http://schema.org/", "@type": "WebSite", "name": "Site", "url": "https://s.example/"}]'],
+      ['Other'],
+    );
     expect(j.parse_errors).toEqual(['block 1: top-level item is not an object']);
     expect(j.identity).toEqual({ type: 'WebSite', name: 'Site', url: 'https://s.example/', logo: false, same_as: 0 });
     expect(j.name_visible).toBe(false);
   });
 
   it('does not count a context from another vocabulary as schema.org', () => {
-    expect(extractJsonLd(['{"@context": "https://example.org/vocab", "@type": "Thing"}'], []).schema_org_context).toBe(false);
+    expect(extractJsonLd(['{"@context": "https://example.org/vocab", "@type": "Thing"}'], []).schema_org_context).toBe(
+      false,
+    );
   });
 });
 

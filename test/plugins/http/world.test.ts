@@ -8,17 +8,23 @@ import { foreignOrigin, notFoundPath } from '../../../plugins/http/urls.ts';
 import type { HttpObservations } from '../../../plugins/http/types.ts';
 import { startWorld, type World } from '../../world/index.ts';
 
-
 const rules = rulesReading('http');
 
 /** Rule outcomes of one site's observations, by rule id. */
 function outcomes(domain: string, http: HttpObservations): Record<string, Outcome> {
-  const doc = { target: { domain, observed_at: OBSERVED_AT }, probes: { http: { status: 'ok' as const, ms: 1 } }, http };
+  const doc = {
+    target: { domain, observed_at: OBSERVED_AT },
+    probes: { http: { status: 'ok' as const, ms: 1 } },
+    http,
+  };
   return Object.fromEntries(rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
 }
 
 function failing(domain: string, http: HttpObservations): string[] {
-  return Object.entries(outcomes(domain, http)).filter(([, o]) => o !== 'pass' && o !== 'not_applicable').map(([id, o]) => `${id}: ${o}`).sort();
+  return Object.entries(outcomes(domain, http))
+    .filter(([, o]) => o !== 'pass' && o !== 'not_applicable')
+    .map(([id, o]) => `${id}: ${o}`)
+    .sort();
 }
 
 let world: World;
@@ -49,16 +55,48 @@ describe('http probe in the fixture world', () => {
   it('good.test: redirects, security headers, page facts', async () => {
     const o = await scan('good.test');
     expect(o.redirect).toMatchObject({
-      error: null, first_status: 301, first_location_scheme: 'https', first_location_same_host: true, final_scheme: 'https', final_status: 200,
-      redirects: 1, loop: false, downgrade: false,
+      error: null,
+      first_status: 301,
+      first_location_scheme: 'https',
+      first_location_same_host: true,
+      final_scheme: 'https',
+      final_status: 200,
+      redirects: 1,
+      loop: false,
+      downgrade: false,
     });
-    expect(o.response).toMatchObject({ status: 200, content_type: 'text/html', charset: 'utf-8', content_encoding: 'gzip', truncated: false });
+    expect(o.response).toMatchObject({
+      status: 200,
+      content_type: 'text/html',
+      charset: 'utf-8',
+      content_encoding: 'gzip',
+      truncated: false,
+    });
     expect(o.response!.cache_control?.directives).toEqual(['max-age']);
-    expect(o.security_headers!.hsts).toMatchObject({ count: 1, max_age: 63072000, include_subdomains: true, preload: true, parse_errors: [] });
-    expect(o.security_headers!.csp.policies[0]).toMatchObject({ script_unsafe_inline: false, object_none: true, reporting: true });
-    expect(o.security_headers).toMatchObject({ x_content_type_options: 'nosniff', x_frame_options: 'deny', referrer_policy: 'strict-origin-when-cross-origin' });
+    expect(o.security_headers!.hsts).toMatchObject({
+      count: 1,
+      max_age: 63072000,
+      include_subdomains: true,
+      preload: true,
+      parse_errors: [],
+    });
+    expect(o.security_headers!.csp.policies[0]).toMatchObject({
+      script_unsafe_inline: false,
+      object_none: true,
+      reporting: true,
+    });
+    expect(o.security_headers).toMatchObject({
+      x_content_type_options: 'nosniff',
+      x_frame_options: 'deny',
+      referrer_policy: 'strict-origin-when-cross-origin',
+    });
     expect(o.cookies).toEqual({ count: 0, items: [] });
-    expect(o.html).toMatchObject({ parsed: true, title: 'Good Test: a well-kept example site', h1_count: 1, mount_point: null });
+    expect(o.html).toMatchObject({
+      parsed: true,
+      title: 'Good Test: a well-kept example site',
+      h1_count: 1,
+      mount_point: null,
+    });
     expect(o.html!.text_chars).toBeGreaterThanOrEqual(1000);
     expect(o.markdown!.alternate).toMatchObject({ status: 200, content_type: 'text/markdown', looks_like_html: false });
     expect(o.markdown!.index_md).toMatchObject({ status: 200, looks_like_html: false });
@@ -70,7 +108,10 @@ describe('http probe in the fixture world', () => {
   });
 
   it('collects only the facets the run needs', async () => {
-    const out = await collectHttp('good.test', context((p) => p === 'http.redirect' || p === 'http.security_headers'));
+    const out = await collectHttp(
+      'good.test',
+      context((p) => p === 'http.redirect' || p === 'http.security_headers'),
+    );
     expect(Object.keys(out).sort()).toEqual(['redirect', 'security_headers']);
   });
 
@@ -82,7 +123,11 @@ describe('http probe in the fixture world', () => {
   it('http-no-hsts: HTTPS without security headers', async () => {
     const o = await scan('http-no-hsts.test');
     expect(o.security_headers!.hsts).toMatchObject({ count: 0, max_age: null });
-    expect(o.security_headers).toMatchObject({ x_content_type_options: null, x_frame_options: null, csp: { policies: [], report_only: [] } });
+    expect(o.security_headers).toMatchObject({
+      x_content_type_options: null,
+      x_frame_options: null,
+      csp: { policies: [], report_only: [] },
+    });
   });
 
   it('http-weak-headers: present but weak headers are parsed as such', async () => {
@@ -90,12 +135,20 @@ describe('http probe in the fixture world', () => {
     expect(o.redirect!.first_status).toBe(302);
     expect(o.security_headers!.hsts).toMatchObject({ count: 2, max_age: 86400, include_subdomains: false });
     expect(o.security_headers!.csp.policies[0]).toMatchObject({
-      script_unsafe_inline: true, script_unsafe_eval: false, script_wildcard: true, object_none: false,
-      insecure_sources: ['http:', 'http://cdn.example'], duplicate_directives: ['img-src'],
+      script_unsafe_inline: true,
+      script_unsafe_eval: false,
+      script_wildcard: true,
+      object_none: false,
+      insecure_sources: ['http:', 'http://cdn.example'],
+      duplicate_directives: ['img-src'],
     });
     expect(o.security_headers).toMatchObject({
-      x_frame_options: 'allow-from https://partner.example', x_xss_protection: '1; mode=block', deprecated: ['expect-ct'],
-      server: 'Apache/2.4.41 (Ubuntu)', disclosure: ['x-powered-by'], referrer_policy: 'unsafe-url',
+      x_frame_options: 'allow-from https://partner.example',
+      x_xss_protection: '1; mode=block',
+      deprecated: ['expect-ct'],
+      server: 'Apache/2.4.41 (Ubuntu)',
+      disclosure: ['x-powered-by'],
+      referrer_policy: 'unsafe-url',
     });
     expect(o.security_headers!.permissions_policy.parse_error).not.toBeNull();
   });
@@ -107,7 +160,11 @@ describe('http probe in the fixture world', () => {
       ['sessionid', false, false, true, null],
       ['tracker', true, false, false, null],
     ]);
-    expect(o.cookies!.items.find((c) => c.name === 'tracker')).toMatchObject({ same_site: 'none', lifetime_s: 315360000, on_final_response: true });
+    expect(o.cookies!.items.find((c) => c.name === 'tracker')).toMatchObject({
+      same_site: 'none',
+      lifetime_s: 315360000,
+      on_final_response: true,
+    });
     expect(o.response!.cache_control?.directives).toContain('public');
   });
 
@@ -119,7 +176,14 @@ describe('http probe in the fixture world', () => {
 
   it('http-no-metadata: nothing in the head', async () => {
     const o = await scan('http-no-metadata.test');
-    expect(o.html).toMatchObject({ parsed: true, title: null, lang: null, meta_description: null, canonical: [], document_mode: 'quirks' });
+    expect(o.html).toMatchObject({
+      parsed: true,
+      title: null,
+      lang: null,
+      meta_description: null,
+      canonical: [],
+      document_mode: 'quirks',
+    });
     expect(o.canonical).toMatchObject({ url: null, fetched: false });
   });
 
@@ -149,16 +213,65 @@ describe('http rules over the fixture world', () => {
 
   it.each([
     ['http-no-redirect.test', ['http.redirect.http_to_https', 'http.redirect.ends_on_https']],
-    ['http-no-hsts.test', ['headers.hsts.present', 'headers.content_type_options.nosniff', 'headers.framing.restricted', 'headers.csp.present']],
-    ['http-weak-headers.test', [
-      'headers.hsts.max_age_sufficient', 'headers.hsts.single_header', 'headers.csp.inline_scripts_blocked', 'headers.csp.script_sources_restricted',
-      'headers.csp.secure_sources', 'headers.csp.well_formed', 'headers.framing.restricted', 'headers.legacy.xss_filter_off',
-      'headers.legacy.deprecated_absent', 'headers.disclosure.server_version', 'headers.disclosure.technology', 'headers.permissions_policy.valid',
-      'headers.referrer_policy.strict', 'http.redirect.permanent',
-    ]],
-    ['http-bad-cookies.test', ['cookies.secure', 'cookies.session_httponly', 'cookies.prefix.host_valid', 'cookies.response_not_shared_cacheable', 'cookies.lifetime_bounded']],
-    ['http-spa-shell.test', ['content.raw_html.text_present', 'content.raw_html.not_spa_shell', 'content.landmarks.main', 'content.headings.single_h1']],
-    ['http-no-metadata.test', ['metadata.title.present', 'metadata.description.present', 'metadata.lang.declared', 'metadata.canonical.single_absolute', 'metadata.jsonld.present', 'content.images.alt_text', 'content.controls.named']],
+    [
+      'http-no-hsts.test',
+      [
+        'headers.hsts.present',
+        'headers.content_type_options.nosniff',
+        'headers.framing.restricted',
+        'headers.csp.present',
+      ],
+    ],
+    [
+      'http-weak-headers.test',
+      [
+        'headers.hsts.max_age_sufficient',
+        'headers.hsts.single_header',
+        'headers.csp.inline_scripts_blocked',
+        'headers.csp.script_sources_restricted',
+        'headers.csp.secure_sources',
+        'headers.csp.well_formed',
+        'headers.framing.restricted',
+        'headers.legacy.xss_filter_off',
+        'headers.legacy.deprecated_absent',
+        'headers.disclosure.server_version',
+        'headers.disclosure.technology',
+        'headers.permissions_policy.valid',
+        'headers.referrer_policy.strict',
+        'http.redirect.permanent',
+      ],
+    ],
+    [
+      'http-bad-cookies.test',
+      [
+        'cookies.secure',
+        'cookies.session_httponly',
+        'cookies.prefix.host_valid',
+        'cookies.response_not_shared_cacheable',
+        'cookies.lifetime_bounded',
+      ],
+    ],
+    [
+      'http-spa-shell.test',
+      [
+        'content.raw_html.text_present',
+        'content.raw_html.not_spa_shell',
+        'content.landmarks.main',
+        'content.headings.single_h1',
+      ],
+    ],
+    [
+      'http-no-metadata.test',
+      [
+        'metadata.title.present',
+        'metadata.description.present',
+        'metadata.lang.declared',
+        'metadata.canonical.single_absolute',
+        'metadata.jsonld.present',
+        'content.images.alt_text',
+        'content.controls.named',
+      ],
+    ],
     ['http-soft-404.test', ['http.not_found.status_code']],
     ['http-cors-null.test', ['http.cors.null_origin_not_trusted']],
   ])('%s fails what it breaks', async (domain, expected) => {
@@ -167,6 +280,8 @@ describe('http rules over the fixture world', () => {
   });
 
   it('http-cors-null.test still passes the foreign-origin check', async () => {
-    expect(outcomes('http-cors-null.test', await scan('http-cors-null.test'))['http.cors.credentials_not_reflected']).toBe('pass');
+    expect(
+      outcomes('http-cors-null.test', await scan('http-cors-null.test'))['http.cors.credentials_not_reflected'],
+    ).toBe('pass');
   });
 });

@@ -18,7 +18,11 @@ const rr = (name: string, type: string, data: unknown): DnsRecord => ({ name, ty
 
 describe('publishedAddresses', () => {
   it('reads the records of the name itself, canonical and once each', () => {
-    const answers = [rr('example.test', 'AAAA', '2001:DB8:0:0:0:0:0:10'), rr('example.test', 'AAAA', '2001:db8::10'), rr('example.test', 'AAAA', '::1')];
+    const answers = [
+      rr('example.test', 'AAAA', '2001:DB8:0:0:0:0:0:10'),
+      rr('example.test', 'AAAA', '2001:db8::10'),
+      rr('example.test', 'AAAA', '::1'),
+    ];
     expect(publishedAddresses(answers, 'example.test', 'AAAA')).toEqual(['2001:db8::10', '::1']);
   });
 
@@ -42,8 +46,16 @@ describe('publishedAddresses', () => {
 
 describe('compareAddresses', () => {
   it('orders by bytes, not by text', () => {
-    expect(['127.0.0.10', '127.0.0.9', '10.0.0.1'].sort(compareAddresses)).toEqual(['10.0.0.1', '127.0.0.9', '127.0.0.10']);
-    expect(['2001:db8::10', '::1', '2001:db8::9'].sort(compareAddresses)).toEqual(['::1', '2001:db8::9', '2001:db8::10']);
+    expect(['127.0.0.10', '127.0.0.9', '10.0.0.1'].sort(compareAddresses)).toEqual([
+      '10.0.0.1',
+      '127.0.0.9',
+      '127.0.0.10',
+    ]);
+    expect(['2001:db8::10', '::1', '2001:db8::9'].sort(compareAddresses)).toEqual([
+      '::1',
+      '2001:db8::9',
+      '2001:db8::10',
+    ]);
   });
 });
 
@@ -76,7 +88,9 @@ describe('planAddresses', () => {
           const plan = planAddresses(v4, v6, allowed);
           expect(plan.map((p) => p.address).sort()).toEqual([...v4, ...v6].sort());
           for (const family of [4, 6]) {
-            expect(plan.filter((p) => p.family === family && p.skipped === null).length).toBeLessThanOrEqual(MAX_PER_FAMILY);
+            expect(plan.filter((p) => p.family === family && p.skipped === null).length).toBeLessThanOrEqual(
+              MAX_PER_FAMILY,
+            );
           }
           for (const p of plan) expect(p.skipped === 'policy_refused').toBe(!allowed.has(p.address));
           expect(planAddresses([...v4].reverse(), [...v6].reverse(), allowed)).toEqual(plan);
@@ -92,24 +106,57 @@ describe('distinctAnswers', () => {
     family: 4,
     probed: true,
     skipped: null,
-    tls: { error: leaf ? null : 'timeout', protocol: leaf ? 'TLSv1.3' : null, alpn: null, certificate_valid: leaf ? true : null, authorization_error: null, leaf_sha256: leaf },
-    https: { status, error: status === null ? 'timeout' : null, location: null, body_sha256: body, body_bytes: body ? 1 : null, truncated: body ? false : null },
+    tls: {
+      error: leaf ? null : 'timeout',
+      protocol: leaf ? 'TLSv1.3' : null,
+      alpn: null,
+      certificate_valid: leaf ? true : null,
+      authorization_error: null,
+      leaf_sha256: leaf,
+    },
+    https: {
+      status,
+      error: status === null ? 'timeout' : null,
+      location: null,
+      body_sha256: body,
+      body_bytes: body ? 1 : null,
+      truncated: body ? false : null,
+    },
     http: null,
   });
 
   it('collects the distinct certificates, statuses and bodies, sorted, skipping what was not observed', () => {
-    const facts = distinctAnswers([at('192.0.2.1', 'bb', 404, 'f0'), at('192.0.2.2', 'aa', 200, 'e0'), at('192.0.2.3', 'bb', 200, 'e0'), at('192.0.2.4', null, null, null)]);
+    const facts = distinctAnswers([
+      at('192.0.2.1', 'bb', 404, 'f0'),
+      at('192.0.2.2', 'aa', 200, 'e0'),
+      at('192.0.2.3', 'bb', 200, 'e0'),
+      at('192.0.2.4', null, null, null),
+    ]);
     expect(facts).toEqual({ leaf_sha256s: ['aa', 'bb'], https_statuses: [200, 404], body_sha256s: ['e0', 'f0'] });
   });
 
   it('is empty when nothing was probed', () => {
-    const skipped: AddressFacts = { address: '10.0.0.1', family: 4, probed: false, skipped: 'policy_refused', tls: null, https: null, http: null };
+    const skipped: AddressFacts = {
+      address: '10.0.0.1',
+      family: 4,
+      probed: false,
+      skipped: 'policy_refused',
+      tls: null,
+      https: null,
+      http: null,
+    };
     expect(distinctAnswers([skipped])).toEqual({ leaf_sha256s: [], https_statuses: [], body_sha256s: [] });
   });
 });
 
 describe('lookupError and rootUrl', () => {
-  const answer = (rcode: string): DnsResponse => ({ rcode, flags: { ad: false, aa: false, tc: false }, answers: [], authorities: [], server: '127.0.0.1:53' });
+  const answer = (rcode: string): DnsResponse => ({
+    rcode,
+    flags: { ad: false, aa: false, tc: false },
+    answers: [],
+    authorities: [],
+    server: '127.0.0.1:53',
+  });
 
   it('turns a lookup into its failure code', () => {
     expect(lookupError({ response: answer('NOERROR'), error: null })).toBeNull();

@@ -20,7 +20,11 @@ async function scan(domain: string, needs: (path: string) => boolean = () => tru
 /** The rules' outcomes on the facts, once the facts are shown to match the schema exactly. */
 function outcomes(domain: string, reachability: Facts): Record<string, Outcome> {
   expect(catalogue().schemas.validate('reachability', reachability, 'complete')).toBeNull();
-  const doc = { target: { domain, observed_at: OBSERVED_AT }, probes: { reachability: { status: 'ok', ms: 0 } }, reachability };
+  const doc = {
+    target: { domain, observed_at: OBSERVED_AT },
+    probes: { reachability: { status: 'ok', ms: 0 } },
+    reachability,
+  };
   return Object.fromEntries(rules.map((r) => [r.id, evaluateRule(r, doc).outcome]));
 }
 
@@ -39,10 +43,25 @@ describe('reachability probe on the fixture internet', () => {
   it('good.test: the same certificate, status and page on IPv4 and IPv6, and every rule passes', async () => {
     const facts = await scan('good.test');
     const apex = facts.apex!;
-    expect(apex).toMatchObject({ host: 'good.test', dns_error: null, published_v4: 1, published_v6: 1, https_statuses: [200] });
-    expect(apex.addresses.map((a) => [a.address, a.family, a.probed])).toEqual([['127.0.10.1', 4, true], ['::1', 6, true]]);
+    expect(apex).toMatchObject({
+      host: 'good.test',
+      dns_error: null,
+      published_v4: 1,
+      published_v6: 1,
+      https_statuses: [200],
+    });
+    expect(apex.addresses.map((a) => [a.address, a.family, a.probed])).toEqual([
+      ['127.0.10.1', 4, true],
+      ['::1', 6, true],
+    ]);
     for (const a of apex.addresses) {
-      expect(a.tls).toMatchObject({ error: null, protocol: 'TLSv1.3', alpn: 'h2', certificate_valid: true, authorization_error: null });
+      expect(a.tls).toMatchObject({
+        error: null,
+        protocol: 'TLSv1.3',
+        alpn: 'h2',
+        certificate_valid: true,
+        authorization_error: null,
+      });
       expect(a.https).toMatchObject({ status: 200, error: null, location: null, truncated: false });
       expect(a.http).toEqual({ status: 301, error: null, location: `https://good.test:${world.httpsPort}/` });
     }
@@ -52,8 +71,15 @@ describe('reachability probe on the fixture internet', () => {
 
     // www redirects to the canonical host on both addresses, with the same certificate as the apex.
     const www = facts.www!;
-    expect(www).toMatchObject({ host: 'www.good.test', published_v4: 1, published_v6: 1, https_statuses: [301], leaf_sha256s: apex.leaf_sha256s });
-    for (const a of www.addresses) expect(a.https).toMatchObject({ status: 301, location: `https://good.test:${world.httpsPort}/` });
+    expect(www).toMatchObject({
+      host: 'www.good.test',
+      published_v4: 1,
+      published_v6: 1,
+      https_statuses: [301],
+      leaf_sha256s: apex.leaf_sha256s,
+    });
+    for (const a of www.addresses)
+      expect(a.https).toMatchObject({ status: 301, location: `https://good.test:${world.httpsPort}/` });
 
     const results = outcomes('good.test', facts);
     expect(Object.keys(results).length).toBeGreaterThanOrEqual(8);
@@ -64,14 +90,32 @@ describe('reachability probe on the fixture internet', () => {
     const facts = await scan('reach-dead-address.test');
     const apex = facts.apex!;
     expect(apex).toMatchObject({ published_v4: 2, published_v6: 1, https_statuses: [200] });
-    expect(byAddress(apex, '127.0.61.1')).toMatchObject({ probed: true, tls: { error: null, certificate_valid: true }, https: { status: 200 } });
+    expect(byAddress(apex, '127.0.61.1')).toMatchObject({
+      probed: true,
+      tls: { error: null, certificate_valid: true },
+      https: { status: 200 },
+    });
     expect(byAddress(apex, '127.99.99.99')).toEqual({
       address: '127.99.99.99',
       family: 4,
       probed: true,
       skipped: null,
-      tls: { error: 'connect_refused', protocol: null, alpn: null, certificate_valid: null, authorization_error: null, leaf_sha256: null },
-      https: { status: null, error: 'connect_refused', location: null, body_sha256: null, body_bytes: null, truncated: null },
+      tls: {
+        error: 'connect_refused',
+        protocol: null,
+        alpn: null,
+        certificate_valid: null,
+        authorization_error: null,
+        leaf_sha256: null,
+      },
+      https: {
+        status: null,
+        error: 'connect_refused',
+        location: null,
+        body_sha256: null,
+        body_bytes: null,
+        truncated: null,
+      },
       http: { status: null, error: 'connect_refused', location: null },
     });
     const results = outcomes('reach-dead-address.test', facts);
@@ -89,7 +133,11 @@ describe('reachability probe on the fixture internet', () => {
     const facts = await scan('reach-v6-unserved.test');
     const apex = facts.apex!;
     expect(apex).toMatchObject({ published_v4: 1, published_v6: 1 });
-    expect(byAddress(apex, '127.0.61.2')).toMatchObject({ tls: { certificate_valid: true }, https: { status: 200 }, http: { status: 301 } });
+    expect(byAddress(apex, '127.0.61.2')).toMatchObject({
+      tls: { certificate_valid: true },
+      https: { status: 200 },
+      http: { status: 301 },
+    });
     const v6 = byAddress(apex, '::1')!;
     expect(v6.family).toBe(6);
     expect(v6.tls?.protocol).toBeNull();

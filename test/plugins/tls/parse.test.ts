@@ -56,11 +56,14 @@ describe('der', () => {
 
 describe('sctLogIds', () => {
   it('lists the distinct log ids of an SCT list', () => {
-    const sct = (id: number): Buffer => Buffer.concat([Buffer.from([0, 0x30]), Buffer.from([0]), Buffer.alloc(32, id), Buffer.alloc(15, 0)]);
+    const sct = (id: number): Buffer =>
+      Buffer.concat([Buffer.from([0, 0x30]), Buffer.from([0]), Buffer.alloc(32, id), Buffer.alloc(15, 0)]);
     const list = Buffer.concat([sct(1), sct(2), sct(1)]);
     const tls = Buffer.concat([Buffer.from([list.length >> 8, list.length & 0xff]), list]);
     const octets = Buffer.concat([Buffer.from([0x04, 0x81, tls.length]), tls]);
-    expect(sctLogIds(octets)).toEqual([Buffer.alloc(32, 1).toString('base64'), Buffer.alloc(32, 2).toString('base64')].sort());
+    expect(sctLogIds(octets)).toEqual(
+      [Buffer.alloc(32, 1).toString('base64'), Buffer.alloc(32, 2).toString('base64')].sort(),
+    );
   });
 });
 
@@ -75,7 +78,10 @@ describe('describeCertificate', () => {
       signingAlgorithm: { name: 'ECDSA', hash: 'SHA-384' },
       keys,
       extensions: [
-        new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'WWW.shop.example.test' }, { type: 'dns', value: 'shop.example.test' }]),
+        new x509.SubjectAlternativeNameExtension([
+          { type: 'dns', value: 'WWW.shop.example.test' },
+          { type: 'dns', value: 'shop.example.test' },
+        ]),
         new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
         new x509.AuthorityInfoAccessExtension({ ocsp: ['http://ocsp.example.test'] }),
         new x509.CRLDistributionPointsExtension(['http://crl.example.test/ca.crl']),
@@ -105,12 +111,26 @@ describe('describeCertificate', () => {
   });
 
   it('recognises SHA-1 signatures', async () => {
-    const keys = await webcrypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-1' }, true, ['sign', 'verify']);
+    const keys = await webcrypto.subtle.generateKey(
+      { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-1' },
+      true,
+      ['sign', 'verify'],
+    );
     const cert = await x509.X509CertificateGenerator.createSelfSigned({
-      serialNumber: '01', name: 'CN=old.test', notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2030-01-01T00:00:00Z'),
-      signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5' }, keys,
+      serialNumber: '01',
+      name: 'CN=old.test',
+      notBefore: new Date('2020-01-01T00:00:00Z'),
+      notAfter: new Date('2030-01-01T00:00:00Z'),
+      signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5' },
+      keys,
     });
-    expect(describeCertificate(Buffer.from(cert.rawData))).toMatchObject({ signature_hash: 'sha1', key_type: 'rsa', key_bits: 2048, must_staple: false, extended_key_usage: null });
+    expect(describeCertificate(Buffer.from(cert.rawData))).toMatchObject({
+      signature_hash: 'sha1',
+      key_type: 'rsa',
+      key_bits: 2048,
+      must_staple: false,
+      extended_key_usage: null,
+    });
   });
 });
 
@@ -138,11 +158,21 @@ describe('ClientHello and ServerHello', () => {
         expect(parseServerReply(bytes.subarray(0, cut)).kind).toBe('incomplete');
       }),
     );
-    expect(parseServerReply(bytes)).toEqual({ kind: 'server_hello', version: TLS12, suite: 0xc02b, compression: 0, extensions: [0x0017, 0xff01] });
+    expect(parseServerReply(bytes)).toEqual({
+      kind: 'server_hello',
+      version: TLS12,
+      suite: 0xc02b,
+      compression: 0,
+      extensions: [0x0017, 0xff01],
+    });
   });
 
   it('parses alerts and refuses what is not TLS', () => {
-    expect(parseServerReply(Buffer.from([21, 3, 3, 0, 2, 2, 40]))).toEqual({ kind: 'alert', level: 2, description: 40 });
+    expect(parseServerReply(Buffer.from([21, 3, 3, 0, 2, 2, 40]))).toEqual({
+      kind: 'alert',
+      level: 2,
+      description: 40,
+    });
     expect(parseServerReply(Buffer.from('HTTP/1.1 400 Bad Request\r\n')).kind).toBe('unexpected');
   });
 });
@@ -162,8 +192,17 @@ describe('facts from hand-built hellos', () => {
   });
   it('reads renegotiation_info, EMS and compression', () => {
     expect(featureFacts({ reply: parseServerReply(serverHello(TLS12, 0xc02b, 1, [0xff01])) })).toEqual({
-      reachable: true, error: null, hello_version: 'TLSv1.2', secure_renegotiation: true, extended_master_secret: false, compression: 'deflate',
+      reachable: true,
+      error: null,
+      hello_version: 'TLSv1.2',
+      secure_renegotiation: true,
+      extended_master_secret: false,
+      compression: 'deflate',
     });
-    expect(featureFacts({ reply: { kind: 'alert', level: 2, description: 70 } })).toMatchObject({ reachable: true, error: 'alert_70', hello_version: null });
+    expect(featureFacts({ reply: { kind: 'alert', level: 2, description: 70 } })).toMatchObject({
+      reachable: true,
+      error: 'alert_70',
+      hello_version: null,
+    });
   });
 });

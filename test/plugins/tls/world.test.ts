@@ -25,17 +25,63 @@ afterAll(async () => {
 describe('tls probe on the fixture internet', () => {
   it('good.test: modern, trusted and passes every tls rule', async () => {
     const tls = await scan('good.test');
-    expect(tls.negotiated).toMatchObject({ reachable: true, protocol: 'TLSv1.3', forward_secret: true, aead: true, alpn: 'h2' });
-    expect(tls.versions).toEqual({ reachable: true, error: null, ssl3: false, tls1_0: false, tls1_1: false, tls1_2: true, tls1_3: true });
-    expect(tls.certificate).toMatchObject({ chain_verified: true, authorization_error: null, chain_reaches_anchor: true, anchor_public: false, hostname_match: true });
-    expect(tls.certificate!.leaf).toMatchObject({ subject_cn: 'good.test', sans: ['good.test', 'www.good.test'], key_type: 'ec', key_curve: 'prime256v1', self_signed: false });
+    expect(tls.negotiated).toMatchObject({
+      reachable: true,
+      protocol: 'TLSv1.3',
+      forward_secret: true,
+      aead: true,
+      alpn: 'h2',
+    });
+    expect(tls.versions).toEqual({
+      reachable: true,
+      error: null,
+      ssl3: false,
+      tls1_0: false,
+      tls1_1: false,
+      tls1_2: true,
+      tls1_3: true,
+    });
+    expect(tls.certificate).toMatchObject({
+      chain_verified: true,
+      authorization_error: null,
+      chain_reaches_anchor: true,
+      anchor_public: false,
+      hostname_match: true,
+    });
+    expect(tls.certificate!.leaf).toMatchObject({
+      subject_cn: 'good.test',
+      sans: ['good.test', 'www.good.test'],
+      key_type: 'ec',
+      key_curve: 'prime256v1',
+      self_signed: false,
+    });
     expect(tls.certificate!.chain.map((c: { trust_anchor: boolean }) => c.trust_anchor)).toEqual([false, false, true]);
-    expect(tls.ciphers).toMatchObject({ aead: true, cbc: false, rsa_key_exchange: false, rc4: false, triple_des: false, export: false, null_cipher: false, anonymous: false, sha1_signatures: false, tls13_ccm8: false });
-    expect(tls.features).toMatchObject({ hello_version: 'TLSv1.2', secure_renegotiation: true, extended_master_secret: true, compression: 'null' });
+    expect(tls.ciphers).toMatchObject({
+      aead: true,
+      cbc: false,
+      rsa_key_exchange: false,
+      rc4: false,
+      triple_des: false,
+      export: false,
+      null_cipher: false,
+      anonymous: false,
+      sha1_signatures: false,
+      tls13_ccm8: false,
+    });
+    expect(tls.features).toMatchObject({
+      hello_version: 'TLSv1.2',
+      secure_renegotiation: true,
+      extended_master_secret: true,
+      compression: 'null',
+    });
     expect(tls.ocsp).toMatchObject({ reachable: true, stapled: false });
     expect(tls.www).toMatchObject({ resolves: true, chain_verified: true, hostname_match: true });
 
-    const doc = { target: { domain: 'good.test', observed_at: OBSERVED_AT }, probes: { tls: { status: 'ok', ms: 0 } }, tls };
+    const doc = {
+      target: { domain: 'good.test', observed_at: OBSERVED_AT },
+      probes: { tls: { status: 'ok', ms: 0 } },
+      tls,
+    };
     const rules = rulesReading('tls');
     expect(rules.length).toBeGreaterThanOrEqual(40);
     const failing = rules.map((r) => evaluateRule(r, doc)).filter((r) => r.outcome === 'fail' || r.outcome === 'error');
@@ -49,7 +95,11 @@ describe('tls probe on the fixture internet', () => {
 
   it('tls-expired and tls-not-yet-valid: chain does not verify, dates say why', async () => {
     const expired = await scan('tls-expired.test', (p) => p === 'tls.certificate');
-    expect(expired.certificate).toMatchObject({ chain_verified: false, authorization_error: 'CERT_HAS_EXPIRED', hostname_match: true });
+    expect(expired.certificate).toMatchObject({
+      chain_verified: false,
+      authorization_error: 'CERT_HAS_EXPIRED',
+      hostname_match: true,
+    });
     expect(Date.parse(expired.certificate!.leaf.not_after)).toBeLessThan(Date.parse(OBSERVED_AT));
     const early = await scan('tls-not-yet-valid.test', (p) => p === 'tls.certificate');
     expect(early.certificate).toMatchObject({ chain_verified: false, authorization_error: 'CERT_NOT_YET_VALID' });
@@ -65,13 +115,22 @@ describe('tls probe on the fixture internet', () => {
 
   it('tls-wrong-name: the chain verifies but neither name matches', async () => {
     const tls = await scan('tls-wrong-name.test', (p) => p === 'tls.certificate' || p === 'tls.www');
-    expect(tls.certificate).toMatchObject({ chain_verified: true, authorization_error: 'ERR_TLS_CERT_ALTNAME_INVALID', hostname_match: false });
+    expect(tls.certificate).toMatchObject({
+      chain_verified: true,
+      authorization_error: 'ERR_TLS_CERT_ALTNAME_INVALID',
+      hostname_match: false,
+    });
     expect(tls.www).toMatchObject({ resolves: true, chain_verified: true, hostname_match: false });
   });
 
   it('tls-self-signed: self-signed leaf, no anchor', async () => {
     const tls = await scan('tls-self-signed.test', (p) => p === 'tls.certificate');
-    expect(tls.certificate).toMatchObject({ chain_verified: false, authorization_error: 'DEPTH_ZERO_SELF_SIGNED_CERT', chain_reaches_anchor: false, anchor_public: null });
+    expect(tls.certificate).toMatchObject({
+      chain_verified: false,
+      authorization_error: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+      chain_reaches_anchor: false,
+      anchor_public: null,
+    });
     expect(tls.certificate!.leaf.self_signed).toBe(true);
   });
 
@@ -85,7 +144,13 @@ describe('tls probe on the fixture internet', () => {
   it('tls-legacy: old versions, CBC, static RSA and SHA-1 signatures accepted', async () => {
     const tls = await scan('tls-legacy.test', (p) => ['tls.versions', 'tls.ciphers', 'tls.certificate'].includes(p));
     expect(tls.versions).toMatchObject({ ssl3: false, tls1_0: true, tls1_1: true, tls1_2: true, tls1_3: false });
-    expect(tls.ciphers).toMatchObject({ cbc: true, rsa_key_exchange: true, aead: true, sha1_signatures: true, anonymous: true });
+    expect(tls.ciphers).toMatchObject({
+      cbc: true,
+      rsa_key_exchange: true,
+      aead: true,
+      sha1_signatures: true,
+      anonymous: true,
+    });
     expect(tls.certificate!.leaf).toMatchObject({ key_type: 'rsa', key_bits: 2048 });
   });
 

@@ -6,9 +6,9 @@ const BASE = 'https://good.test/';
 
 describe('parseLinkHeader', () => {
   it('parses the RFC 8288 section 3.5 examples', () => {
-    expect(parseLinkHeader('<http://example.com/TheBook/chapter2>; rel="previous"; title="previous chapter"', BASE).links).toEqual([
-      { href: 'http://example.com/TheBook/chapter2', rel: ['previous'], type: null },
-    ]);
+    expect(
+      parseLinkHeader('<http://example.com/TheBook/chapter2>; rel="previous"; title="previous chapter"', BASE).links,
+    ).toEqual([{ href: 'http://example.com/TheBook/chapter2', rel: ['previous'], type: null }]);
     expect(parseLinkHeader('</>; rel="http://example.net/foo"', BASE).links).toEqual([
       { href: 'https://good.test/', rel: ['http://example.net/foo'], type: null },
     ]);
@@ -21,10 +21,9 @@ describe('parseLinkHeader', () => {
       ['https://good.test/TheBook/chapter2', ['previous']],
       ['https://good.test/TheBook/chapter4', ['next']],
     ]);
-    expect(parseLinkHeader('<http://example.org/>; rel="start http://example.net/relation/other"', BASE).links[0]!.rel).toEqual([
-      'start',
-      'http://example.net/relation/other',
-    ]);
+    expect(
+      parseLinkHeader('<http://example.org/>; rel="start http://example.net/relation/other"', BASE).links[0]!.rel,
+    ).toEqual(['start', 'http://example.net/relation/other']);
   });
 
   it('reads agent relations, types, unquoted values and commas inside quotes', () => {

@@ -86,7 +86,10 @@ describe('parseLlmsTxt', () => {
 
 describe('firstHeading', () => {
   it('finds the first heading outside code', () => {
-    expect(firstHeading(bytes('\n```\n# code\n```\n## Full corpus\n# Later\n'))).toEqual({ text: 'Full corpus', level: 2 });
+    expect(firstHeading(bytes('\n```\n# code\n```\n## Full corpus\n# Later\n'))).toEqual({
+      text: 'Full corpus',
+      level: 2,
+    });
     expect(firstHeading(bytes('no headings here'))).toBeNull();
   });
 });

@@ -4,7 +4,8 @@ import { parseRobots, ROBOTS_PARSE_LIMIT_BYTES } from '../../../plugins/wellknow
 import { decide, normalisePath, patternMatches } from '../../../plugins/wellknown/robots-access.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const allowed = (robots: string, token: string, path: string) => decide(parseRobots(bytes(robots)), token, path).decision;
+const allowed = (robots: string, token: string, path: string) =>
+  decide(parseRobots(bytes(robots)), token, path).decision;
 
 // RFC 9309 section 5.1.
 const SIMPLE = `User-Agent: *
@@ -39,18 +40,25 @@ describe('parseRobots', () => {
   });
 
   it('does not end a group at blank lines, comments or sitemap records', () => {
-    const p = parseRobots(bytes('User-agent: a\n\n# note\nSitemap: https://x.test/s.xml\nUser-agent: b\nDisallow: /p\n'));
+    const p = parseRobots(
+      bytes('User-agent: a\n\n# note\nSitemap: https://x.test/s.xml\nUser-agent: b\nDisallow: /p\n'),
+    );
     expect(p.groups.map((g) => g.userAgents)).toEqual([['a', 'b']]);
     expect(p.sitemaps).toEqual(['https://x.test/s.xml']);
   });
 
   it('starts a new group at a user-agent line after rules', () => {
     const p = parseRobots(bytes('User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n'));
-    expect(p.groups.map((g) => [g.userAgents, g.rules.length])).toEqual([[['a'], 1], [['b'], 1]]);
+    expect(p.groups.map((g) => [g.userAgents, g.rules.length])).toEqual([
+      [['a'], 1],
+      [['b'], 1],
+    ]);
   });
 
   it('lower-cases product tokens and keys, strips comments and the BOM, accepts CR and CRLF', () => {
-    const p = parseRobots(bytes('\ufeffUSER-AGENT: GPTBot # openai\r\nDISALLOW: /private # secret\rAllow: /private/ok\n'));
+    const p = parseRobots(
+      bytes('\ufeffUSER-AGENT: GPTBot # openai\r\nDISALLOW: /private # secret\rAllow: /private/ok\n'),
+    );
     expect(p.bom).toBe(true);
     expect(p.groups[0]!.userAgents).toEqual(['gptbot']);
     expect(p.groups[0]!.rules.map((r) => r.pattern)).toEqual(['/private', '/private/ok']);
@@ -78,7 +86,9 @@ describe('parseRobots', () => {
 
   it('keeps crawl-delay, content signals, content usage and licenses with their group', () => {
     const p = parseRobots(
-      bytes('Content-Signal: search=yes\nUser-agent: *\nCrawl-delay: 2.5\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\nLicense: https://x.test/license.xml\nAllow: /\n'),
+      bytes(
+        'Content-Signal: search=yes\nUser-agent: *\nCrawl-delay: 2.5\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\nLicense: https://x.test/license.xml\nAllow: /\n',
+      ),
     );
     expect(p.groups[0]!.crawlDelay).toBe(2.5);
     expect(p.contentSignals).toEqual([
@@ -155,7 +165,10 @@ describe('robots access', () => {
   });
 
   it('allows everything when no group applies, and always allows /robots.txt', () => {
-    expect(decide(parseRobots(bytes('User-agent: a\nDisallow: /\n')), 'b', '/')).toEqual({ decision: 'allow', group: 'none' });
+    expect(decide(parseRobots(bytes('User-agent: a\nDisallow: /\n')), 'b', '/')).toEqual({
+      decision: 'allow',
+      group: 'none',
+    });
     expect(allowed('User-agent: *\nDisallow: /\n', 'b', '/robots.txt')).toBe('allow');
   });
 
@@ -189,17 +202,21 @@ describe('robots access', () => {
       fc.constant(''),
       fc.string({ maxLength: 30 }).map((s) => '# ' + s.replace(/[\r\n]/g, ' ')),
       segment.map((s) => `Sitemap: https://example.test/${s}.xml`),
-      fc.tuple(fc.oneof(otherToken, fc.constant('*')), fc.constantFrom('Allow', 'Disallow'), segment).map(
-        ([ua, kind, s]) => `User-agent: ${ua}\n${kind}: /${s}`,
-      ),
+      fc
+        .tuple(fc.oneof(otherToken, fc.constant('*')), fc.constantFrom('Allow', 'Disallow'), segment)
+        .map(([ua, kind, s]) => `User-agent: ${ua}\n${kind}: /${s}`),
     );
     fc.assert(
-      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.array(unrelated, { maxLength: 8 }), (parts, extra) => {
-        const path = '/' + parts.join('/');
-        const base = `User-agent: testbot\nDisallow: ${path}$\n`;
-        expect(allowed(base, 'testbot', path)).toBe('disallow');
-        expect(allowed(base + extra.join('\n') + '\n', 'testbot', path)).toBe('disallow');
-      }),
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        fc.array(unrelated, { maxLength: 8 }),
+        (parts, extra) => {
+          const path = '/' + parts.join('/');
+          const base = `User-agent: testbot\nDisallow: ${path}$\n`;
+          expect(allowed(base, 'testbot', path)).toBe('disallow');
+          expect(allowed(base + extra.join('\n') + '\n', 'testbot', path)).toBe('disallow');
+        },
+      ),
     );
   });
 });

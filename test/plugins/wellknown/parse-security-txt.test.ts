@@ -30,7 +30,9 @@ describe('parseSecurityTxt', () => {
   });
 
   it('matches field names case-insensitively', () => {
-    expect(parseSecurityTxt(bytes('CONTACT: mailto:a@b.test\nexpires: 2030-01-01T00:00:00Z\n')).fields.contact).toEqual(['mailto:a@b.test']);
+    expect(parseSecurityTxt(bytes('CONTACT: mailto:a@b.test\nexpires: 2030-01-01T00:00:00Z\n')).fields.contact).toEqual(
+      ['mailto:a@b.test'],
+    );
   });
 
   it('leaves expires null when there are two, and reports an invalid date', () => {

@@ -35,7 +35,13 @@ describe('parseSitemap', () => {
   it('reads a sitemap index, also with a namespace prefix', () => {
     const index = `<sm:sitemapindex xmlns:sm="${SITEMAP_NAMESPACE}"><sm:sitemap><sm:loc>https://good.test/s1.xml</sm:loc></sm:sitemap></sm:sitemapindex>`;
     const p = parseSitemap(bytes(index), URL_);
-    expect([p.root, p.namespace, p.entryCount, p.locMissing, p.offHost]).toEqual(['sitemapindex', SITEMAP_NAMESPACE, 1, 0, 0]);
+    expect([p.root, p.namespace, p.entryCount, p.locMissing, p.offHost]).toEqual([
+      'sitemapindex',
+      SITEMAP_NAMESPACE,
+      1,
+      0,
+      0,
+    ]);
   });
 
   it('reports XML that is not well-formed, with the line', () => {
@@ -52,7 +58,10 @@ describe('parseSitemap', () => {
 
   it('counts an over-long loc as invalid', () => {
     const long = 'https://good.test/' + 'a'.repeat(2100);
-    expect(parseSitemap(bytes(`<urlset xmlns="${SITEMAP_NAMESPACE}"><url><loc>${long}</loc></url></urlset>`), URL_).locInvalid).toBe(1);
+    expect(
+      parseSitemap(bytes(`<urlset xmlns="${SITEMAP_NAMESPACE}"><url><loc>${long}</loc></url></urlset>`), URL_)
+        .locInvalid,
+    ).toBe(1);
   });
 });
 

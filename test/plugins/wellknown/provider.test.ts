@@ -56,16 +56,24 @@ async function collect(pages: Record<string, Page>, facets: string[]) {
   return { data, seen: seen.sort() };
 }
 
-const ROBOTS = 'User-agent: *\nAllow: /\nContent-Signal: search=yes, ai-train=no\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://good.test/sitemap.xml\n';
+const ROBOTS =
+  'User-agent: *\nAllow: /\nContent-Signal: search=yes, ai-train=no\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://good.test/sitemap.xml\n';
 const SITE: Record<string, Page> = {
   '/robots.txt': { status: 200, body: ROBOTS },
-  '/llms.txt': { status: 200, body: '# Good\n\n> Summary.\n\n## Docs\n\n- [Start](https://good.test/start.md): begin\n' },
+  '/llms.txt': {
+    status: 200,
+    body: '# Good\n\n> Summary.\n\n## Docs\n\n- [Start](https://good.test/start.md): begin\n',
+  },
   '/sitemap.xml': {
     status: 200,
     headers: { 'content-type': 'application/xml' },
     body: '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://good.test/</loc></url></urlset>',
   },
-  '/': { status: 200, headers: { 'content-type': 'text/html', link: '</llms.txt>; rel="describedby"; type="text/plain"' }, body: '<!doctype html><p>hi' },
+  '/': {
+    status: 200,
+    headers: { 'content-type': 'text/html', link: '</llms.txt>; rel="describedby"; type="text/plain"' },
+    body: '<!doctype html><p>hi',
+  },
 };
 
 describe('wellknown provider', () => {
@@ -77,16 +85,38 @@ describe('wellknown provider', () => {
   it('makes only the requests the quick facets need', async () => {
     const { data, seen } = await collect(SITE, ['robots', 'llms_txt']);
     expect(Object.keys(data).sort()).toEqual(['llms_txt', 'robots']);
-    expect(seen).toEqual([`https://good.test${NOT_FOUND_PATH}`, 'https://good.test/llms.txt', 'https://good.test/robots.txt']);
+    expect(seen).toEqual([
+      `https://good.test${NOT_FOUND_PATH}`,
+      'https://good.test/llms.txt',
+      'https://good.test/robots.txt',
+    ]);
   });
 
   it('reports robots.txt access per crawler token', async () => {
     const { data } = await collect(SITE, ['robots']);
     const r = data.robots;
     expect(r.availability).toBe('available');
-    expect(r.document).toMatchObject({ status: 200, content_type: 'text/plain', charset: 'utf-8', soft_404: false, body_is_html: false });
-    expect(r.access.GPTBot).toEqual({ root: 'disallow', llms_txt: 'disallow', well_known: 'disallow', sitemap: 'disallow', group: 'specific' });
-    expect(r.access['ChatGPT-User']).toEqual({ root: 'allow', llms_txt: 'allow', well_known: 'allow', sitemap: 'allow', group: 'wildcard' });
+    expect(r.document).toMatchObject({
+      status: 200,
+      content_type: 'text/plain',
+      charset: 'utf-8',
+      soft_404: false,
+      body_is_html: false,
+    });
+    expect(r.access.GPTBot).toEqual({
+      root: 'disallow',
+      llms_txt: 'disallow',
+      well_known: 'disallow',
+      sitemap: 'disallow',
+      group: 'specific',
+    });
+    expect(r.access['ChatGPT-User']).toEqual({
+      root: 'allow',
+      llms_txt: 'allow',
+      well_known: 'allow',
+      sitemap: 'allow',
+      group: 'wildcard',
+    });
     expect(r.sitemaps).toEqual(['https://good.test/sitemap.xml']);
     expect(r.sitemap_path).toBe('/sitemap.xml');
     expect(r.groups).toEqual([
@@ -103,14 +133,22 @@ describe('wellknown provider', () => {
     const down = (await collect({ '/robots.txt': { status: 503, body: 'busy' } }, ['robots'])).data.robots;
     expect(down.availability).toBe('unreachable');
     expect(down.wildcard.root).toBe('disallow');
-    const refused = (await collect({ '/robots.txt': new NetError('connect_refused', 'refused') }, ['robots'])).data.robots;
+    const refused = (await collect({ '/robots.txt': new NetError('connect_refused', 'refused') }, ['robots'])).data
+      .robots;
     expect(refused.document).toMatchObject({ status: null, error: 'connect_refused' });
     expect(refused.access.GPTBot.root).toBe('disallow');
   });
 
   it('marks a catch-all answer as a soft 404', async () => {
-    const page: Page = { status: 200, headers: { 'content-type': 'text/html' }, body: '<!DOCTYPE html><html><body>app</body></html>' };
-    const { data } = await collect({ '/robots.txt': page, '/llms.txt': page, [NOT_FOUND_PATH]: page }, ['robots', 'llms_txt']);
+    const page: Page = {
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: '<!DOCTYPE html><html><body>app</body></html>',
+    };
+    const { data } = await collect({ '/robots.txt': page, '/llms.txt': page, [NOT_FOUND_PATH]: page }, [
+      'robots',
+      'llms_txt',
+    ]);
     expect(data.robots.document).toMatchObject({ status: 200, soft_404: true, body_is_html: true });
     expect(data.llms_txt.document.soft_404).toBe(true);
   });
@@ -118,18 +156,52 @@ describe('wellknown provider', () => {
   it('collects usage, llms, sitemap, security.txt and discovery facts', async () => {
     const pages: Record<string, Page> = {
       ...SITE,
-      '/.well-known/security.txt': { status: 200, body: 'Contact: mailto:s@good.test\nExpires: 2026-12-01T00:00:00Z\n' },
-      '/.well-known/tdmrep.json': { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"location":"/","tdm-reservation":0}]' },
+      '/.well-known/security.txt': {
+        status: 200,
+        body: 'Contact: mailto:s@good.test\nExpires: 2026-12-01T00:00:00Z\n',
+      },
+      '/.well-known/tdmrep.json': {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: '[{"location":"/","tdm-reservation":0}]',
+      },
       '/llms-full.txt': { status: 200, body: '# Good, in full\n' },
     };
-    const { data } = await collect(pages, ['usage', 'llms_txt', 'llms_full_txt', 'sitemap', 'security_txt', 'discovery']);
+    const { data } = await collect(pages, [
+      'usage',
+      'llms_txt',
+      'llms_full_txt',
+      'sitemap',
+      'security_txt',
+      'discovery',
+    ]);
     expect(data.usage.content_signals).toEqual([
-      { line: 3, user_agents: ['*'], value: 'search=yes, ai-train=no', signals: { search: 'yes', 'ai-train': 'no' }, problems: [], root: 'allow' },
+      {
+        line: 3,
+        user_agents: ['*'],
+        value: 'search=yes, ai-train=no',
+        signals: { search: 'yes', 'ai-train': 'no' },
+        problems: [],
+        root: 'allow',
+      },
     ]);
     expect(data.usage.tdmrep.entries).toEqual([{ location: '/', tdm_reservation: 0, tdm_policy: null }]);
-    expect(data.llms_txt).toMatchObject({ title: 'Good', summary: 'Summary.', link_count: 1, markdown_link_count: 1, parse_errors: [] });
+    expect(data.llms_txt).toMatchObject({
+      title: 'Good',
+      summary: 'Summary.',
+      link_count: 1,
+      markdown_link_count: 1,
+      parse_errors: [],
+    });
     expect(data.llms_full_txt).toMatchObject({ first_heading: 'Good, in full', first_heading_level: 1 });
-    expect(data.sitemap).toMatchObject({ source: 'robots', well_formed: true, root: 'urlset', entry_count: 1, off_host: 0, gzip: false });
+    expect(data.sitemap).toMatchObject({
+      source: 'robots',
+      well_formed: true,
+      root: 'urlset',
+      entry_count: 1,
+      off_host: 0,
+      gzip: false,
+    });
     expect(data.security_txt).toMatchObject({ https: true, expires: '2026-12-01T00:00:00.000Z', insecure_uris: [] });
     expect(data.security_txt.legacy.status).toBe(404);
     expect(data.discovery.link_rels).toEqual(['describedby']);

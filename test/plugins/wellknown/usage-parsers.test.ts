@@ -6,7 +6,10 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe('parseContentSignal', () => {
   it('reads the contentsignals.org form', () => {
-    expect(parseContentSignal('search=yes, ai-train=no')).toEqual({ signals: { search: 'yes', 'ai-train': 'no' }, problems: [] });
+    expect(parseContentSignal('search=yes, ai-train=no')).toEqual({
+      signals: { search: 'yes', 'ai-train': 'no' },
+      problems: [],
+    });
     expect(parseContentSignal('AI-Input = Yes')).toEqual({ signals: { 'ai-input': 'yes' }, problems: [] });
   });
 
@@ -23,7 +26,9 @@ describe('parseContentSignal', () => {
 
 describe('parseTdmRep', () => {
   it('reads the entries of a TDMRep file', () => {
-    const p = parseTdmRep(bytes('[{"location": "/*", "tdm-reservation": 1, "tdm-policy": "https://good.test/policy.json"}]'));
+    const p = parseTdmRep(
+      bytes('[{"location": "/*", "tdm-reservation": 1, "tdm-policy": "https://good.test/policy.json"}]'),
+    );
     expect(p).toEqual({
       json: true,
       array: true,
@@ -33,7 +38,9 @@ describe('parseTdmRep', () => {
   });
 
   it('reports entries that do not follow the shape', () => {
-    const p = parseTdmRep(bytes('[{"location": "/", "tdm-reservation": 2}, "x", {"tdm-reservation": 0, "tdm-policy": "policy.json"}]'));
+    const p = parseTdmRep(
+      bytes('[{"location": "/", "tdm-reservation": 2}, "x", {"tdm-reservation": 0, "tdm-policy": "policy.json"}]'),
+    );
     expect(p.problems).toEqual([
       { index: 0, code: 'reservation_invalid' },
       { index: 1, code: 'not_an_object' },

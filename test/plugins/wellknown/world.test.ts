@@ -8,7 +8,6 @@ import { provider } from '../../../plugins/wellknown/index.ts';
 import type { Observations } from '../../../src/engine/types.ts';
 import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 
-
 let world: World;
 const rules = rulesReading('wellknown');
 
@@ -46,7 +45,14 @@ describe('wellknown probe in the fixture world', () => {
     expect(wk.llms_txt).toMatchObject({ title: 'Good Test', h1_count: 1, starts_with_h1: true, parse_errors: [] });
     expect(wk.llms_txt.document).toMatchObject({ status: 200, content_type: 'text/plain', soft_404: false });
     expect(wk.llms_full_txt.first_heading_level).toBe(1);
-    expect(wk.sitemap).toMatchObject({ source: 'robots', well_formed: true, root: 'urlset', entry_count: 2, loc_invalid: 0, off_host: 0 });
+    expect(wk.sitemap).toMatchObject({
+      source: 'robots',
+      well_formed: true,
+      root: 'urlset',
+      entry_count: 2,
+      loc_invalid: 0,
+      off_host: 0,
+    });
     expect(wk.security_txt).toMatchObject({ https: true, insecure_uris: [], parse_errors: [] });
     expect(Date.parse(wk.security_txt.expires)).toBeGreaterThan(Date.parse(OBSERVED_AT));
     expect(wk.discovery.link_rels).toEqual(['alternate', 'api-catalog', 'describedby']);
@@ -63,7 +69,11 @@ describe('wellknown probe in the fixture world', () => {
     expect(wk.robots.access.PerplexityBot).toMatchObject({ root: 'allow', llms_txt: 'disallow', group: 'wildcard' });
     expect(wk.robots.wildcard).toMatchObject({ root: 'allow', llms_txt: 'disallow' });
     const o = outcomes('wk-robots-blocks-ai.test', wk);
-    expect([o['robots.txt.user_fetchers_allowed'], o['robots.txt.llms_txt_open'], o['robots.txt.root_open']]).toEqual(['fail', 'fail', 'pass']);
+    expect([o['robots.txt.user_fetchers_allowed'], o['robots.txt.llms_txt_open'], o['robots.txt.root_open']]).toEqual([
+      'fail',
+      'fail',
+      'pass',
+    ]);
   });
 
   it('treats a 5xx robots.txt as a complete disallow', async () => {
@@ -96,7 +106,11 @@ describe('wellknown probe in the fixture world', () => {
     expect(wk.sitemap).toMatchObject({ source: 'default', well_formed: null });
     expect(wk.security_txt.fields).toBeNull();
     const o = outcomes('wk-no-llms.test', wk);
-    expect([o['llms.txt.present'], o['llms.txt.h1_title'], o['wellknown.security_txt.contact']]).toEqual(['fail', 'not_applicable', 'not_applicable']);
+    expect([o['llms.txt.present'], o['llms.txt.h1_title'], o['wellknown.security_txt.contact']]).toEqual([
+      'fail',
+      'not_applicable',
+      'not_applicable',
+    ]);
   });
 
   it('outlines a broken llms.txt and a malformed Link header', async () => {
@@ -110,7 +124,11 @@ describe('wellknown probe in the fixture world', () => {
     ]);
     expect(wk.discovery).toMatchObject({ link_header: true, links: [], link_parse_errors: 2 });
     const o = outcomes('wk-bad-llms.test', wk);
-    expect([o['llms.txt.h1_title'], o['llms.txt.served_as_text'], o['discovery.link_header.parses']]).toEqual(['fail', 'fail', 'fail']);
+    expect([o['llms.txt.h1_title'], o['llms.txt.served_as_text'], o['discovery.link_header.parses']]).toEqual([
+      'fail',
+      'fail',
+      'fail',
+    ]);
   });
 
   it('reads an expired security.txt', async () => {
@@ -136,7 +154,11 @@ describe('wellknown probe in the fixture world', () => {
     expect(o['robots.txt.genuine']).toBe('fail');
     expect(o['wellknown.unknown_path_status']).toBe('fail');
     // What the catch-all serves is not a published llms.txt or security.txt, so their validity rules do not apply.
-    expect([o['llms.txt.present'], o['llms.txt.h1_title'], o['wellknown.security_txt.contact']]).toEqual(['fail', 'not_applicable', 'not_applicable']);
+    expect([o['llms.txt.present'], o['llms.txt.h1_title'], o['wellknown.security_txt.contact']]).toEqual([
+      'fail',
+      'not_applicable',
+      'not_applicable',
+    ]);
   });
 
   it('reports a sitemap that is not well-formed', async () => {
@@ -148,8 +170,18 @@ describe('wellknown probe in the fixture world', () => {
 
   it('decompresses a gzip sitemap and counts its entries', async () => {
     const wk = await observe('wk-sitemap-gzip.test');
-    expect(wk.sitemap).toMatchObject({ gzip: true, well_formed: true, entry_count: 2, off_host: 1, lastmod_invalid: 1 });
+    expect(wk.sitemap).toMatchObject({
+      gzip: true,
+      well_formed: true,
+      entry_count: 2,
+      off_host: 1,
+      lastmod_invalid: 1,
+    });
     const o = outcomes('wk-sitemap-gzip.test', wk);
-    expect([o['discovery.sitemap.same_host'], o['discovery.sitemap.lastmod_valid'], o['discovery.sitemap.locs_valid']]).toEqual(['fail', 'fail', 'pass']);
+    expect([
+      o['discovery.sitemap.same_host'],
+      o['discovery.sitemap.lastmod_valid'],
+      o['discovery.sitemap.locs_valid'],
+    ]).toEqual(['fail', 'fail', 'pass']);
   });
 });
