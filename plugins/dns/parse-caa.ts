@@ -1,19 +1,8 @@
 // CAA property values (RFC 8659 section 4): the issuer and parameters of issue/issuewild, and the URL of
 // iodef. Pure; which tags a CA understands is for the rules.
+import type { CaaRecord } from '../../src/lib/schema-types/observations/dns.ts';
 
-export interface CaaRecordFacts {
-  flags: number;
-  /** The issuer-critical flag (bit 128). */
-  critical: boolean;
-  tag: string;
-  value: string;
-  /** issue/issuewild: the CA's domain, or null when no CA may issue (";" or an empty value). */
-  issuer: string | null;
-  /** issue/issuewild parameters (e.g. accounturi, validationmethods), in the order written. */
-  parameters: Record<string, string>;
-  /** Why an issue, issuewild or iodef value does not parse; null when it does (and for other tags). */
-  parse_error: string | null;
-}
+export type CaaRecordFacts = CaaRecord;
 
 const LABEL = '[A-Za-z0-9](?:-*[A-Za-z0-9])*';
 const ISSUER = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);

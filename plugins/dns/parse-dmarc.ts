@@ -1,23 +1,9 @@
 // DMARC policy records (RFC 7489 section 6.3 and 6.4): the tags receivers act on, and what does not parse.
 // Pure; whether the policy is strong enough is for the rules.
 import { parseTagList, tagValue, uriList } from './parse-tags.ts';
+import type { DmarcParsed } from '../../src/lib/schema-types/observations/dns.ts';
 
-export interface DmarcFacts {
-  /** Requested policy for the domain, lower-cased as written (valid or not); null when absent. */
-  p: string | null;
-  /** Policy for subdomains; null when absent (receivers then apply p). */
-  sp: string | null;
-  /** Policy for non-existent subdomains (DMARCbis); null when absent. */
-  np: string | null;
-  /** Percentage of mail the policy applies to; null when absent or not an integer. */
-  pct: number | null;
-  rua: string[];
-  ruf: string[];
-  adkim: string | null;
-  aspf: string | null;
-  unknown_tags: string[];
-  errors: string[];
-}
+export type DmarcFacts = DmarcParsed;
 
 /** Selects DMARC records among TXT strings: those whose first tag is v=DMARC1 (RFC 7489 section 6.6.3). */
 export const DMARC_VERSION = /^v\s*=\s*DMARC1\s*(;|$)/;

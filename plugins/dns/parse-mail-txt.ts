@@ -1,6 +1,7 @@
 // The small mail-policy TXT records: MTA-STS (RFC 8461 section 3.1), SMTP TLS reporting (RFC 8460 section 3)
 // and BIMI (draft-brand-indicators-for-message-identification). Pure.
 import { parseTagList, tagValue, uriList, type TagList } from './parse-tags.ts';
+import type { BimiFacet, MtaStsFacet, TlsRptFacet } from './facts.ts';
 
 export const MTA_STS_VERSION = /^v\s*=\s*STSv1\s*(;|$)/;
 export const TLS_RPT_VERSION = /^v\s*=\s*TLSRPTv1\s*(;|$)/;
@@ -11,10 +12,7 @@ function versionFirst(list: TagList, version: string): string[] {
   return first?.[0] === 'v' && first[1] === version ? [] : [`the record must start with v=${version}`];
 }
 
-export interface MtaStsFacts {
-  id: string | null;
-  errors: string[];
-}
+export type MtaStsFacts = Pick<MtaStsFacet, 'id' | 'errors'>;
 
 export function parseMtaSts(record: string): MtaStsFacts {
   const list = parseTagList(record);
@@ -25,10 +23,7 @@ export function parseMtaSts(record: string): MtaStsFacts {
   return { id, errors };
 }
 
-export interface TlsRptFacts {
-  rua: string[];
-  errors: string[];
-}
+export type TlsRptFacts = Pick<TlsRptFacet, 'rua' | 'errors'>;
 
 export function parseTlsRpt(record: string): TlsRptFacts {
   const list = parseTagList(record);
@@ -42,13 +37,7 @@ export function parseTlsRpt(record: string): TlsRptFacts {
   return { rua, errors };
 }
 
-export interface BimiFacts {
-  /** l=: where the logo (SVG) is; null when absent or empty. */
-  location: string | null;
-  /** a=: where the mark certificate is; null when absent or empty. */
-  authority: string | null;
-  errors: string[];
-}
+export type BimiFacts = Pick<BimiFacet, 'location' | 'authority' | 'errors'>;
 
 export function parseBimi(record: string): BimiFacts {
   const list = parseTagList(record);

@@ -1,37 +1,26 @@
 // SPF records (RFC 7208 sections 4.6 to 6): the terms in order, the qualifier of `all`, the modifiers, how many
 // DNS lookups the record itself costs, and every term that does not parse. Pure; macros are kept as written.
 import { isIP } from 'node:net';
+import type { SpfParsed, SpfTerm as SpfTermFact } from '../../src/lib/schema-types/observations/dns.ts';
 
-export type SpfQualifier = '+' | '-' | '~' | '?';
-
-export interface SpfTerm {
-  qualifier: SpfQualifier;
-  mechanism: string;
-  /** The argument after ":" (with any cidr suffix), or null. */
-  value: string | null;
-}
-
-export interface SpfFacts {
-  /** Mechanisms in the order written (order decides evaluation). */
-  terms: SpfTerm[];
-  /** Qualifier of the `all` mechanism, or null when there is none. */
-  all: SpfQualifier | null;
-  redirect: string | null;
-  exp: string | null;
-  /** include: targets, in order. */
-  includes: string[];
-  /** Terms that cost a DNS lookup (include, a, mx, ptr, exists, and redirect when it applies; section 4.6.4). */
-  lookup_terms: number;
-  ptr_used: boolean;
-  unknown_mechanisms: string[];
-  unknown_modifiers: string[];
-  errors: string[];
-}
+export type SpfTerm = SpfTermFact;
+export type SpfFacts = SpfParsed;
+export type SpfQualifier = SpfTerm['qualifier'];
 
 /** Selects SPF records among TXT strings: "v=spf1" followed by a space or the end (section 4.5). */
 export const SPF_VERSION = /^v=spf1(\s|$)/i;
 
-const MECHANISMS = new Set(['all', 'include', 'a', 'mx', 'ptr', 'ip4', 'ip6', 'exists']);
+const MECHANISMS: ReadonlySet<string> = new Set<SpfTerm['mechanism']>([
+  'all',
+  'include',
+  'a',
+  'mx',
+  'ptr',
+  'ip4',
+  'ip6',
+  'exists',
+]);
+const isMechanism = (name: string): name is SpfTerm['mechanism'] => MECHANISMS.has(name);
 const LOOKUP_MECHANISMS = new Set(['include', 'a', 'mx', 'ptr', 'exists']);
 const KNOWN_MODIFIERS = new Set(['redirect', 'exp']);
 /** A modifier's name cannot hold ":" or "/", so `include:a=b` stays a mechanism. */
@@ -112,7 +101,7 @@ export function parseSpf(record: string): SpfFacts {
     const qualifier = (directive[1] || '+') as SpfQualifier;
     const mechanism = directive[2]!.toLowerCase();
     const value = directive[3] ?? directive[4] ?? null;
-    if (!MECHANISMS.has(mechanism)) {
+    if (!isMechanism(mechanism)) {
       facts.unknown_mechanisms.push(mechanism);
       continue;
     }

@@ -28,7 +28,7 @@ function isSessionLike(name: string): boolean {
   return SESSION_NAMES.has(lower) || SESSION_PATTERN.test(lower);
 }
 
-function prefixOf(name: string): string | null {
+function prefixOf(name: string): Cookie['prefix'] {
   const lower = name.toLowerCase();
   if (lower.startsWith('__host-')) return '__Host-';
   if (lower.startsWith('__secure-')) return '__Secure-';

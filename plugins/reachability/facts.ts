@@ -1,51 +1,13 @@
-// The shapes of the reachability namespace (schemas/observations/reachability.json) and the lists derived from
-// the per-address facts, which let rules compare addresses without reaching across list items.
-import type { Skipped } from './published.ts';
+// The shapes of the reachability namespace, derived from the types generated from
+// schemas/observations/reachability.json, and the lists derived from the per-address facts, which let rules
+// compare addresses without reaching across list items.
+import type { Address, Host, Http, Https, Tls } from '../../src/lib/schema-types/observations/reachability.ts';
 
-export interface TlsFacts {
-  error: string | null;
-  protocol: string | null;
-  alpn: string | null;
-  certificate_valid: boolean | null;
-  authorization_error: string | null;
-  leaf_sha256: string | null;
-}
-
-export interface HttpsFacts {
-  status: number | null;
-  error: string | null;
-  location: string | null;
-  body_sha256: string | null;
-  body_bytes: number | null;
-  truncated: boolean | null;
-}
-
-export interface HttpFacts {
-  status: number | null;
-  error: string | null;
-  location: string | null;
-}
-
-export interface AddressFacts {
-  address: string;
-  family: 4 | 6;
-  probed: boolean;
-  skipped: Skipped | null;
-  tls: TlsFacts | null;
-  https: HttpsFacts | null;
-  http: HttpFacts | null;
-}
-
-export interface HostFacts {
-  host: string;
-  dns_error: string | null;
-  published_v4: number;
-  published_v6: number;
-  addresses: AddressFacts[];
-  leaf_sha256s: string[];
-  https_statuses: number[];
-  body_sha256s: string[];
-}
+export type TlsFacts = Tls;
+export type HttpsFacts = Https;
+export type HttpFacts = Http;
+export type AddressFacts = Address;
+export type HostFacts = Host;
 
 function distinct<T extends string | number>(values: readonly (T | null | undefined)[]): T[] {
   const set = new Set<T>();

@@ -1,0 +1,15 @@
+// Generated from schemas/api/error.json by `npm run types`; edit the schema, not this file.
+
+/**
+ * What went wrong, for a person or an agent to act on.
+ */
+export interface Error {
+  /**
+   * What went wrong and what to do about it.
+   */
+  error: string;
+  /**
+   * Where the relevant documentation is.
+   */
+  docs?: string;
+}

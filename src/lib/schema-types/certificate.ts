@@ -1,0 +1,83 @@
+// Generated from schemas/certificate.schema.json by `npm run types`; edit the schema, not this file.
+
+/**
+ * The validated domain: lower case, A-labels (punycode), no trailing dot.
+ */
+export type Domain = string;
+/**
+ * Lower-case hex SHA-256.
+ */
+export type Sha256 = string;
+
+/**
+ * A Full Validation certificate: the payload (signed as RFC 8785 canonical JSON) and its detached JWS (RFC 7515 appendix F, EdDSA). Verify by re-attaching base64url(canonical(payload)) as the JWS payload and using the issuer's JWK set.
+ */
+export interface Certificate {
+  payload: Payload;
+  /**
+   * Detached compact JWS: base64url(protected header), an empty payload part, base64url(64-byte Ed25519 signature).
+   */
+  jws: string;
+}
+export interface Payload {
+  type: 'dvs.certificate';
+  version: 1;
+  /**
+   * dvc_ and the first 32 hex digits of the SHA-256 of the canonical payload without id and anchor (the core).
+   */
+  id: string;
+  domain: Domain;
+  verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+  score: number;
+  tier: 'full';
+  ruleset: {
+    version: string;
+    digest: Sha256;
+  };
+  /**
+   * Name and version of the evaluator.
+   */
+  engine: string;
+  /**
+   * When the observations were collected (ISO 8601, UTC).
+   */
+  observed_at: string;
+  evidence_digest: Sha256;
+  /**
+   * One per rule of the full tier, ordered by rule id.
+   *
+   * @minItems 1
+   */
+  results: [Result, ...Result[]];
+  issuer: {
+    /**
+     * The issuing service's https origin.
+     */
+    base_url: string;
+    /**
+     * base_url + /.well-known/jwks.json
+     */
+    jwks_url: string;
+    /**
+     * The signing key's id in the JWK set; equals the JWS header's kid.
+     */
+    kid: string;
+  };
+  /**
+   * The TXT record the domain owner publishes to anchor this certificate.
+   */
+  anchor: {
+    name: string;
+    type: 'TXT';
+    value: string;
+  };
+}
+/**
+ * The outcome of one rule.
+ */
+export interface Result {
+  id: string;
+  version: number;
+  level: 'required' | 'recommended' | 'informational';
+  outcome: 'pass' | 'fail' | 'not_applicable' | 'error';
+}

@@ -1,0 +1,742 @@
+// Generated from schemas/observations/agents.json by `npm run types`; edit the schema, not this file.
+
+/**
+ * Documents a site publishes for AI agents and their clients, fetched from the scanned https origin without following redirects, each parsed into facts. Facets are collected only when a rule reads them.
+ */
+export interface AgentsObservations {
+  /**
+   * MCP discovery and one initialize exchange.
+   */
+  mcp?: {
+    manifest: McpDocument;
+    server_card: McpDocument;
+    catalog: EntryCatalog;
+    /**
+     * initialize and tools/list against the first declared https endpoint on the scanned site (server card first); null when none is declared.
+     */
+    endpoint: null | {
+      /**
+       * The endpoint as declared.
+       */
+      url: string;
+      /**
+       * HTTP status of the initialize POST.
+       */
+      status: number | null;
+      /**
+       * Media type of that answer.
+       */
+      content_type: string | null;
+      /**
+       * Network error code when initialize got no answer.
+       */
+      error: string | null;
+      /**
+       * The JSON-RPC response came as a JSON body or an event stream; null when none was found.
+       */
+      framing: 'json' | 'sse' | null;
+      /**
+       * `error.code` of a JSON-RPC error response.
+       */
+      jsonrpc_error_code: number | null;
+      /**
+       * The initialize result has the shape the MCP schema requires.
+       */
+      result_valid: boolean;
+      /**
+       * `serverInfo.name`.
+       */
+      server_name: string | null;
+      /**
+       * `serverInfo.version`.
+       */
+      server_version: string | null;
+      /**
+       * `protocolVersion` the server chose.
+       */
+      protocol_version: string | null;
+      /**
+       * Keys of the server's `capabilities`, sorted.
+       */
+      capabilities: string[];
+      /**
+       * The answer carried Mcp-Session-Id.
+       */
+      session_id_issued: boolean;
+      /**
+       * Auth schemes of WWW-Authenticate on the initialize answer, lower-cased, sorted.
+       */
+      www_authenticate_schemes: string[];
+      /**
+       * `resource_metadata` parameter of that challenge (RFC 9728 section 5.1).
+       */
+      resource_metadata_url: string | null;
+      /**
+       * HTTP status of tools/list; null when it was not sent.
+       */
+      tools_list_status: number | null;
+      /**
+       * Tools in a valid tools/list result.
+       */
+      tools_count: number | null;
+    };
+  };
+  /**
+   * A2A agent cards.
+   */
+  a2a?: {
+    card: AgentCard;
+    legacy_card: AgentCard;
+  };
+  /**
+   * The first OpenAPI description published at /openapi.json, then /.well-known/openapi.json (else the answer for /openapi.json).
+   */
+  openapi?: {
+    response: Response;
+    /**
+     * OpenAPI 3.x (`openapi`) or Swagger 2.0 (`swagger`).
+     */
+    family: 'openapi' | 'swagger' | null;
+    /**
+     * Value of `openapi` or `swagger`.
+     */
+    spec_version: string | null;
+    /**
+     * `info.title`.
+     */
+    info_title: string | null;
+    /**
+     * `info.version`.
+     */
+    info_version: string | null;
+    /**
+     * Keys of `paths`; null when absent.
+     */
+    paths_count: number | null;
+    /**
+     * Keys of `webhooks`; null when absent.
+     */
+    webhooks_count: number | null;
+    /**
+     * Operations under paths and webhooks.
+     */
+    operations_count: number;
+    /**
+     * Operations with an operationId.
+     */
+    operation_ids_count: number;
+    /**
+     * operationIds used more than once, sorted.
+     */
+    duplicate_operation_ids: string[];
+    /**
+     * Operations with a summary or description.
+     */
+    described_operations_count: number;
+    /**
+     * Operations with a non-empty security requirement (their own or the global one).
+     */
+    secured_operations_count: number;
+    /**
+     * Entries of components.securitySchemes (securityDefinitions in 2.0).
+     */
+    security_schemes_count: number;
+    /**
+     * Declared servers (2.0: host x schemes).
+     */
+    servers_count: number;
+    /**
+     * Servers that are not absolute https URLs.
+     */
+    servers_non_https_count: number;
+  };
+  /**
+   * /.well-known/api-catalog (RFC 9727).
+   */
+  api_catalog?: {
+    response: Response;
+    /**
+     * `profile` parameter of Content-Type.
+     */
+    profile: string | null;
+    /**
+     * The document is an object with a `linkset` list.
+     */
+    linkset_present: boolean;
+    /**
+     * Link contexts in the linkset.
+     */
+    contexts_count: number | null;
+    /**
+     * Contexts without an absolute `anchor`.
+     */
+    contexts_without_absolute_anchor_count: number | null;
+    /**
+     * Relation types used, sorted.
+     */
+    relations: string[];
+    /**
+     * Link targets without a string `href`.
+     */
+    links_without_href_count: number;
+    /**
+     * `service-desc` targets.
+     */
+    service_desc_count: number;
+    /**
+     * `service-doc` targets.
+     */
+    service_doc_count: number;
+    /**
+     * `item` targets.
+     */
+    item_count: number;
+  };
+  /**
+   * OAuth discovery metadata at the root well-known paths.
+   */
+  oauth?: {
+    /**
+     * /.well-known/oauth-protected-resource (RFC 9728).
+     */
+    protected_resource: {
+      response: Response;
+      /**
+       * `resource`.
+       */
+      resource: string | null;
+      /**
+       * `resource` equals https://<domain> (a trailing slash allowed); null without one.
+       */
+      resource_matches_origin: boolean | null;
+      /**
+       * Length of `authorization_servers`; null when absent.
+       */
+      authorization_servers_count: number | null;
+      /**
+       * Authorization servers that are not absolute https URLs.
+       */
+      authorization_servers_non_https_count: number | null;
+      /**
+       * `bearer_methods_supported`, sorted.
+       */
+      bearer_methods_supported: string[] | null;
+      /**
+       * `scopes_supported`, sorted.
+       */
+      scopes_supported: string[] | null;
+      /**
+       * `jwks_uri`.
+       */
+      jwks_uri: string | null;
+    };
+    authorization_server: AuthorizationServer;
+    openid_configuration: AuthorizationServer;
+  };
+  /**
+   * Published public keys.
+   */
+  identity?: {
+    /**
+     * /.well-known/jwks.json
+     */
+    jwks: {
+      response: Response;
+      /**
+       * Length of `keys`; null when the document has no keys list.
+       */
+      keys_count: number | null;
+      /**
+       * Facts per key, in document order.
+       */
+      keys: Jwk[];
+      /**
+       * Private or symmetric key members (d, dp, dq, k, oth, p, q, qi) found in any key, sorted.
+       */
+      private_members: string[];
+      /**
+       * Keys without a string `kty`.
+       */
+      keys_without_kty_count: number;
+      /**
+       * Keys without a string `kid`.
+       */
+      keys_without_kid_count: number;
+      /**
+       * `kid` values used by more than one key, sorted.
+       */
+      duplicate_kids: string[];
+      /**
+       * Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
+       */
+      kid_thumbprint_mismatch_count: number;
+      /**
+       * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
+       */
+      keys_valid_at_observation_count: number;
+    };
+    /**
+     * /.well-known/http-message-signatures-directory (Web Bot Auth key directory).
+     */
+    wba_directory: {
+      response: Response;
+      /**
+       * The answer carried both Signature and Signature-Input.
+       */
+      signature_headers_present: boolean;
+      /**
+       * Cache-Control of the answer.
+       */
+      cache_control: string | null;
+      /**
+       * Length of `keys`; null when the document has no keys list.
+       */
+      keys_count: number | null;
+      /**
+       * Facts per key, in document order.
+       */
+      keys: Jwk[];
+      /**
+       * Private or symmetric key members (d, dp, dq, k, oth, p, q, qi) found in any key, sorted.
+       */
+      private_members: string[];
+      /**
+       * Keys without a string `kty`.
+       */
+      keys_without_kty_count: number;
+      /**
+       * Keys without a string `kid`.
+       */
+      keys_without_kid_count: number;
+      /**
+       * `kid` values used by more than one key, sorted.
+       */
+      duplicate_kids: string[];
+      /**
+       * Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
+       */
+      kid_thumbprint_mismatch_count: number;
+      /**
+       * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
+       */
+      keys_valid_at_observation_count: number;
+    };
+  };
+  /**
+   * Other agent manifests.
+   */
+  manifests?: {
+    /**
+     * /.well-known/ai-plugin.json (legacy OpenAI plugin manifest).
+     */
+    ai_plugin: {
+      response: Response;
+      /**
+       * `schema_version`.
+       */
+      schema_version: string | null;
+      /**
+       * `name_for_model`.
+       */
+      name_for_model: string | null;
+      /**
+       * `description_for_model`.
+       */
+      description_for_model: string | null;
+      /**
+       * `api.url`.
+       */
+      api_url: string | null;
+    };
+    /**
+     * /.well-known/agents.json
+     */
+    agents_json: {
+      response: Response;
+    };
+    /**
+     * /.well-known/agent-skills/index.json (Agent Skills discovery v0.2).
+     */
+    skills_index: {
+      response: Response;
+      /**
+       * `$schema`.
+       */
+      schema_url: string | null;
+      /**
+       * Length of `skills`.
+       */
+      skills_count: number | null;
+      /**
+       * Skills lacking a lowercase-hyphen name of at most 64 characters, type skill-md or archive, a description of 1 to 1024 characters, a url, or a sha256:<hex> digest.
+       */
+      skills_incomplete_count: number | null;
+    };
+    ai_catalog: EntryCatalog;
+    /**
+     * /AGENTS.md
+     */
+    agents_md: {
+      response: Response;
+    };
+    /**
+     * /auth.md
+     */
+    auth_md: {
+      response: Response;
+    };
+  };
+  /**
+   * Commerce discovery documents and payment challenges.
+   */
+  commerce?: {
+    /**
+     * /.well-known/ucp (UCP business profile).
+     */
+    ucp: {
+      response: Response;
+      /**
+       * `ucp.version`.
+       */
+      version: string | null;
+      /**
+       * Keys of `ucp.services`.
+       */
+      services_count: number | null;
+      /**
+       * Entries of `ucp.capabilities`.
+       */
+      capabilities_count: number | null;
+      /**
+       * `endpoint` values under services that are not absolute https URLs.
+       */
+      non_https_endpoints_count: number;
+    };
+    /**
+     * /.well-known/acp.json
+     */
+    acp: {
+      response: Response;
+    };
+    /**
+     * Every 402 answer this probe received in this run, sorted by URL.
+     *
+     * Items: One 402 answer.
+     */
+    payment_challenges: {
+      /**
+       * The URL that answered 402.
+       */
+      url: string;
+      /**
+       * PAYMENT-REQUIRED (x402 v2) was sent.
+       */
+      payment_required_header: boolean;
+      /**
+       * `x402Version` of the decoded header, else of the JSON body.
+       */
+      x402_version: number | null;
+      /**
+       * Length of `accepts`.
+       */
+      x402_accepts_count: number | null;
+      /**
+       * Offers lacking scheme, network, asset, payTo, amount (or maxAmountRequired) or a numeric maxTimeoutSeconds.
+       */
+      x402_accepts_incomplete_count: number | null;
+      /**
+       * Auth schemes of WWW-Authenticate, lower-cased, sorted.
+       */
+      www_authenticate_schemes: string[];
+      /**
+       * crawler-price (pay per crawl) was sent.
+       */
+      crawler_price: boolean;
+    }[];
+  };
+}
+/**
+ * An MCP server card or legacy mcp.json manifest.
+ */
+export interface McpDocument {
+  response: Response;
+  /**
+   * Shape found: SEP-2127 server card (remotes[]), SEP-1649 manifest (serverInfo/transport), another JSON object; null when no JSON object was read.
+   */
+  format: 'server-card' | 'legacy-manifest' | 'unknown' | null;
+  /**
+   * `name` (server card) or `serverInfo.name` (legacy manifest).
+   */
+  name: string | null;
+  /**
+   * `serverInfo.version`, else `version`.
+   */
+  version: string | null;
+  /**
+   * `description`.
+   */
+  description: string | null;
+  /**
+   * `$schema`.
+   */
+  schema_url: string | null;
+  /**
+   * `protocolVersion` (legacy manifests).
+   */
+  protocol_version: string | null;
+  /**
+   * Declared endpoints (remotes[], transport.endpoint, top-level endpoint/url), resolved against the document URL, in document order.
+   *
+   * Items: One declared endpoint.
+   */
+  remotes: {
+    /**
+     * Absolute URL.
+     */
+    url: string;
+    /**
+     * Declared transport type (streamable-http, sse, ...).
+     */
+    transport: string | null;
+    /**
+     * The URL uses https.
+     */
+    https: boolean;
+    /**
+     * The host is the scanned domain or one of its subdomains.
+     */
+    on_site: boolean;
+  }[];
+  /**
+   * Length of a static `tools` list (legacy manifests); null when absent.
+   */
+  tools_count: number | null;
+  /**
+   * Declared authentication schemes (authentication.schemes or auth.type), sorted.
+   */
+  auth_schemes: string[];
+}
+/**
+ * What the site answered for one document.
+ */
+export interface Response {
+  /**
+   * The URL requested.
+   */
+  url: string;
+  /**
+   * HTTP status; null when no answer came.
+   */
+  status: number | null;
+  /**
+   * Media type of Content-Type, lower-cased, without parameters.
+   */
+  content_type: string | null;
+  /**
+   * Body bytes read (decoded, capped).
+   */
+  bytes: number | null;
+  /**
+   * The body was cut at the size cap.
+   */
+  truncated: boolean;
+  /**
+   * Network error code (src/net NetErrorCode) when no answer came.
+   */
+  error: string | null;
+  /**
+   * The body starts, after whitespace, with "<" (an HTML page, e.g. a catch-all route).
+   */
+  looks_html: boolean;
+  /**
+   * Access-Control-Allow-Origin sent to a request with an Origin header.
+   */
+  access_control_allow_origin: string | null;
+  /**
+   * A 2xx body of a JSON document parsed as JSON (always false for markdown documents).
+   */
+  json_parsed: boolean;
+  /**
+   * The JSON parser's message when a 2xx body did not parse.
+   */
+  parse_error: string | null;
+}
+/**
+ * A catalog of entries (MCP Catalog, ARD AI Catalog).
+ */
+export interface EntryCatalog {
+  response: Response;
+  /**
+   * `specVersion`.
+   */
+  spec_version: string | null;
+  /**
+   * Length of `entries`; null when not a list.
+   */
+  entries_count: number | null;
+  /**
+   * Entries lacking string identifier, displayName or type, or lacking both url and inline data.
+   */
+  entries_incomplete_count: number | null;
+  /**
+   * Distinct entry `type` values, sorted.
+   */
+  entry_types: string[];
+}
+/**
+ * An A2A agent card.
+ */
+export interface AgentCard {
+  response: Response;
+  /**
+   * Where the endpoint is declared: A2A 1.0 supportedInterfaces[] or the 0.3 top-level url; null when neither.
+   */
+  interface_style: 'supported-interfaces' | 'top-level-url' | null;
+  /**
+   * `name`.
+   */
+  name: string | null;
+  /**
+   * `description`.
+   */
+  description: string | null;
+  /**
+   * `version`.
+   */
+  version: string | null;
+  /**
+   * First interface protocolVersion, else top-level protocolVersion.
+   */
+  protocol_version: string | null;
+  /**
+   * First interface url, else top-level url.
+   */
+  url: string | null;
+  /**
+   * URLs declared in url, supportedInterfaces[] and additionalInterfaces[].
+   */
+  endpoint_urls_count: number | null;
+  /**
+   * Those URLs that are not absolute https URLs.
+   */
+  endpoint_urls_non_https_count: number | null;
+  /**
+   * `capabilities` is an object.
+   */
+  capabilities_present: boolean;
+  /**
+   * Length of `skills`; null when not a list.
+   */
+  skills_count: number | null;
+  /**
+   * Skills lacking string id, name or description, or a tags list.
+   */
+  skills_incomplete_count: number | null;
+  /**
+   * `defaultInputModes`, sorted; null when absent.
+   */
+  default_input_modes: string[] | null;
+  /**
+   * `defaultOutputModes`, sorted; null when absent.
+   */
+  default_output_modes: string[] | null;
+  /**
+   * Keys of `securitySchemes`, sorted.
+   */
+  security_schemes: string[];
+  /**
+   * Scheme names used in `security` that securitySchemes does not define, sorted.
+   */
+  security_undefined_refs: string[];
+  /**
+   * Length of `signatures`; null when absent.
+   */
+  signatures_count: number | null;
+  /**
+   * A2A 1.0 required members absent (capabilities, defaultInputModes, defaultOutputModes, description, name, skills, version; supportedInterfaces when no endpoint is declared either way), sorted.
+   */
+  missing_required: string[];
+}
+/**
+ * OAuth authorization server metadata (RFC 8414) or OpenID Connect discovery document.
+ */
+export interface AuthorizationServer {
+  response: Response;
+  /**
+   * `issuer`.
+   */
+  issuer: string | null;
+  /**
+   * The issuer equals https://<domain> (a trailing slash allowed); null without an issuer.
+   */
+  issuer_matches_origin: boolean | null;
+  /**
+   * `authorization_endpoint`.
+   */
+  authorization_endpoint: string | null;
+  /**
+   * `token_endpoint`.
+   */
+  token_endpoint: string | null;
+  /**
+   * `jwks_uri`.
+   */
+  jwks_uri: string | null;
+  /**
+   * `registration_endpoint` (RFC 7591 dynamic client registration).
+   */
+  registration_endpoint: string | null;
+  /**
+   * Names of *_endpoint and jwks_uri members whose value is not an absolute https URL, sorted.
+   */
+  non_https_endpoints: string[];
+  /**
+   * `response_types_supported`, sorted; null when absent.
+   */
+  response_types_supported: string[] | null;
+  /**
+   * `grant_types_supported`, sorted; null when absent.
+   */
+  grant_types_supported: string[] | null;
+  /**
+   * `code_challenge_methods_supported`, sorted; null when absent.
+   */
+  code_challenge_methods_supported: string[] | null;
+}
+/**
+ * One key of a key set.
+ */
+export interface Jwk {
+  /**
+   * `kid`.
+   */
+  kid: string | null;
+  /**
+   * `kty`.
+   */
+  kty: string | null;
+  /**
+   * `alg`.
+   */
+  alg: string | null;
+  /**
+   * `use`.
+   */
+  use: string | null;
+  /**
+   * Private or symmetric members present in this key, sorted.
+   */
+  private_members: string[];
+  /**
+   * `nbf` as an ISO 8601 UTC date.
+   */
+  nbf: string | null;
+  /**
+   * `exp` as an ISO 8601 UTC date.
+   */
+  exp: string | null;
+  /**
+   * `kid` equals the key's RFC 7638 SHA-256 thumbprint; null without a kid.
+   */
+  kid_is_thumbprint: boolean | null;
+}

@@ -1,0 +1,504 @@
+// Generated from schemas/observations/wellknown.json by `npm run types`; edit the schema, not this file.
+
+export type Decision = 'allow' | 'disallow';
+
+/**
+ * Files published at fixed paths for crawlers and agents: robots.txt, usage preferences, llms.txt, llms-full.txt, sitemap, security.txt, and the home page Link header.
+ */
+export interface WellknownObservations {
+  robots?: {
+    document: Document;
+    /**
+     * RFC 9309 section 2.3.1: available (2xx), unavailable (4xx, or more than five redirects), unreachable (5xx or no response).
+     */
+    availability: 'available' | 'unavailable' | 'unreachable';
+    /**
+     * The file starts with a UTF-8 byte order mark.
+     */
+    bom: boolean | null;
+    /**
+     * The bytes within the parse limit are valid UTF-8.
+     */
+    utf8_valid: boolean | null;
+    /**
+     * Lines read within the 500 KiB parse limit.
+     */
+    lines: number | null;
+    /**
+     * key: value lines with a key the parser does not know.
+     */
+    unknown_lines: number | null;
+    /**
+     * Those keys, lower-cased, sorted.
+     */
+    unknown_keys: string[] | null;
+    /**
+     * Lines that do not parse as RFC 9309 records, in line order.
+     */
+    parse_errors:
+      | {
+          line: number;
+          code:
+            'missing_separator' | 'rule_outside_group' | 'invalid_user_agent' | 'invalid_path' | 'invalid_crawl_delay';
+        }[]
+      | null;
+    /**
+     * Groups in file order.
+     */
+    groups:
+      | {
+          line: number;
+          /**
+           * Product tokens, lower-cased; * for the fallback group.
+           */
+          user_agents: string[];
+          allow_rules: number;
+          disallow_rules: number;
+          /**
+           * The group's first Crawl-delay, seconds.
+           */
+          crawl_delay: number | null;
+        }[]
+      | null;
+    /**
+     * Sitemap record values as written, in file order.
+     */
+    sitemaps: string[] | null;
+    /**
+     * The path whose access the sitemap decisions report: the first declared same-host sitemap, else /sitemap.xml.
+     */
+    sitemap_path: string;
+    /**
+     * Access per AI crawler product token (research/agent-checks.md section 3).
+     */
+    access: {
+      GPTBot: PathAccess;
+      'OAI-SearchBot': PathAccess;
+      'ChatGPT-User': PathAccess;
+      'OAI-AdsBot': PathAccess;
+      ClaudeBot: PathAccess;
+      'Claude-SearchBot': PathAccess;
+      'Claude-User': PathAccess;
+      'anthropic-ai': PathAccess;
+      'Claude-Web': PathAccess;
+      Googlebot: PathAccess;
+      'Google-Extended': PathAccess;
+      GoogleOther: PathAccess;
+      'Google-CloudVertexBot': PathAccess;
+      Bingbot: PathAccess;
+      Applebot: PathAccess;
+      'Applebot-Extended': PathAccess;
+      PerplexityBot: PathAccess;
+      'Perplexity-User': PathAccess;
+      'Meta-ExternalAgent': PathAccess;
+      'Meta-ExternalFetcher': PathAccess;
+      FacebookBot: PathAccess;
+      CCBot: PathAccess;
+      Bytespider: PathAccess;
+      Amazonbot: PathAccess;
+      'MistralAI-User': PathAccess;
+      DuckAssistBot: PathAccess;
+      'cohere-ai': PathAccess;
+      'cohere-training-data-crawler': PathAccess;
+    };
+    wildcard: PathAccess;
+  };
+  usage?: {
+    /**
+     * Content-Signal records of robots.txt (contentsignals.org); null when robots.txt is not available.
+     */
+    content_signals:
+      | {
+          line: number;
+          /**
+           * The group the line sits in; empty before any group.
+           */
+          user_agents: string[];
+          value: string;
+          /**
+           * key -> value, lower-cased (search, ai-input, ai-train: yes/no).
+           */
+          signals: {
+            [k: string]: string | undefined;
+          };
+          problems: ('empty' | 'malformed_entry' | 'unknown_key' | 'invalid_value' | 'duplicate_key')[];
+          /**
+           * What the group's own rules decide for /; null outside a group.
+           */
+          root: Decision | null;
+        }[]
+      | null;
+    /**
+     * Content-Usage records of robots.txt (IETF aipref attach draft), as written.
+     */
+    content_usage:
+      | {
+          line: number;
+          user_agents: string[];
+          value: string;
+        }[]
+      | null;
+    /**
+     * License record values of robots.txt (RSL), as written.
+     */
+    licenses: string[] | null;
+    /**
+     * /.well-known/tdmrep.json (W3C TDMRep).
+     */
+    tdmrep: {
+      document: Document;
+      /**
+       * The body parsed as JSON.
+       */
+      json: boolean | null;
+      /**
+       * The JSON value is an array.
+       */
+      array: boolean | null;
+      /**
+       * Rules in file order.
+       */
+      entries:
+        | {
+            location: string | null;
+            tdm_reservation: number | null;
+            tdm_policy: string | null;
+          }[]
+        | null;
+      /**
+       * Entries that do not follow the TDMRep shape.
+       */
+      problems:
+        | {
+            index: number;
+            code: 'not_an_object' | 'location_missing' | 'reservation_invalid' | 'policy_invalid';
+          }[]
+        | null;
+    };
+  };
+  llms_txt?: {
+    document: Document;
+    /**
+     * Unicode code points of the text.
+     */
+    characters: number | null;
+    /**
+     * Text of the first H1.
+     */
+    title: string | null;
+    /**
+     * H1 headings outside code.
+     */
+    h1_count: number | null;
+    /**
+     * The first non-blank line is an H1.
+     */
+    starts_with_h1: boolean | null;
+    /**
+     * The blockquote after the H1 and before the first H2, joined.
+     */
+    summary: string | null;
+    /**
+     * H2 sections in order.
+     */
+    sections:
+      | {
+          title: string;
+          line: number;
+          /**
+           * List items in the section.
+           */
+          items: number;
+          /**
+           * Of those, items that are [name](url) links.
+           */
+          link_items: number;
+        }[]
+      | null;
+    /**
+     * The first 200 markdown links outside code, in order.
+     */
+    links:
+      | {
+          section: string | null;
+          title: string;
+          url: string;
+          notes: string | null;
+          absolute: boolean;
+        }[]
+      | null;
+    /**
+     * All markdown links outside code.
+     */
+    link_count: number | null;
+    /**
+     * Links with a scheme.
+     */
+    absolute_link_count: number | null;
+    /**
+     * Links with the http: scheme.
+     */
+    http_link_count: number | null;
+    /**
+     * Links whose path ends in .md, .markdown or .txt.
+     */
+    markdown_link_count: number | null;
+    /**
+     * Departures from the llmstxt.org outline, in line order.
+     */
+    parse_errors:
+      | {
+          line: number;
+          code:
+            | 'missing_h1'
+            | 'content_before_h1'
+            | 'multiple_h1'
+            | 'heading_before_sections'
+            | 'list_item_without_link'
+            | 'unclosed_code_fence';
+        }[]
+      | null;
+  };
+  llms_full_txt?: {
+    document: Document;
+    /**
+     * Text of the first markdown heading.
+     */
+    first_heading: string | null;
+    /**
+     * Its level (1 for H1).
+     */
+    first_heading_level: number | null;
+  };
+  sitemap?: {
+    /**
+     * Where the sitemap URL came from: the first robots.txt Sitemap record, or the default /sitemap.xml.
+     */
+    source: 'robots' | 'default';
+    document: Document;
+    /**
+     * The body is a gzip file.
+     */
+    gzip: boolean | null;
+    /**
+     * Bytes after decompression (equal to the body when not gzip); null beyond 16 MiB.
+     */
+    uncompressed_bytes: number | null;
+    /**
+     * Well-formed XML; null when the body was not fetched whole or not decompressed.
+     */
+    well_formed: boolean | null;
+    /**
+     * The XML parser's message, with its line.
+     */
+    xml_error: string | null;
+    /**
+     * Local name of the root element.
+     */
+    root: string | null;
+    /**
+     * Namespace of the root element.
+     */
+    namespace: string | null;
+    /**
+     * url entries of a urlset, sitemap entries of a sitemapindex.
+     */
+    entry_count: number | null;
+    /**
+     * Entries without a loc.
+     */
+    loc_missing: number | null;
+    /**
+     * locs that are not absolute http(s) URLs under 2,048 characters.
+     */
+    loc_invalid: number | null;
+    /**
+     * Valid locs on another host than the sitemap's.
+     */
+    off_host: number | null;
+    /**
+     * Entries with a lastmod.
+     */
+    lastmod_count: number | null;
+    /**
+     * lastmod values that are not W3C Datetime.
+     */
+    lastmod_invalid: number | null;
+    /**
+     * The latest valid lastmod, ISO 8601 UTC.
+     */
+    lastmod_latest: string | null;
+  };
+  security_txt?: {
+    document: Document;
+    legacy: Document;
+    /**
+     * The final URL of /.well-known/security.txt is https.
+     */
+    https: boolean | null;
+    /**
+     * The file is an OpenPGP cleartext signed message.
+     */
+    signed: boolean | null;
+    /**
+     * A signed file ends with a complete PGP SIGNATURE block; null when unsigned.
+     */
+    signature_complete: boolean | null;
+    /**
+     * Values per RFC 9116 field, in file order; null when the file was not parsed.
+     */
+    fields: {
+      /**
+       * acknowledgments
+       */
+      acknowledgments: string[];
+      /**
+       * canonical
+       */
+      canonical: string[];
+      /**
+       * contact
+       */
+      contact: string[];
+      /**
+       * csaf
+       */
+      csaf: string[];
+      /**
+       * encryption
+       */
+      encryption: string[];
+      /**
+       * expires
+       */
+      expires: string[];
+      /**
+       * hiring
+       */
+      hiring: string[];
+      /**
+       * policy
+       */
+      policy: string[];
+      /**
+       * preferred_languages
+       */
+      preferred_languages: string[];
+    } | null;
+    /**
+     * Other field names, lower-cased, sorted.
+     */
+    unknown_fields: string[] | null;
+    /**
+     * The single Expires as ISO 8601 UTC, when there is exactly one and it is an RFC 3339 date-time.
+     */
+    expires: string | null;
+    /**
+     * http: URIs in URI-valued fields.
+     */
+    insecure_uris: string[] | null;
+    /**
+     * Lines that do not parse, in line order.
+     */
+    parse_errors:
+      | {
+          line: number;
+          code: 'missing_separator' | 'empty_value' | 'invalid_expires' | 'unterminated_signature';
+        }[]
+      | null;
+  };
+  discovery?: {
+    home: Document;
+    /**
+     * The home page response carries a Link header.
+     */
+    link_header: boolean | null;
+    /**
+     * Link header values (RFC 8288) in order.
+     */
+    links:
+      | {
+          /**
+           * Target resolved against the response URL.
+           */
+          href: string;
+          /**
+           * Relation types, lower-cased.
+           */
+          rel: string[];
+          type: string | null;
+        }[]
+      | null;
+    /**
+     * Every relation type of the Link header, sorted, unique.
+     */
+    link_rels: string[] | null;
+    /**
+     * Link values that did not parse.
+     */
+    link_parse_errors: number | null;
+    unknown_well_known: Document;
+  };
+}
+/**
+ * One fetched document: the response facts every document of this probe records.
+ */
+export interface Document {
+  /**
+   * The URL requested.
+   */
+  url: string;
+  /**
+   * Final HTTP status after redirects; null when no response arrived.
+   */
+  status: number | null;
+  /**
+   * Media type of Content-Type, lower-cased, without parameters.
+   */
+  content_type: string | null;
+  /**
+   * The charset parameter of Content-Type, lower-cased.
+   */
+  charset: string | null;
+  /**
+   * Body bytes received (decoded), up to the cap.
+   */
+  bytes: number | null;
+  /**
+   * The body was cut at the probe's size cap.
+   */
+  truncated: boolean;
+  /**
+   * The final URL when redirects were followed, else null.
+   */
+  redirected_to: string | null;
+  /**
+   * Redirects followed.
+   */
+  redirects: number;
+  /**
+   * Why no response arrived (a network error code such as timeout, tls_error, connect_refused).
+   */
+  error: string | null;
+  /**
+   * The body starts as an HTML document (doctype, html, head or body tag).
+   */
+  body_is_html: boolean | null;
+  /**
+   * The response is 2xx and its body equals the site's 2xx body for a path that does not exist; null when that comparison could not be made.
+   */
+  soft_404: boolean | null;
+}
+/**
+ * RFC 9309 access of one crawler: 4xx robots.txt allows everything, 5xx or network failure disallows everything.
+ */
+export interface PathAccess {
+  root: Decision;
+  llms_txt: Decision;
+  well_known: Decision;
+  sitemap: Decision;
+  /**
+   * Which group decided: one naming the token, the * group, or none (no group applies, or no file to apply).
+   */
+  group: 'specific' | 'wildcard' | 'none';
+}
