@@ -92,12 +92,27 @@ describe('dns probe in the fixture world', () => {
       records: ['v=spf1 mx -all'],
       parsed: { all: '-', lookup_terms: 1, errors: [] },
     });
-    expect(dns.spf_expansion).toEqual({ lookups: 1, void_lookups: 0, effective_all: '-', complete: true, targets: [] });
+    expect(dns.spf_expansion).toEqual({
+      lookups: 1,
+      effective_all: '-',
+      complete: true,
+      targets: [
+        {
+          domain: 'good.test',
+          via: 'mx',
+          from: 'good.test',
+          rcode: 'NOERROR',
+          answers: 1,
+          spf_count: null,
+          errors: null,
+        },
+      ],
+    });
     expect(dns.dmarc).toMatchObject({
       location: '_dmarc.good.test',
       org_domain: 'good.test',
       count: 1,
-      parsed: { p: 'reject', errors: [] },
+      parsed: { p: 'reject', errors: [], errors_rfc7489: [] },
     });
     expect(dns.dmarc.reports).toEqual([
       { uri: 'mailto:dmarc-reports@good.test', domain: 'good.test', external: false, authorized: null },
@@ -252,8 +267,8 @@ describe('broken dns sites', () => {
     const { dns, o } = await judged('dns-caa-broken.test');
     expect(dns.caa.records.map((r: any) => [r.tag, r.critical, r.parse_error])).toEqual([
       ['iodef', false, null],
-      ['issue', false, '"lets encrypt" is not a domain name'],
-      ['issuer-policy', true, null],
+      ['issue', false, '"lets encrypt" breaks issuer-domain-name: not a domain name'],
+      ['issuer-policy', true, '"issuer-policy" breaks tag: 1 to 15 letters and digits'],
     ]);
     expect([o['dns.caa.critical_tags_known'], o['dns.caa.values_parse'], o['dns.caa.issue_defined']]).toEqual([
       'fail',
@@ -304,19 +319,52 @@ describe('broken dns sites', () => {
     expect(o['dns.records.apex_resolves']).toBe('pass');
   });
 
-  it('dns-spf-lookups: eleven lookups and a void include', async () => {
+  it('dns-spf-lookups: eleven lookups, a void include and a, mx and exists terms naming nothing', async () => {
     const { dns, o } = await judged('dns-spf-lookups.test');
-    expect(dns.spf_expansion).toMatchObject({ lookups: 11, void_lookups: 1, effective_all: '-', complete: true });
-    expect(dns.spf_expansion.targets.map((t: any) => [t.domain, t.rcode, t.spf_count])).toEqual([
-      ['_s1.dns-spf-lookups.test', 'NOERROR', 1],
-      ['_s2.dns-spf-lookups.test', 'NOERROR', 1],
-      ['_spf.gone-provider.test', 'NXDOMAIN', 0],
+    expect(dns.spf_expansion).toMatchObject({ lookups: 11, effective_all: '-', complete: true });
+    // Ten lookups asked (the eleventh term, ptr, needs the sender's address); names without records are void.
+    expect(dns.spf_expansion.targets.map((t: any) => [t.via, t.domain, t.rcode, t.answers, t.spf_count])).toEqual([
+      ['include', '_s1.dns-spf-lookups.test', 'NOERROR', 1, 1],
+      ['include', '_s2.dns-spf-lookups.test', 'NOERROR', 1, 1],
+      ['include', '_spf.gone-provider.test', 'NXDOMAIN', 0, 0],
+      ['a', '_s1.dns-spf-lookups.test', 'NOERROR', 0, null],
+      ['mx', '_s1.dns-spf-lookups.test', 'NOERROR', 0, null],
+      ['a', 'a1.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
+      ['mx', 'm1.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
+      ['a', 'a2.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
+      ['mx', 'm2.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
+      ['exists', 'e2.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
     ]);
     expect([
       o['email.spf.lookup_limit'],
       o['email.spf.include_targets_published'],
       o['email.spf.void_lookup_limit'],
-    ]).toEqual(['fail', 'fail', 'pass']);
+      o['email.spf.included_records_valid'],
+    ]).toEqual(['fail', 'fail', 'fail', 'pass']);
+  });
+
+  it('dns-spf-macros: redirect= and macros are valid SPF and pass every rule', async () => {
+    const { dns, o } = await judged('dns-spf-macros.test');
+    expect(dns.spf.parsed).toMatchObject({ redirect: '_spf.dns-spf-macros.test', all: null, errors: [] });
+    expect(dns.spf_expansion).toMatchObject({ lookups: 3, effective_all: '-', complete: true });
+    expect(dns.spf_expansion.targets.map((t: any) => [t.via, t.domain, t.rcode])).toEqual([
+      ['redirect', '_spf.dns-spf-macros.test', 'NOERROR'],
+      ['mx', 'dns-spf-macros.test', 'NOERROR'],
+      ['exists', '%{ir}.%{l1r+-}._allow.dns-spf-macros.test', null],
+    ]);
+    expect(failing(o)).toEqual([]);
+  });
+
+  it('dns-spf-include-broken: a syntax error inside an included record is reported upward', async () => {
+    const { dns, o } = await judged('dns-spf-include-broken.test');
+    expect(dns.spf.parsed.errors).toEqual([]);
+    expect(dns.spf_expansion.targets[1]).toMatchObject({
+      via: 'include',
+      domain: '_spf.dns-spf-include-broken.test',
+      spf_count: 1,
+      errors: ['"a:mail" breaks domain-end: "mail" must end in "." and a top label, or in a macro'],
+    });
+    expect(failing(o)).toEqual(['email.spf.included_records_valid']);
   });
 
   it('dns-spf-duplicate: two SPF records', async () => {
