@@ -103,7 +103,6 @@ function emptyFacts(): SpfFacts {
     exp: null,
     includes: [],
     lookup_terms: 0,
-    ptr_used: false,
     unknown_mechanisms: [],
     unknown_modifiers: [],
     errors: [],
@@ -136,7 +135,6 @@ function readDirective(facts: SpfFacts, term: string, m: RegExpExecArray): void 
   const value = rest === '' ? null : rest.replace(/^:/, '');
   facts.terms.push({ qualifier, mechanism: name, value, domain_spec: domainSpec });
   if (LOOKUP_MECHANISMS.has(name)) facts.lookup_terms++;
-  if (name === 'ptr') facts.ptr_used = true;
   if (problem) facts.errors.push(describe(term, problem));
   else if (name === 'all' && facts.all === null) facts.all = qualifier;
   else if (name === 'include') facts.includes.push(domainSpec!);

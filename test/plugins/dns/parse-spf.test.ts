@@ -81,7 +81,7 @@ describe('RFC 7208 examples', () => {
 
   it('keeps ptr, unknown modifiers and the case-insensitive version', () => {
     const spf = parseSpf('V=SPF1 PTR moo=cow-%{c} -ALL');
-    expect([spf.ptr_used, spf.unknown_modifiers, spf.all, spf.errors]).toEqual([true, ['moo'], '-', []]);
+    expect([spf.terms[0]!.mechanism, spf.unknown_modifiers, spf.all, spf.errors]).toEqual(['ptr', ['moo'], '-', []]);
     expect(SPF_VERSION.test('v=spf1 -all')).toBe(true);
     expect(SPF_VERSION.test('v=spf10 -all')).toBe(false);
     expect(SPF_VERSION.test('v=spf1\t-all')).toBe(false);

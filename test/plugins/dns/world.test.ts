@@ -8,6 +8,10 @@ import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { provider } from '../../../plugins/dns/index.ts';
 import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
 import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
+import type { DnsObservations } from '../../../plugins/dns/facts.ts';
+
+/** Every facet, as a run that needs them all collects them. */
+type Dns = Required<DnsObservations>;
 
 let world: World;
 const rules = rulesReading('dns');
@@ -24,10 +28,10 @@ function context(needs: (path: string) => boolean = () => true, env: Record<stri
   return worldContext({ ...world.env, ...env }, needs);
 }
 
-async function observe(domain: string): Promise<Record<string, any>> {
+async function observe(domain: string): Promise<Dns> {
   const data = await provider.collect(domain, context());
   expect(catalogue().schemas.validate('dns', data, 'complete')).toBeNull();
-  return data as Record<string, any>;
+  return data as Dns;
 }
 
 function outcomes(domain: string, dns: unknown): Record<string, string> {
@@ -64,7 +68,7 @@ describe('dns probe in the fixture world', () => {
       ttl: 3600,
       names: ['ns1.good.test', 'ns2.good.test'],
     });
-    expect(dns.ns.hosts.map((h: any) => [h.name, h.is_cname, h.ipv4.length, h.ipv6])).toEqual([
+    expect(dns.ns.hosts.map((h) => [h.name, h.is_cname, h.ipv4.length, h.ipv6])).toEqual([
       ['ns1.good.test', false, 1, ['::1']],
       ['ns2.good.test', false, 1, ['::1']],
     ]);
@@ -123,7 +127,7 @@ describe('dns probe in the fixture world', () => {
     expect(dns.dkim).toEqual({ name: '_domainkey.good.test', rcode: 'NOERROR' });
 
     expect(dns.caa).toMatchObject({ rcode: 'NOERROR', found_at: 'good.test', iodef: ['mailto:security@good.test'] });
-    expect(dns.caa.records.map((r: any) => [r.tag, r.issuer, r.parse_error])).toEqual([
+    expect(dns.caa.records.map((r) => [r.tag, r.issuer, r.parse_error])).toEqual([
       ['iodef', null, null],
       ['issue', 'letsencrypt.org', null],
     ]);
@@ -265,7 +269,7 @@ describe('broken dns sites', () => {
 
   it('dns-caa-broken: unknown critical tag and an issue value that does not parse', async () => {
     const { dns, o } = await judged('dns-caa-broken.test');
-    expect(dns.caa.records.map((r: any) => [r.tag, r.critical, r.parse_error])).toEqual([
+    expect(dns.caa.records.map((r) => [r.tag, r.critical, r.parse_error])).toEqual([
       ['iodef', false, null],
       ['issue', false, '"lets encrypt" breaks issuer-domain-name: not a domain name'],
       ['issuer-policy', true, '"issuer-policy" breaks tag: 1 to 15 letters and digits'],
@@ -323,7 +327,7 @@ describe('broken dns sites', () => {
     const { dns, o } = await judged('dns-spf-lookups.test');
     expect(dns.spf_expansion).toMatchObject({ lookups: 11, effective_all: '-', complete: true });
     // Ten lookups asked (the eleventh term, ptr, needs the sender's address); names without records are void.
-    expect(dns.spf_expansion.targets.map((t: any) => [t.via, t.domain, t.rcode, t.answers, t.spf_count])).toEqual([
+    expect(dns.spf_expansion.targets.map((t) => [t.via, t.domain, t.rcode, t.answers, t.spf_count])).toEqual([
       ['include', '_s1.dns-spf-lookups.test', 'NOERROR', 1, 1],
       ['include', '_s2.dns-spf-lookups.test', 'NOERROR', 1, 1],
       ['include', '_spf.gone-provider.test', 'NXDOMAIN', 0, 0],
@@ -347,7 +351,7 @@ describe('broken dns sites', () => {
     const { dns, o } = await judged('dns-spf-macros.test');
     expect(dns.spf.parsed).toMatchObject({ redirect: '_spf.dns-spf-macros.test', all: null, errors: [] });
     expect(dns.spf_expansion).toMatchObject({ lookups: 3, effective_all: '-', complete: true });
-    expect(dns.spf_expansion.targets.map((t: any) => [t.via, t.domain, t.rcode])).toEqual([
+    expect(dns.spf_expansion.targets.map((t) => [t.via, t.domain, t.rcode])).toEqual([
       ['redirect', '_spf.dns-spf-macros.test', 'NOERROR'],
       ['mx', 'dns-spf-macros.test', 'NOERROR'],
       ['exists', '%{ir}.%{l1r+-}._allow.dns-spf-macros.test', null],
@@ -357,7 +361,7 @@ describe('broken dns sites', () => {
 
   it('dns-spf-include-broken: a syntax error inside an included record is reported upward', async () => {
     const { dns, o } = await judged('dns-spf-include-broken.test');
-    expect(dns.spf.parsed.errors).toEqual([]);
+    expect(dns.spf.parsed?.errors).toEqual([]);
     expect(dns.spf_expansion.targets[1]).toMatchObject({
       via: 'include',
       domain: '_spf.dns-spf-include-broken.test',
@@ -396,7 +400,7 @@ describe('broken dns sites', () => {
 
   it('dns-mx-broken: a dangling and an aliased exchanger', async () => {
     const { dns, o } = await judged('dns-mx-broken.test');
-    expect(dns.mx.hosts.map((h: any) => [h.name, h.rcode, h.is_cname, h.ipv4])).toEqual([
+    expect(dns.mx.hosts.map((h) => [h.name, h.rcode, h.is_cname, h.ipv4])).toEqual([
       ['mx.gone-mail.test', 'NXDOMAIN', false, []],
       ['mail.dns-mx-broken.test', 'NOERROR', true, ['127.0.11.26']],
     ]);

@@ -421,7 +421,6 @@ export interface SpfParsed {
    * Terms of this record that cost a DNS lookup (include, a, mx, ptr, exists, and redirect when it applies).
    */
   lookup_terms: number;
-  ptr_used: boolean;
   /**
    * Mechanism names RFC 7208 does not define (each also an error: receivers return permerror).
    */
