@@ -42,9 +42,9 @@ function iodefError(value: string): string | null {
   return ['mailto', 'http', 'https'].includes(scheme) ? null : `iodef scheme ${scheme}: is not mailto, http or https`;
 }
 
-/** Section 4.1: a tag of 1 to 15 letters and digits; flag bits other than issuer-critical (128) must be clear. */
+/** Section 4.1: a tag of letters and digits (at least one); flag bits other than issuer-critical (128) must be clear. */
 function propertyError(flags: number, tag: string): string | null {
-  if (!/^[A-Za-z0-9]{1,15}$/.test(tag)) return `"${tag}" breaks tag: 1 to 15 letters and digits`;
+  if (!/^[A-Za-z0-9]+$/.test(tag)) return `"${tag}" breaks tag: letters and digits only`;
   return (flags & 127) === 0 ? null : `"${flags}" breaks flags: only bit 128 (issuer critical) may be set`;
 }
 

@@ -521,7 +521,7 @@ export interface CaaRecord {
     [k: string]: string | undefined;
   };
   /**
-   * What breaks RFC 8659: a tag that is not 1-15 letters and digits or a reserved flag bit set (section 4.1), an issue-value that does not parse (section 4.2), an iodef that is not a mailto:, http: or https: URI (section 4.4); null when the property is well formed.
+   * What breaks RFC 8659: a tag of other characters than letters and digits or a reserved flag bit set (section 4.1), an issue-value that does not parse (section 4.2), an iodef that is not a mailto:, http: or https: URI (section 4.4); null when the property is well formed.
    */
   parse_error: string | null;
 }
