@@ -1,14 +1,15 @@
-// SPF: the domain's record, parsed, and the walk through its include/redirect tree that a receiver's
-// evaluation could take, counting DNS lookups as RFC 7208 section 4.6.4 does (worst case: every term reached).
+// SPF: the domain's record, parsed, and the walk a receiver's evaluation could take through it (RFC 7208
+// section 4.6.4): every name a DNS-querying term looks up, with what the answer held, and the records reached
+// through include and redirect, parsed in turn. Which lookups are void, which targets break evaluation, and
+// whether the budget is kept is for the rules to read from these facts.
+import type { DnsResponse } from '../../src/net/types.ts';
 import type { SpfExpansionFacet, SpfFacet, SpfTarget } from './facts.ts';
-import { parseSpf, SPF_VERSION, type SpfFacts } from './parse-spf.ts';
-import { txtOf, type Querier } from './query.ts';
+import { LOOKUP_MECHANISMS, parseSpf, SPF_VERSION, type SpfFacts } from './parse-spf.ts';
+import { recordsOf, txtOf, type Querier } from './query.ts';
 import { txtRecords } from './txt-records.ts';
 
-/** Past 10 lookups a receiver returns permerror, so the walk need not go further. */
+/** Past 10 lookups a receiver returns permerror, so the walk asks no more. */
 const LOOKUP_LIMIT = 10;
-/** Bounds the walk however the tree is shaped (loops included). */
-const MAX_TARGETS = 30;
 
 export async function collectSpf(q: Querier, domain: string): Promise<SpfFacet> {
   const base = await txtRecords(q, domain, SPF_VERSION);
@@ -20,49 +21,97 @@ export async function collectSpf(q: Querier, domain: string): Promise<SpfFacet> 
   };
 }
 
-interface Pending {
+/** A record reached by the walk; `chain` when only redirects lead to it from the domain's own record. */
+interface Reached {
   domain: string;
-  via: 'include' | 'redirect';
+  record: SpfFacts;
+  chain: boolean;
 }
 
-function next(record: SpfFacts): Pending[] {
-  return [
-    ...record.includes.map((domain) => ({ domain, via: 'include' as const })),
-    ...(record.redirect !== null && record.all === null ? [{ domain: record.redirect, via: 'redirect' as const }] : []),
-  ];
+type Via = SpfTarget['via'];
+
+interface Lookup {
+  domain: string;
+  via: Via;
+  from: string;
+  chain: boolean;
+}
+
+/** The lookups a record's terms make, in evaluation order (redirect last), each costing one of the budget. */
+function lookupsOf(r: Reached): Array<Lookup | null> {
+  const out: Array<Lookup | null> = r.record.terms
+    .filter((t) => LOOKUP_MECHANISMS.has(t.mechanism))
+    .map((t) =>
+      t.mechanism === 'ptr'
+        ? null // ptr needs the sender's address: counted, never looked up
+        : { domain: t.domain_spec ?? r.domain, via: t.mechanism as Via, from: r.domain, chain: false },
+    );
+  if (r.record.redirect !== null && r.record.all === null) {
+    out.push({ domain: r.record.redirect, via: 'redirect', from: r.domain, chain: r.chain });
+  }
+  return out;
+}
+
+const unread = (l: Lookup): SpfTarget => ({
+  domain: l.domain,
+  via: l.via,
+  from: l.from,
+  rcode: null,
+  answers: null,
+  spf_count: null,
+  errors: null,
+});
+
+/** Asks what the receiver would ask for one term; the record found when the term leads to one. */
+async function lookUp(q: Querier, l: Lookup): Promise<{ target: SpfTarget; next: Reached | null }> {
+  if (l.domain.includes('%')) return { target: unread(l), next: null };
+  const name = l.domain.toLowerCase().replace(/\.$/, '');
+  if (l.via === 'a') {
+    const [a, aaaa] = await Promise.all([q.askPointed(name, 'A'), q.askPointed(name, 'AAAA')]);
+    const rcode = a.rcode === 'NOERROR' ? aaaa.rcode : a.rcode;
+    const answers = recordsOf(a, 'A').length + recordsOf(aaaa, 'AAAA').length;
+    return { target: { ...unread(l), rcode, answers }, next: null };
+  }
+  if (l.via === 'mx' || l.via === 'exists') {
+    const type = l.via === 'mx' ? 'MX' : 'A';
+    const response: DnsResponse = await q.askPointed(name, type);
+    return { target: { ...unread(l), rcode: response.rcode, answers: recordsOf(response, type).length }, next: null };
+  }
+  const response = await q.askPointed(name, 'TXT');
+  const txt = txtOf(response).map((strings) => strings.join(''));
+  const spf = txt.filter((s) => SPF_VERSION.test(s));
+  const record = spf.length === 1 ? parseSpf(spf[0]!) : null;
+  const target = {
+    ...unread(l),
+    rcode: response.rcode,
+    answers: txt.length,
+    spf_count: spf.length,
+    errors: record?.errors ?? null,
+  };
+  return { target, next: record === null ? null : { domain: name, record, chain: l.chain } };
 }
 
 export async function expandSpf(q: Querier, spf: SpfFacet): Promise<SpfExpansionFacet> {
-  if (spf.parsed === null)
-    return { lookups: null, void_lookups: null, effective_all: null, complete: null, targets: [] };
-  let lookups = spf.parsed.lookup_terms;
-  let voidLookups = 0;
+  if (spf.parsed === null) return { lookups: null, effective_all: null, complete: null, targets: [] };
+  let lookups = 0;
   let effectiveAll = spf.parsed.all;
+  let complete = true;
   const targets: SpfTarget[] = [];
-  let frontier = next(spf.parsed);
-  // Level by level, each level's targets asked in parallel; repeated names are answered from the querier's memo.
-  while (frontier.length > 0 && lookups <= LOOKUP_LIMIT && targets.length < MAX_TARGETS) {
-    const level = frontier.slice(0, MAX_TARGETS - targets.length);
-    frontier = [];
-    const answers = await Promise.all(
-      level.map((t) => (t.domain.includes('%') ? null : q.askPointed(t.domain, 'TXT'))),
-    );
-    level.forEach((t, i) => {
-      const response = answers[i];
-      if (!response) {
-        targets.push({ ...t, rcode: null, spf_count: null });
-        return;
-      }
-      const txt = txtOf(response);
-      const records = txt.map((s) => s.join('')).filter((s) => SPF_VERSION.test(s));
-      targets.push({ ...t, rcode: response.rcode, spf_count: records.length });
-      if (response.rcode === 'NXDOMAIN' || (response.rcode === 'NOERROR' && txt.length === 0)) voidLookups++;
-      if (records.length !== 1) return;
-      const parsed = parseSpf(records[0]!);
-      lookups += parsed.lookup_terms;
-      if (t.via === 'redirect') effectiveAll = parsed.all;
-      frontier.push(...next(parsed));
-    });
+  let level: Reached[] = [{ domain: spf.name, record: spf.parsed, chain: true }];
+  // Level by level, each level's lookups asked in parallel; repeated names are answered from the querier's memo.
+  while (level.length > 0) {
+    const asked: Lookup[] = [];
+    for (const lookup of level.flatMap(lookupsOf)) {
+      lookups++;
+      if (lookup === null) continue;
+      if (lookups <= LOOKUP_LIMIT) asked.push(lookup);
+      else if (lookup.via === 'include' || lookup.via === 'redirect') complete = false;
+    }
+    const results = await Promise.all(asked.map((l) => lookUp(q, l)));
+    targets.push(...results.map((r) => r.target));
+    level = results.flatMap((r) => (r.next === null ? [] : [r.next]));
+    for (const r of level) if (r.chain) effectiveAll = r.record.all;
+    if (asked.some((l) => l.chain && l.via === 'redirect') && !level.some((r) => r.chain)) effectiveAll = null;
   }
-  return { lookups, void_lookups: voidLookups, effective_all: effectiveAll, complete: frontier.length === 0, targets };
+  return { lookups, effective_all: effectiveAll, complete, targets };
 }

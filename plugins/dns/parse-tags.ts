@@ -1,44 +1,53 @@
-// The "tag=value; tag=value" lists that DMARC, MTA-STS, TLS-RPT and BIMI publish in TXT records
-// (the DKIM tag-list syntax, RFC 6376 section 3.2). Pure.
+// The "tag=value; tag=value" lists that DMARC, MTA-STS, TLS-RPT and BIMI publish in TXT records (after the
+// DKIM tag-list, RFC 6376 section 3.2). Each format gives its own productions for a tag's name and value and
+// says whether white space may surround "="; the separator is *WSP ";" *WSP in all of them. Pure.
+
+export interface TagGrammar {
+  /** The format's production for a tag (named in messages), e.g. "dmarc-tag". */
+  tag: string;
+  name: RegExp;
+  /** The characters a value may hold (tested on the whole value). */
+  value: RegExp;
+  /** `*WSP "=" *WSP` (DMARC, BIMI) rather than a bare "=" (MTA-STS, TLS-RPT). */
+  spacedEquals: boolean;
+}
 
 export interface TagList {
-  /** Tags in the order written; names lower-cased, values trimmed. A repeated tag keeps its first value. */
+  /** Tags in the order written: names lower-cased, values without surrounding WSP. A repeat keeps the first. */
   tags: Array<[string, string]>;
   errors: string[];
 }
 
-const TAG_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+const WSP = /^[ \t]+|[ \t]+$/g;
+const trimWsp = (s: string): string => s.replace(WSP, '');
 
-export function parseTagList(text: string): TagList {
+/** Splits a tag list, checking each tag against the grammar; every message names the production it breaks. */
+export function parseTagList(text: string, grammar: TagGrammar): TagList {
   const tags: Array<[string, string]> = [];
   const errors: string[] = [];
   const seen = new Set<string>();
   const parts = text.split(';');
   parts.forEach((raw, i) => {
-    const part = raw.trim();
+    const part = trimWsp(raw);
     if (part === '') {
-      // Only the segment after a trailing ";" may be empty.
-      if (i !== parts.length - 1) errors.push('empty tag between two ";"');
+      // Only the segment after a trailing separator may be empty.
+      if (i !== parts.length - 1) errors.push(`an empty tag between two ";" breaks ${grammar.tag}`);
       return;
     }
     const eq = part.indexOf('=');
-    if (eq < 0) {
-      errors.push(`"${part}" is not a tag=value pair`);
-      return;
+    const name = eq < 0 ? part : part.slice(0, eq);
+    const value = eq < 0 ? '' : part.slice(eq + 1);
+    const [n, v] = grammar.spacedEquals ? [trimWsp(name), trimWsp(value)] : [name, value];
+    if (eq < 0) errors.push(`"${part}" breaks ${grammar.tag}: it has no "="`);
+    else if (!grammar.name.test(n)) errors.push(`"${part}" breaks ${grammar.tag}: "${n}" is not a tag name`);
+    else if (!grammar.value.test(v))
+      errors.push(`"${part}" breaks ${grammar.tag}: the value is empty or holds a character not allowed`);
+    else if (seen.has(n.toLowerCase()))
+      errors.push(`"${part}" breaks ${grammar.tag}: tag "${n}" appears more than once`);
+    else {
+      seen.add(n.toLowerCase());
+      tags.push([n.toLowerCase(), v]);
     }
-    const name = part.slice(0, eq).trim();
-    const value = part.slice(eq + 1).trim();
-    if (!TAG_NAME.test(name)) {
-      errors.push(`"${name}" is not a valid tag name`);
-      return;
-    }
-    const key = name.toLowerCase();
-    if (seen.has(key)) {
-      errors.push(`tag "${key}" appears more than once`);
-      return;
-    }
-    seen.add(key);
-    tags.push([key, value]);
   });
   return { tags, errors };
 }
@@ -48,14 +57,9 @@ export function tagValue(list: TagList, name: string): string | null {
   return list.tags.find(([k]) => k === name)?.[1] ?? null;
 }
 
-/** A comma-separated URI list (rua, ruf), items trimmed, empty items dropped. */
+/** A list of URIs separated by *WSP "," *WSP (DMARC rua/ruf, TLS-RPT rua), items as written. */
 export function uriList(value: string | null): string[] {
-  return value === null
-    ? []
-    : value
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
+  return value === null ? [] : value.split(',').map(trimWsp);
 }
 
 /**

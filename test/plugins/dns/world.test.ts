@@ -8,6 +8,10 @@ import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { provider } from '../../../plugins/dns/index.ts';
 import type { Observations, ProbeContext } from '../../../src/engine/types.ts';
 import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
+import type { DnsObservations } from '../../../plugins/dns/facts.ts';
+
+/** Every facet, as a run that needs them all collects them. */
+type Dns = Required<DnsObservations>;
 
 let world: World;
 const rules = rulesReading('dns');
@@ -24,10 +28,10 @@ function context(needs: (path: string) => boolean = () => true, env: Record<stri
   return worldContext({ ...world.env, ...env }, needs);
 }
 
-async function observe(domain: string): Promise<Record<string, any>> {
+async function observe(domain: string): Promise<Dns> {
   const data = await provider.collect(domain, context());
   expect(catalogue().schemas.validate('dns', data, 'complete')).toBeNull();
-  return data as Record<string, any>;
+  return data as Dns;
 }
 
 function outcomes(domain: string, dns: unknown): Record<string, string> {
@@ -64,7 +68,7 @@ describe('dns probe in the fixture world', () => {
       ttl: 3600,
       names: ['ns1.good.test', 'ns2.good.test'],
     });
-    expect(dns.ns.hosts.map((h: any) => [h.name, h.is_cname, h.ipv4.length, h.ipv6])).toEqual([
+    expect(dns.ns.hosts.map((h) => [h.name, h.is_cname, h.ipv4.length, h.ipv6])).toEqual([
       ['ns1.good.test', false, 1, ['::1']],
       ['ns2.good.test', false, 1, ['::1']],
     ]);
@@ -92,12 +96,27 @@ describe('dns probe in the fixture world', () => {
       records: ['v=spf1 mx -all'],
       parsed: { all: '-', lookup_terms: 1, errors: [] },
     });
-    expect(dns.spf_expansion).toEqual({ lookups: 1, void_lookups: 0, effective_all: '-', complete: true, targets: [] });
+    expect(dns.spf_expansion).toEqual({
+      lookups: 1,
+      effective_all: '-',
+      complete: true,
+      targets: [
+        {
+          domain: 'good.test',
+          via: 'mx',
+          from: 'good.test',
+          rcode: 'NOERROR',
+          answers: 1,
+          spf_count: null,
+          errors: null,
+        },
+      ],
+    });
     expect(dns.dmarc).toMatchObject({
       location: '_dmarc.good.test',
       org_domain: 'good.test',
       count: 1,
-      parsed: { p: 'reject', errors: [] },
+      parsed: { p: 'reject', errors: [], errors_rfc7489: [] },
     });
     expect(dns.dmarc.reports).toEqual([
       { uri: 'mailto:dmarc-reports@good.test', domain: 'good.test', external: false, authorized: null },
@@ -108,7 +127,7 @@ describe('dns probe in the fixture world', () => {
     expect(dns.dkim).toEqual({ name: '_domainkey.good.test', rcode: 'NOERROR' });
 
     expect(dns.caa).toMatchObject({ rcode: 'NOERROR', found_at: 'good.test', iodef: ['mailto:security@good.test'] });
-    expect(dns.caa.records.map((r: any) => [r.tag, r.issuer, r.parse_error])).toEqual([
+    expect(dns.caa.records.map((r) => [r.tag, r.issuer, r.parse_error])).toEqual([
       ['iodef', null, null],
       ['issue', 'letsencrypt.org', null],
     ]);
@@ -250,10 +269,10 @@ describe('broken dns sites', () => {
 
   it('dns-caa-broken: unknown critical tag and an issue value that does not parse', async () => {
     const { dns, o } = await judged('dns-caa-broken.test');
-    expect(dns.caa.records.map((r: any) => [r.tag, r.critical, r.parse_error])).toEqual([
+    expect(dns.caa.records.map((r) => [r.tag, r.critical, r.parse_error])).toEqual([
       ['iodef', false, null],
-      ['issue', false, '"lets encrypt" is not a domain name'],
-      ['issuer-policy', true, null],
+      ['issue', false, '"lets encrypt" breaks issuer-domain-name: not a domain name'],
+      ['issuer-policy', true, '"issuer-policy" breaks tag: letters and digits only'],
     ]);
     expect([o['dns.caa.critical_tags_known'], o['dns.caa.values_parse'], o['dns.caa.issue_defined']]).toEqual([
       'fail',
@@ -304,19 +323,52 @@ describe('broken dns sites', () => {
     expect(o['dns.records.apex_resolves']).toBe('pass');
   });
 
-  it('dns-spf-lookups: eleven lookups and a void include', async () => {
+  it('dns-spf-lookups: eleven lookups, a void include and a, mx and exists terms naming nothing', async () => {
     const { dns, o } = await judged('dns-spf-lookups.test');
-    expect(dns.spf_expansion).toMatchObject({ lookups: 11, void_lookups: 1, effective_all: '-', complete: true });
-    expect(dns.spf_expansion.targets.map((t: any) => [t.domain, t.rcode, t.spf_count])).toEqual([
-      ['_s1.dns-spf-lookups.test', 'NOERROR', 1],
-      ['_s2.dns-spf-lookups.test', 'NOERROR', 1],
-      ['_spf.gone-provider.test', 'NXDOMAIN', 0],
+    expect(dns.spf_expansion).toMatchObject({ lookups: 11, effective_all: '-', complete: true });
+    // Ten lookups asked (the eleventh term, ptr, needs the sender's address); names without records are void.
+    expect(dns.spf_expansion.targets.map((t) => [t.via, t.domain, t.rcode, t.answers, t.spf_count])).toEqual([
+      ['include', '_s1.dns-spf-lookups.test', 'NOERROR', 1, 1],
+      ['include', '_s2.dns-spf-lookups.test', 'NOERROR', 1, 1],
+      ['include', '_spf.gone-provider.test', 'NXDOMAIN', 0, 0],
+      ['a', '_s1.dns-spf-lookups.test', 'NOERROR', 0, null],
+      ['mx', '_s1.dns-spf-lookups.test', 'NOERROR', 0, null],
+      ['a', 'a1.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
+      ['mx', 'm1.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
+      ['a', 'a2.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
+      ['mx', 'm2.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
+      ['exists', 'e2.dns-spf-lookups.test', 'NXDOMAIN', 0, null],
     ]);
     expect([
       o['email.spf.lookup_limit'],
       o['email.spf.include_targets_published'],
       o['email.spf.void_lookup_limit'],
-    ]).toEqual(['fail', 'fail', 'pass']);
+      o['email.spf.included_records_valid'],
+    ]).toEqual(['fail', 'fail', 'fail', 'pass']);
+  });
+
+  it('dns-spf-macros: redirect= and macros are valid SPF and pass every rule', async () => {
+    const { dns, o } = await judged('dns-spf-macros.test');
+    expect(dns.spf.parsed).toMatchObject({ redirect: '_spf.dns-spf-macros.test', all: null, errors: [] });
+    expect(dns.spf_expansion).toMatchObject({ lookups: 3, effective_all: '-', complete: true });
+    expect(dns.spf_expansion.targets.map((t) => [t.via, t.domain, t.rcode])).toEqual([
+      ['redirect', '_spf.dns-spf-macros.test', 'NOERROR'],
+      ['mx', 'dns-spf-macros.test', 'NOERROR'],
+      ['exists', '%{ir}.%{l1r+-}._allow.dns-spf-macros.test', null],
+    ]);
+    expect(failing(o)).toEqual([]);
+  });
+
+  it('dns-spf-include-broken: a syntax error inside an included record is reported upward', async () => {
+    const { dns, o } = await judged('dns-spf-include-broken.test');
+    expect(dns.spf.parsed?.errors).toEqual([]);
+    expect(dns.spf_expansion.targets[1]).toMatchObject({
+      via: 'include',
+      domain: '_spf.dns-spf-include-broken.test',
+      spf_count: 1,
+      errors: ['"a:mail" breaks domain-end: "mail" must end in "." and a top label, or in a macro'],
+    });
+    expect(failing(o)).toEqual(['email.spf.included_records_valid']);
   });
 
   it('dns-spf-duplicate: two SPF records', async () => {
@@ -348,7 +400,7 @@ describe('broken dns sites', () => {
 
   it('dns-mx-broken: a dangling and an aliased exchanger', async () => {
     const { dns, o } = await judged('dns-mx-broken.test');
-    expect(dns.mx.hosts.map((h: any) => [h.name, h.rcode, h.is_cname, h.ipv4])).toEqual([
+    expect(dns.mx.hosts.map((h) => [h.name, h.rcode, h.is_cname, h.ipv4])).toEqual([
       ['mx.gone-mail.test', 'NXDOMAIN', false, []],
       ['mail.dns-mx-broken.test', 'NOERROR', true, ['127.0.11.26']],
     ]);

@@ -104,36 +104,53 @@ export interface DnsObservations {
     parsed: SpfParsed | null;
   };
   /**
-   * The SPF include/redirect tree, walked through the resolver.
+   * The SPF evaluation tree walked through the resolver as a receiver could walk it (RFC 7208 section 4.6.4): every DNS-querying term of the record and of the records its include and redirect targets hold, each lookup asked until the 10-lookup budget is spent.
    */
   spf_expansion?: {
     /**
-     * DNS-querying terms over the whole include/redirect tree (worst case); null without exactly one SPF record.
+     * DNS-querying terms (include, a, mx, ptr, exists, and redirect when it applies) over the whole tree reached; null without exactly one SPF record. Past 10 the walk stops, so a count above 10 is a lower bound.
      */
     lookups: number | null;
     /**
-     * include/redirect targets answering NXDOMAIN or no TXT at all.
-     */
-    void_lookups: number | null;
-    /**
-     * The all that ends evaluation: the record's own, else the one reached through redirect=.
+     * The all that ends evaluation: the record's own, else the one of the record its redirect= chain reaches (null when none does).
      */
     effective_all: '+' | '-' | '~' | '?' | null;
     /**
-     * false when the walk stopped at its budget (more than 10 lookups, or 30 targets).
+     * false when include or redirect targets were left unread because the 10-lookup budget was spent.
      */
     complete: boolean | null;
     /**
-     * Targets in the order the walk reached them (level by level).
+     * Every name a DNS-querying term made the walk look up, in walk order (level by level, terms in record order), up to the 10-lookup budget. ptr terms need the sender's address and are not looked up.
      */
     targets: {
-      domain: string;
-      via: 'include' | 'redirect';
       /**
-       * null for a target holding a macro, which only a receiver can expand.
+       * The name looked up: the term's domain-spec, or the domain of the record holding the term when it names none.
+       */
+      domain: string;
+      /**
+       * The term that looks the name up.
+       */
+      via: 'include' | 'redirect' | 'a' | 'mx' | 'exists';
+      /**
+       * The domain whose SPF record holds the term.
+       */
+      from: string;
+      /**
+       * null for a name holding a macro, which only a receiver can expand.
        */
       rcode: Rcode | null;
+      /**
+       * Answer records of the type the receiver asks: TXT for include and redirect, MX for mx (the exchanger names, at most 10 allowed), A for exists, A and AAAA together for a (a name with no address of either family is void for every sender); null when not looked up.
+       */
+      answers: number | null;
+      /**
+       * include and redirect: SPF records at the name (exactly 1 needed); null for other terms and unread names.
+       */
       spf_count: number | null;
+      /**
+       * include and redirect with exactly one SPF record: that record's grammar errors, as in spf.parsed.errors (a receiver returns permerror for them too); null otherwise.
+       */
+      errors: string[] | null;
     }[];
   };
   /**
@@ -190,6 +207,9 @@ export interface DnsObservations {
     records: string[];
     count: number;
     id: string | null;
+    /**
+     * What breaks the record's grammar, each message naming the production; [] without exactly one record.
+     */
     errors: string[];
   };
   /**
@@ -204,6 +224,9 @@ export interface DnsObservations {
     records: string[];
     count: number;
     rua: string[];
+    /**
+     * What breaks the record's grammar, each message naming the production; [] without exactly one record.
+     */
     errors: string[];
   };
   /**
@@ -225,6 +248,9 @@ export interface DnsObservations {
      * a= (mark certificate URL).
      */
     authority: string | null;
+    /**
+     * What breaks the record's grammar, each message naming the production; [] without exactly one record.
+     */
     errors: string[];
   };
   /**
@@ -379,21 +405,32 @@ export interface SpfParsed {
    * Qualifier of the record's all mechanism; null when it has none.
    */
   all: '+' | '-' | '~' | '?' | null;
+  /**
+   * The redirect= domain-spec as written; null when absent.
+   */
   redirect: string | null;
+  /**
+   * The exp= domain-spec as written; null when absent.
+   */
   exp: string | null;
   /**
-   * include: targets, in order.
+   * include: targets as written, in order.
    */
   includes: string[];
   /**
    * Terms of this record that cost a DNS lookup (include, a, mx, ptr, exists, and redirect when it applies).
    */
   lookup_terms: number;
-  ptr_used: boolean;
+  /**
+   * Mechanism names RFC 7208 does not define (each also an error: receivers return permerror).
+   */
   unknown_mechanisms: string[];
+  /**
+   * Modifier names other than redirect and exp (ignored by receivers, section 6).
+   */
   unknown_modifiers: string[];
   /**
-   * Terms that do not parse, as messages.
+   * Terms that break the grammar of RFC 7208, each message naming the production it breaks ("... breaks domain-spec: ..."). Receivers return permerror for any of them (section 4.6).
    */
   errors: string[];
 }
@@ -404,21 +441,63 @@ export interface SpfTerm {
    * The argument after ':' (with any cidr suffix), or null.
    */
   value: string | null;
+  /**
+   * include, exists, a, mx, ptr: the domain-spec as written (macros unexpanded); null when the term names none (a, mx and ptr then mean the record's own domain) and for all, ip4 and ip6.
+   */
+  domain_spec: string | null;
 }
+/**
+ * The record judged against both grammars in use: RFC 9989 sections 4.7-4.8 (the current standard) and RFC 7489 sections 6.3-6.4 with RFC 9091 (what receivers built before RFC 9989 apply).
+ */
 export interface DmarcParsed {
   /**
    * Policy as written, lower-cased; null when absent.
    */
   p: string | null;
+  /**
+   * Subdomain policy as written, lower-cased; null when absent.
+   */
   sp: string | null;
+  /**
+   * Policy for non-existent subdomains (RFC 9989, RFC 9091) as written, lower-cased; null when absent.
+   */
   np: string | null;
+  /**
+   * Testing mode (RFC 9989 t=), lower-cased: y asks receivers to apply one level less than the policy; null when absent.
+   */
+  t: string | null;
+  /**
+   * RFC 7489's sampling percentage when it is a valid 0-100 integer; null when absent or invalid. RFC 9989 removed the tag, so its receivers apply the policy to all mail.
+   */
   pct: number | null;
+  /**
+   * Aggregate report URIs as written (any obsolete "!size" suffix kept).
+   */
   rua: string[];
+  /**
+   * Failure report URIs as written.
+   */
   ruf: string[];
+  /**
+   * DKIM alignment mode as written, lower-cased.
+   */
   adkim: string | null;
+  /**
+   * SPF alignment mode as written, lower-cased.
+   */
   aspf: string | null;
+  /**
+   * Tags neither RFC 9989 nor RFC 7489 defines (receivers ignore them).
+   */
   unknown_tags: string[];
+  /**
+   * What breaks the grammar of RFC 9989 section 4.8, each message naming the production ("... breaks dmarc-request: ..."). A missing p is no error there (it reads as p=none).
+   */
   errors: string[];
+  /**
+   * What breaks the grammar of RFC 7489 sections 6.3-6.4 (with RFC 9091's np): also p missing or not right after v, and invalid pct, ri, rf or !size values, which receivers built on RFC 7489 refuse.
+   */
+  errors_rfc7489: string[];
 }
 export interface CaaRecord {
   flags: number;
@@ -432,14 +511,17 @@ export interface CaaRecord {
   tag: string;
   value: string;
   /**
-   * issue/issuewild: the CA domain; null when the value forbids issuance, and for other tags.
+   * issue, issuewild, issuemail, issuevmc: the CA domain, lower-cased; null when the value forbids issuance, and for other tags.
    */
   issuer: string | null;
+  /**
+   * The parameters of an issue-value (RFC 8659 section 4.2), tags lower-cased.
+   */
   parameters: {
     [k: string]: string | undefined;
   };
   /**
-   * Why an issue, issuewild or iodef value does not parse; null when it does.
+   * What breaks RFC 8659: a tag of other characters than letters and digits or a reserved flag bit set (section 4.1), an issue-value that does not parse (section 4.2), an iodef that is not a mailto:, http: or https: URI (section 4.4); null when the property is well formed.
    */
   parse_error: string | null;
 }
