@@ -3,7 +3,8 @@
 // from its well-known location, parsed, and described as facts. Facets run only when a rule of the run reads them.
 import schema from '../../schemas/observations/agents.json' with { type: 'json' };
 import type { ProbeContext, ProbeProvider } from '../../src/engine/types.ts';
-import { DOCUMENT_BYTES, Fetcher, OPENAPI_BYTES, type Fetched } from './fetcher.ts';
+import type { HttpExchange } from '../../src/net/types.ts';
+import { DocumentFetcher, type DocumentFacts } from '../shared/fetch-document.ts';
 import { inspectAgentCard } from './inspect-agent-card.ts';
 import { inspectEntryCatalog, inspectLinkset } from './inspect-catalogs.ts';
 import { inspectJwks } from './inspect-jwks.ts';
@@ -17,87 +18,118 @@ import { talkToEndpoint } from './mcp-session.ts';
 const JSON_ACCEPT = 'application/json, */*;q=0.1';
 const TEXT_ACCEPT = 'text/markdown, text/plain;q=0.9, */*;q=0.1';
 
+/** Cap for discovery documents; OpenAPI descriptions get more room. */
+const DOCUMENT_BYTES = 256 * 1024;
+const OPENAPI_BYTES = 2 * 1024 * 1024;
+
 /** OpenAPI has no registered location; these are the paths agents and scanners try, in this order. */
 const OPENAPI_PATHS = ['/openapi.json', '/.well-known/openapi.json'];
 
-/** Whether an answer is a published document rather than a miss or a catch-all HTML page. */
-function published(doc: Fetched): boolean {
-  return doc.response.status === 200 && !doc.response.looks_html;
+/** A JSON discovery document: its facts, and the parsed value the inspectors read (undefined unless parsed). */
+interface JsonDocument {
+  facts: { published: boolean; document: DocumentFacts; json_parsed: boolean; json_error: string | null };
+  json: unknown;
+  exchange: HttpExchange | null;
 }
 
-function json(f: Fetcher, path: string, accept = JSON_ACCEPT): Promise<Fetched> {
-  return f.get(path, { accept, json: true });
+/**
+ * Discovery documents are fetched the way verifiers are told to: no credentials, no redirects followed (a 3xx is
+ * what the site answered), a size cap. Only a published body is parsed.
+ */
+async function json(f: DocumentFetcher, path: string, accept = JSON_ACCEPT, maxBytes = DOCUMENT_BYTES) {
+  const { published, document, exchange } = await f.open(path, { accept, maxBytes, redirects: 'record' });
+  const out: JsonDocument = {
+    facts: { published, document, json_parsed: false, json_error: null },
+    json: undefined,
+    exchange,
+  };
+  if (published && exchange) {
+    try {
+      out.json = JSON.parse(exchange.body.toString('utf8').replace(/^\uFEFF/, ''));
+      out.facts.json_parsed = true;
+    } catch (err) {
+      out.facts.json_error = (err as Error).message;
+    }
+  }
+  return out;
 }
 
-async function mcp(f: Fetcher) {
+async function text(f: DocumentFetcher, path: string) {
+  const { published, document } = await f.open(path, { accept: TEXT_ACCEPT, redirects: 'record' });
+  return { published, document };
+}
+
+async function mcp(f: DocumentFetcher) {
   const [manifest, serverCard, catalog] = await Promise.all([
     json(f, '/.well-known/mcp.json'),
     json(f, '/.well-known/mcp/server-card.json'),
     json(f, '/.well-known/mcp/catalog.json'),
   ]);
-  const card = (doc: Fetched) => ({
-    response: doc.response,
-    ...(doc.response.json_parsed ? inspectMcpCard(doc.json, doc.response.url, f.domain) : EMPTY_CARD),
+  const card = (doc: JsonDocument) => ({
+    ...doc.facts,
+    ...(doc.facts.json_parsed ? inspectMcpCard(doc.json, doc.facts.document.url, f.domain) : EMPTY_CARD),
   });
   const cards = [card(serverCard), card(manifest)];
   const remote = pickEndpoint(cards.flatMap((c) => c.remotes));
   return {
     manifest: cards[1],
     server_card: cards[0],
-    catalog: { response: catalog.response, ...inspectEntryCatalog(catalog.json) },
+    catalog: { ...catalog.facts, ...inspectEntryCatalog(catalog.json) },
     endpoint: remote ? await talkToEndpoint(f, remote) : null,
   };
 }
 
-async function a2a(f: Fetcher) {
+async function a2a(f: DocumentFetcher) {
   const [card, legacy] = await Promise.all([
     json(f, '/.well-known/agent-card.json'),
     json(f, '/.well-known/agent.json'),
   ]);
   return {
-    card: { response: card.response, ...inspectAgentCard(card.json) },
-    legacy_card: { response: legacy.response, ...inspectAgentCard(legacy.json) },
+    card: { ...card.facts, ...inspectAgentCard(card.json) },
+    legacy_card: { ...legacy.facts, ...inspectAgentCard(legacy.json) },
   };
 }
 
-async function openapi(f: Fetcher) {
-  let found: Fetched | null = null;
+async function openapi(f: DocumentFetcher) {
+  let found: JsonDocument | null = null;
   for (const path of OPENAPI_PATHS) {
-    const doc = await f.get(path, { accept: JSON_ACCEPT, json: true, maxBodyBytes: OPENAPI_BYTES });
+    const doc = await json(f, path, JSON_ACCEPT, OPENAPI_BYTES);
     found ??= doc;
-    if (published(doc)) {
+    if (doc.facts.published) {
       found = doc;
       break;
     }
   }
   const doc = found!;
-  return { response: doc.response, ...inspectOpenApi(doc.json) };
+  return { ...doc.facts, ...inspectOpenApi(doc.json) };
 }
 
-async function apiCatalog(f: Fetcher) {
+async function apiCatalog(f: DocumentFetcher) {
   const doc = await json(f, '/.well-known/api-catalog', 'application/linkset+json, application/json;q=0.9');
   const contentType = doc.exchange?.headers['content-type'] ?? '';
   return {
-    response: doc.response,
+    ...doc.facts,
     profile: /;\s*profile\s*=\s*"?([^";]+)"?/i.exec(contentType)?.[1] ?? null,
     ...inspectLinkset(doc.json),
   };
 }
 
-async function oauth(f: Fetcher) {
+async function oauth(f: DocumentFetcher) {
+  // Issuers and resources name the site by its public origin, whatever port the probe reaches it on.
+  const origin = `https://${f.domain}`;
   const [resource, server, openid] = await Promise.all([
     json(f, '/.well-known/oauth-protected-resource'),
     json(f, '/.well-known/oauth-authorization-server'),
     json(f, '/.well-known/openid-configuration'),
   ]);
   return {
-    protected_resource: { response: resource.response, ...inspectProtectedResource(resource.json, f.origin) },
-    authorization_server: { response: server.response, ...inspectAuthorizationServer(server.json, f.origin) },
-    openid_configuration: { response: openid.response, ...inspectAuthorizationServer(openid.json, f.origin) },
+    protected_resource: { ...resource.facts, ...inspectProtectedResource(resource.json, origin) },
+    authorization_server: { ...server.facts, ...inspectAuthorizationServer(server.json, origin) },
+    openid_configuration: { ...openid.facts, ...inspectAuthorizationServer(openid.json, origin) },
   };
 }
 
-async function identity(f: Fetcher, observedAt: string) {
+async function identity(f: DocumentFetcher, observedAt: string) {
   const [jwks, directory] = await Promise.all([
     json(f, '/.well-known/jwks.json', 'application/jwk-set+json, application/json;q=0.9'),
     json(
@@ -108,9 +140,9 @@ async function identity(f: Fetcher, observedAt: string) {
   ]);
   const headers = directory.exchange?.headers ?? {};
   return {
-    jwks: { response: jwks.response, ...(await inspectJwks(jwks.json, observedAt)) },
+    jwks: { ...jwks.facts, ...(await inspectJwks(jwks.json, observedAt)) },
     wba_directory: {
-      response: directory.response,
+      ...directory.facts,
       signature_headers_present: headers.signature !== undefined && headers['signature-input'] !== undefined,
       cache_control: headers['cache-control'] ?? null,
       ...(await inspectJwks(directory.json, observedAt)),
@@ -118,35 +150,35 @@ async function identity(f: Fetcher, observedAt: string) {
   };
 }
 
-async function manifests(f: Fetcher) {
+async function manifests(f: DocumentFetcher) {
   const [aiPlugin, agentsJson, skills, aiCatalog, agentsMd, authMd] = await Promise.all([
     json(f, '/.well-known/ai-plugin.json'),
     json(f, '/.well-known/agents.json'),
     json(f, '/.well-known/agent-skills/index.json'),
     json(f, '/.well-known/ai-catalog.json'),
-    f.get('/AGENTS.md', { accept: TEXT_ACCEPT, json: false }),
-    f.get('/auth.md', { accept: TEXT_ACCEPT, json: false }),
+    text(f, '/AGENTS.md'),
+    text(f, '/auth.md'),
   ]);
   return {
-    ai_plugin: { response: aiPlugin.response, ...inspectAiPlugin(aiPlugin.json) },
-    agents_json: { response: agentsJson.response },
-    skills_index: { response: skills.response, ...inspectSkillsIndex(skills.json) },
-    ai_catalog: { response: aiCatalog.response, ...inspectEntryCatalog(aiCatalog.json) },
-    agents_md: { response: agentsMd.response },
-    auth_md: { response: authMd.response },
+    ai_plugin: { ...aiPlugin.facts, ...inspectAiPlugin(aiPlugin.json) },
+    agents_json: agentsJson.facts,
+    skills_index: { ...skills.facts, ...inspectSkillsIndex(skills.json) },
+    ai_catalog: { ...aiCatalog.facts, ...inspectEntryCatalog(aiCatalog.json) },
+    agents_md: agentsMd,
+    auth_md: authMd,
   };
 }
 
-async function commerce(f: Fetcher) {
+async function commerce(f: DocumentFetcher) {
   const [ucp, acp] = await Promise.all([json(f, '/.well-known/ucp'), json(f, '/.well-known/acp.json')]);
   return {
-    ucp: { response: ucp.response, ...inspectUcpProfile(ucp.json) },
-    acp: { response: acp.response },
+    ucp: { ...ucp.facts, ...inspectUcpProfile(ucp.json) },
+    acp: acp.facts,
   };
 }
 
 async function collect(domain: string, ctx: ProbeContext): Promise<Record<string, unknown>> {
-  const f = new Fetcher(ctx, domain);
+  const f = new DocumentFetcher(ctx, domain);
   const facets: Record<string, () => Promise<unknown>> = {
     mcp: () => mcp(f),
     a2a: () => a2a(f),
@@ -166,7 +198,7 @@ async function collect(domain: string, ctx: ProbeContext): Promise<Record<string
       .answered(402)
       .map((e) => inspectPaymentChallenge(e.chain[0]?.url ?? e.url, e.headers, e.body.toString('utf8')))
       .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-    out.commerce = { ...(out.commerce as object), payment_challenges: challenges };
+    out.commerce = { ...out.commerce, payment_challenges: challenges };
   }
   return out;
 }

@@ -13,7 +13,7 @@ import {
 import { parseContentType } from '../../src/net/content-type.ts';
 import { failureFact } from '../../src/net/failure-fact.ts';
 import { NetError } from '../../src/net/types.ts';
-import type { Fetcher } from './fetcher.ts';
+import type { DocumentFetcher } from '../shared/fetch-document.ts';
 
 export interface McpEndpointFacts extends InitializeFacts {
   url: string;
@@ -32,7 +32,7 @@ export interface McpEndpointFacts extends InitializeFacts {
 const MAX_BYTES = 256 * 1024;
 const CLIENT_INFO = { name: 'domain-validation-service', version: '0.1.0' };
 
-function post(fetcher: Fetcher, url: string, message: object, headers: Record<string, string>) {
+function post(fetcher: DocumentFetcher, url: string, message: object, headers: Record<string, string>) {
   return fetcher.send(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -46,7 +46,7 @@ function resourceMetadata(header: string | undefined): string | null {
   return header ? (/resource_metadata\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? null) : null;
 }
 
-export async function talkToEndpoint(fetcher: Fetcher, remote: McpRemote): Promise<McpEndpointFacts> {
+export async function talkToEndpoint(fetcher: DocumentFetcher, remote: McpRemote): Promise<McpEndpointFacts> {
   const facts: McpEndpointFacts = {
     url: remote.url,
     status: null,
@@ -65,7 +65,7 @@ export async function talkToEndpoint(fetcher: Fetcher, remote: McpRemote): Promi
     tools_list_status: null,
     tools_count: null,
   };
-  const target = fetcher.requestUrl(remote.url);
+  const target = fetcher.target(remote.url);
   try {
     const init = await post(
       fetcher,

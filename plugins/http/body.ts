@@ -1,5 +1,5 @@
-// Response bodies: decoding to text with the declared (or meta-sniffed) charset, hashing, and a cheap test
-// of whether a body is an HTML document.
+// Response bodies: decoding to text with the declared (or meta-sniffed) charset, and hashing. Whether a body
+// is an HTML page is the one test every probe shares (plugins/shared/sniff-html.ts).
 import { createHash } from 'node:crypto';
 
 /** Decodes a body; the charset comes from Content-Type, else a <meta> in the first 1024 bytes, else UTF-8. */
@@ -18,14 +18,4 @@ export function decodeBody(body: Buffer, headerCharset: string | null): string {
 
 export function sha256(body: Buffer): string {
   return createHash('sha256').update(body).digest('hex');
-}
-
-/** True when the text starts like an HTML document (doctype or root element) or holds a head/body tag early. */
-export function looksLikeHtml(text: string): boolean {
-  const start = text
-    .replace(/^\uFEFF/, '')
-    .trimStart()
-    .slice(0, 2048)
-    .toLowerCase();
-  return /^(<!doctype\s+html|<html[\s>])/.test(start) || /<(head|body)[\s>]/.test(start);
 }

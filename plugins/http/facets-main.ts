@@ -2,7 +2,8 @@
 // the parsed HTML. Pure functions of what was received.
 import { parseContentType } from '../../src/net/content-type.ts';
 import type { HttpExchange } from '../../src/net/types.ts';
-import { decodeBody, looksLikeHtml, sha256 } from './body.ts';
+import { decodeBody, sha256 } from './body.ts';
+import { isHtmlPage } from '../shared/sniff-html.ts';
 import type { ChainResult } from './fetch-chain.ts';
 import { parseCookiesOf } from './parse-cookies.ts';
 import { parseCspList } from './parse-csp.ts';
@@ -105,7 +106,7 @@ function htmlText(result: ChainResult): { text: string; url: string; bytes: numb
   if (ex === null) return null;
   const { mediaType, charset } = parseContentType(ex.headers['content-type']);
   const text = decodeBody(ex.body, charset);
-  const isHtml = mediaType === null ? looksLikeHtml(text) : HTML_TYPES.has(mediaType);
+  const isHtml = mediaType === null ? isHtmlPage(text) : HTML_TYPES.has(mediaType);
   return isHtml ? { text, url: result.chain.hops.at(-1)!.url, bytes: ex.body.length } : null;
 }
 

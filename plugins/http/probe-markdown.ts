@@ -3,7 +3,8 @@
 import { parseContentType } from '../../src/net/content-type.ts';
 import { onSite, probeUrl, siteUrl } from '../../src/net/site-url.ts';
 import type { Net } from '../../src/net/types.ts';
-import { decodeBody, looksLikeHtml } from './body.ts';
+import { decodeBody } from './body.ts';
+import { isHtmlPage } from '../shared/sniff-html.ts';
 import { fetchOnce } from './fetch-chain.ts';
 import { header, tokenList } from './parse-headers.ts';
 import type { FetchedDocument, MarkdownFacet } from './types.ts';
@@ -39,7 +40,7 @@ async function fetchDocument(net: Net, url: string, signal: AbortSignal, accept:
     error: null,
     content_type: mediaType,
     vary: tokenList(header(ex.headers, 'vary')),
-    looks_like_html: looksLikeHtml(decodeBody(ex.body, charset)),
+    looks_like_html: isHtmlPage(decodeBody(ex.body, charset)),
     body_bytes: ex.body.length,
     markdown_tokens: header(ex.headers, 'x-markdown-tokens'),
   };

@@ -1,7 +1,7 @@
 // The llms_txt and llms_full_txt facets: /llms.txt outlined per llmstxt.org, and /llms-full.txt (a popular
 // convention without a fixed format) reduced to its response and first heading.
 import { firstHeading, parseLlmsTxt } from './parse-llms-txt.ts';
-import { isSuccess, type Fetcher } from './fetch-document.ts';
+import type { DocumentFetcher } from '../shared/fetch-document.ts';
 
 /** Links listed in the facts; the counts cover all of them. */
 const LINKS_LISTED = 200;
@@ -11,12 +11,11 @@ function pathOf(url: string): string {
   return url.split(/[?#]/)[0] ?? '';
 }
 
-export async function collectLlmsTxt(f: Fetcher) {
-  const fetched = await f.get('/llms.txt');
-  const document = await f.document(fetched);
-  const ex = fetched.exchange;
-  const p = isSuccess(document.status) && ex ? parseLlmsTxt(ex.body, ex.truncated) : null;
+export async function collectLlmsTxt(f: DocumentFetcher) {
+  const { published, document, exchange: ex } = await f.open('/llms.txt');
+  const p = published && ex ? parseLlmsTxt(ex.body, ex.truncated) : null;
   return {
+    published,
     document,
     characters: p?.characters ?? null,
     title: p?.title ?? null,
@@ -37,10 +36,8 @@ export async function collectLlmsTxt(f: Fetcher) {
   };
 }
 
-export async function collectLlmsFullTxt(f: Fetcher) {
-  const fetched = await f.get('/llms-full.txt');
-  const document = await f.document(fetched);
-  const ex = fetched.exchange;
-  const heading = isSuccess(document.status) && ex ? firstHeading(ex.body, ex.truncated) : null;
-  return { document, first_heading: heading?.text ?? null, first_heading_level: heading?.level ?? null };
+export async function collectLlmsFullTxt(f: DocumentFetcher) {
+  const { published, document, exchange: ex } = await f.open('/llms-full.txt');
+  const heading = published && ex ? firstHeading(ex.body, ex.truncated) : null;
+  return { published, document, first_heading: heading?.text ?? null, first_heading_level: heading?.level ?? null };
 }

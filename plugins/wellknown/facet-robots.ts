@@ -4,13 +4,15 @@
 import { AI_CRAWLER_TOKENS, PROBED_PATHS } from './ai-crawlers.ts';
 import { decide, type Decision, type GroupMatch } from './robots-access.ts';
 import { parseRobots, ROBOTS_PARSE_LIMIT_BYTES, type ParsedRobots } from './parse-robots.ts';
-import { isSuccess, type DocumentFacts, type Fetcher } from './fetch-document.ts';
+import { isSuccess, type DocumentFacts, type DocumentFetcher } from '../shared/fetch-document.ts';
 
 export type Availability = 'available' | 'unavailable' | 'unreachable';
 
 export interface RobotsFile {
+  published: boolean;
   document: DocumentFacts;
   availability: Availability;
+  /** The rules crawlers apply: any 2xx body is parsed, whatever it holds (RFC 9309 section 2.3.1.1). */
   parsed: ParsedRobots | null;
 }
 
@@ -25,17 +27,16 @@ interface PathAccess {
 /** One byte past the parse limit, so a file over the limit is seen to be over it. */
 const ROBOTS_FETCH_BYTES = ROBOTS_PARSE_LIMIT_BYTES + 1;
 
-const robotsMemo = new WeakMap<Fetcher, Promise<RobotsFile>>();
+const robotsMemo = new WeakMap<DocumentFetcher, Promise<RobotsFile>>();
 
-export function robotsFile(f: Fetcher): Promise<RobotsFile> {
+export function robotsFile(f: DocumentFetcher): Promise<RobotsFile> {
   let p = robotsMemo.get(f);
   if (!p) {
     p = (async () => {
-      const fetched = await f.get('/robots.txt', ROBOTS_FETCH_BYTES);
-      const document = await f.document(fetched);
+      const { published, document, exchange } = await f.open('/robots.txt', { maxBytes: ROBOTS_FETCH_BYTES });
       const availability = availabilityOf(document);
-      const parsed = availability === 'available' && fetched.exchange ? parseRobots(fetched.exchange.body) : null;
-      return { document, availability, parsed };
+      const parsed = availability === 'available' && exchange ? parseRobots(exchange.body) : null;
+      return { published, document, availability, parsed };
     })();
     robotsMemo.set(f, p);
   }
@@ -79,12 +80,14 @@ function accessOf(file: RobotsFile, token: string, sitemapPath: string): PathAcc
   };
 }
 
-export async function collectRobots(f: Fetcher) {
+export async function collectRobots(f: DocumentFetcher) {
   const file = await robotsFile(f);
-  const p = file.parsed;
-  const sameHost = declaredSitemaps(p).find((u) => u.hostname.toLowerCase() === f.domain);
+  // Access follows what crawlers parse; the file's own facts are those of a published file.
+  const p = file.published ? file.parsed : null;
+  const sameHost = declaredSitemaps(file.parsed).find((u) => u.hostname.toLowerCase() === f.domain);
   const sitemapPath = sameHost ? sameHost.pathname + sameHost.search : '/sitemap.xml';
   return {
+    published: file.published,
     document: file.document,
     availability: file.availability,
     bom: p?.bom ?? null,

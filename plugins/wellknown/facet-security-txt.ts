@@ -1,16 +1,16 @@
 // The security_txt facet: /.well-known/security.txt parsed per RFC 9116, and the response of the legacy
 // top-level /security.txt (which may redirect to the well-known one).
 import { parseSecurityTxt } from './parse-security-txt.ts';
-import { isSuccess, type Fetcher } from './fetch-document.ts';
+import type { DocumentFetcher } from '../shared/fetch-document.ts';
 
-export async function collectSecurityTxt(f: Fetcher) {
-  const [fetched, legacyFetched] = await Promise.all([f.get('/.well-known/security.txt'), f.get('/security.txt')]);
-  const [document, legacy] = await Promise.all([f.document(fetched), f.document(legacyFetched)]);
-  const ex = fetched.exchange;
-  const p = isSuccess(document.status) && ex ? parseSecurityTxt(ex.body, ex.truncated) : null;
+export async function collectSecurityTxt(f: DocumentFetcher) {
+  const [file, legacy] = await Promise.all([f.open('/.well-known/security.txt'), f.open('/security.txt')]);
+  const { published, document, exchange: ex } = file;
+  const p = published && ex ? parseSecurityTxt(ex.body, ex.truncated) : null;
   return {
+    published,
     document,
-    legacy,
+    legacy: { published: legacy.published, document: legacy.document },
     https: ex ? ex.url.startsWith('https:') : null,
     signed: p?.signed ?? null,
     signature_complete: p?.signatureComplete ?? null,

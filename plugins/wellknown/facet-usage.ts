@@ -5,18 +5,17 @@ import { robotsFile } from './facet-robots.ts';
 import { parseContentSignal } from './parse-content-signal.ts';
 import { parseTdmRep } from './parse-tdmrep.ts';
 import { decideRules } from './robots-access.ts';
-import { isSuccess, type Fetcher } from './fetch-document.ts';
+import type { DocumentFetcher } from '../shared/fetch-document.ts';
 import type { ParsedRobots } from './parse-robots.ts';
 
 function agentsOf(parsed: ParsedRobots, group: number | null): string[] {
   return group === null ? [] : (parsed.groups[group]?.userAgents ?? []);
 }
 
-export async function collectUsage(f: Fetcher) {
-  const [robots, tdmFetched] = await Promise.all([robotsFile(f), f.get('/.well-known/tdmrep.json')]);
-  const p = robots.parsed;
-  const tdmDoc = await f.document(tdmFetched);
-  const tdm = isSuccess(tdmDoc.status) && tdmFetched.exchange ? parseTdmRep(tdmFetched.exchange.body) : null;
+export async function collectUsage(f: DocumentFetcher) {
+  const [robots, tdmFile] = await Promise.all([robotsFile(f), f.open('/.well-known/tdmrep.json')]);
+  const p = robots.published ? robots.parsed : null;
+  const tdm = tdmFile.published && tdmFile.exchange ? parseTdmRep(tdmFile.exchange.body) : null;
   return {
     content_signals: p
       ? p.contentSignals.map((r) => {
@@ -38,7 +37,8 @@ export async function collectUsage(f: Fetcher) {
       : null,
     licenses: p ? p.licenses : null,
     tdmrep: {
-      document: tdmDoc,
+      published: tdmFile.published,
+      document: tdmFile.document,
       json: tdm?.json ?? null,
       array: tdm?.array ?? null,
       entries: tdm ? tdm.entries : null,

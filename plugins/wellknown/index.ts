@@ -3,7 +3,7 @@
 // collected only when a rule of the run reads it; documents shared by facets are fetched once.
 import schema from '../../schemas/observations/wellknown.json' with { type: 'json' };
 import type { ProbeProvider } from '../../src/engine/types.ts';
-import { Fetcher } from './fetch-document.ts';
+import { DocumentFetcher } from '../shared/fetch-document.ts';
 import { collectRobots } from './facet-robots.ts';
 import { collectUsage } from './facet-usage.ts';
 import { collectLlmsFullTxt, collectLlmsTxt } from './facet-llms.ts';
@@ -11,7 +11,7 @@ import { collectSitemap } from './facet-sitemap.ts';
 import { collectSecurityTxt } from './facet-security-txt.ts';
 import { collectDiscovery } from './facet-discovery.ts';
 
-const FACETS: Record<string, (f: Fetcher) => Promise<unknown>> = {
+const FACETS: Record<string, (f: DocumentFetcher) => Promise<unknown>> = {
   robots: collectRobots,
   usage: collectUsage,
   llms_txt: collectLlmsTxt,
@@ -26,7 +26,7 @@ export const provider: ProbeProvider = {
   version: '1.0.0',
   schema,
   async collect(domain, ctx) {
-    const f = new Fetcher(ctx, domain.toLowerCase().replace(/\.$/, ''));
+    const f = new DocumentFetcher(ctx, domain.toLowerCase().replace(/\.$/, ''));
     const wanted = Object.entries(FACETS).filter(([facet]) => ctx.needs(`wellknown.${facet}`));
     const values = await Promise.all(wanted.map(async ([facet, collect]) => [facet, await collect(f)] as const));
     return Object.fromEntries(values);

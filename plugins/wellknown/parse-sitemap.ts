@@ -1,6 +1,7 @@
 // A sitemap per the sitemaps.org protocol 0.9: well-formedness by a real XML parser (fast-xml-parser), the root
 // element and its namespace, and counts over the entries' `loc` and `lastmod` values. Counts, not lists: a
 // sitemap may hold 50,000 entries and the facts a rule needs are how many are missing, invalid or off-host.
+import { gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { decodeUtf8 } from './text.ts';
 
@@ -145,4 +146,15 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
     }
   }
   return { ...base, ...counts, lastmodLatest: latest === null ? null : new Date(latest).toISOString() };
+}
+
+/** Bytes of a body that may be a gzip file (sitemap.xml.gz), decompressed within a cap; null beyond it. */
+export function gunzipWithin(body: Buffer, maxBytes: number): { bytes: Buffer | null; gzip: boolean } {
+  const gzip = body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b;
+  if (!gzip) return { bytes: body, gzip };
+  try {
+    return { bytes: gunzipSync(body, { maxOutputLength: maxBytes }), gzip };
+  } catch {
+    return { bytes: null, gzip };
+  }
 }

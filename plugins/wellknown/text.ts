@@ -1,5 +1,4 @@
-// Byte-level helpers shared by the parsers: UTF-8 decoding with a validity fact, BOM handling, line splitting
-// and the HTML sniff that tells a real text file from a page served by a catch-all route.
+// Byte-level helpers shared by the parsers: UTF-8 decoding with a validity fact, BOM handling and line splitting.
 
 export interface DecodedText {
   text: string;
@@ -38,12 +37,4 @@ export function decodeUtf8(bytes: Uint8Array, cut = false): DecodedText {
 /** Splits on CRLF, CR or LF (RFC 9309 and RFC 9116 both allow all three). */
 export function splitLines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
-}
-
-const HTML_START = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body)[\s>]/i;
-
-/** The body is an HTML document (what catch-all routes and error pages send), judged from its first KiB. */
-export function looksLikeHtml(bytes: Uint8Array): boolean {
-  const head = decodeUtf8(bytes.subarray(0, 1024), true).text;
-  return HTML_START.test(head);
 }

@@ -44,16 +44,15 @@ describe('agents provider on good.test', () => {
 
   it('reads the server card and talks to the endpoint it names', () => {
     expect(obs.mcp.manifest).toMatchObject({ format: 'server-card', name: 'test.good/catalogue', version: '1.0.0' });
-    expect(obs.mcp.manifest.response).toMatchObject({
-      status: 200,
-      content_type: 'application/json',
+    expect(obs.mcp.manifest).toMatchObject({
+      published: true,
+      document: { status: 200, content_type: 'application/json', access_control_allow_origin: '*' },
       json_parsed: true,
-      access_control_allow_origin: '*',
     });
     expect(obs.mcp.manifest.remotes).toEqual([
       { url: 'https://good.test/mcp', transport: 'streamable-http', https: true, on_site: true },
     ]);
-    expect(obs.mcp.server_card.response.status).toBe(404);
+    expect(obs.mcp.server_card).toMatchObject({ published: false, document: { status: 404 } });
     expect(obs.mcp.endpoint).toMatchObject({
       url: 'https://good.test/mcp',
       status: 200,
@@ -76,7 +75,7 @@ describe('agents provider on good.test', () => {
       missing_required: [],
       endpoint_urls_non_https_count: 0,
     });
-    expect(obs.a2a.legacy_card.response.status).toBe(404);
+    expect(obs.a2a.legacy_card.document.status).toBe(404);
     expect(obs.openapi).toMatchObject({
       family: 'openapi',
       spec_version: '3.1.0',
@@ -84,7 +83,7 @@ describe('agents provider on good.test', () => {
       operation_ids_count: 2,
       servers_non_https_count: 0,
     });
-    expect(obs.api_catalog.response.content_type).toBe('application/linkset+json');
+    expect(obs.api_catalog.document.content_type).toBe('application/linkset+json');
     expect(obs.api_catalog).toMatchObject({
       profile: 'https://www.rfc-editor.org/info/rfc9727',
       linkset_present: true,
@@ -99,9 +98,9 @@ describe('agents provider on good.test', () => {
       authorization_servers_count: 1,
       authorization_servers_non_https_count: 0,
     });
-    expect(obs.oauth.authorization_server.response.status).toBe(404);
+    expect(obs.oauth.authorization_server.document.status).toBe(404);
     expect(obs.identity.jwks).toMatchObject({ keys_count: 1, private_members: [], kid_thumbprint_mismatch_count: 0 });
-    expect(obs.identity.wba_directory.response.content_type).toBe('application/http-message-signatures-directory+json');
+    expect(obs.identity.wba_directory.document.content_type).toBe('application/http-message-signatures-directory+json');
     expect(obs.identity.wba_directory).toMatchObject({
       keys_valid_at_observation_count: 1,
       kid_thumbprint_mismatch_count: 0,
@@ -110,7 +109,7 @@ describe('agents provider on good.test', () => {
   });
 
   it('records absent manifests as misses and no payment challenge', () => {
-    expect(obs.manifests.ai_plugin.response).toMatchObject({ status: 404, json_parsed: false });
+    expect(obs.manifests.ai_plugin).toMatchObject({ published: false, document: { status: 404 }, json_parsed: false });
     expect(obs.commerce.payment_challenges).toEqual([]);
   });
 
@@ -133,8 +132,12 @@ describe('agents provider on the broken sites', () => {
   it('ag-mcp-broken: mcp.json does not parse and no endpoint is contacted', async () => {
     const obs = await collect('ag-mcp-broken.test', ['mcp']);
     expect(Object.keys(obs)).toEqual(['mcp']);
-    expect(obs.mcp.manifest.response).toMatchObject({ status: 200, json_parsed: false, looks_html: false });
-    expect(obs.mcp.manifest.response.parse_error).toEqual(expect.any(String));
+    expect(obs.mcp.manifest).toMatchObject({
+      published: true,
+      document: { status: 200, body_is_html: false },
+      json_parsed: false,
+      json_error: expect.any(String),
+    });
     expect(obs.mcp.endpoint).toBeNull();
     expect(validate(obs), JSON.stringify(validate.errors)).toBe(true);
   });
@@ -165,7 +168,7 @@ describe('agents provider on the broken sites', () => {
 
   it('a name that does not resolve gives error facts, not a throw', async () => {
     const obs = await collect('nxdomain.test', ['a2a']);
-    expect(obs.a2a.card.response).toMatchObject({ status: null, json_parsed: false });
-    expect(obs.a2a.card.response.error).toEqual(expect.any(String));
+    expect(obs.a2a.card).toMatchObject({ published: false, document: { status: null }, json_parsed: false });
+    expect(obs.a2a.card.document.error).toEqual(expect.any(String));
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyHtml, extractJsonLd, parseHtml } from '../../../plugins/http/parse-html.ts';
-import { decodeBody, looksLikeHtml } from '../../../plugins/http/body.ts';
+import { decodeBody } from '../../../plugins/http/body.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const sites = path.join(here, '..', '..', 'world', 'sites');
@@ -145,12 +145,6 @@ describe('body helpers', () => {
     expect(decodeBody(latin, null)).toContain('Grüße');
     expect(decodeBody(Buffer.from('Grüße'), null)).toBe('Grüße');
     expect(decodeBody(Buffer.from('Grüße'), 'no-such-charset')).toBe('Grüße');
-  });
-
-  it('tells HTML from markdown', () => {
-    expect(looksLikeHtml('\uFEFF  <!DOCTYPE html><html>')).toBe(true);
-    expect(looksLikeHtml('<div>x</div><body>')).toBe(true);
-    expect(looksLikeHtml('# Title\n\nSome <em>inline</em> html.')).toBe(false);
   });
 
   it('gives an unparsed facet for non-HTML responses', () => {

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseSitemap, SITEMAP_NAMESPACE } from '../../../plugins/wellknown/parse-sitemap.ts';
-import { gunzipWithin } from '../../../plugins/wellknown/fetch-document.ts';
+import { gunzipWithin } from '../../../plugins/wellknown/parse-sitemap.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const URL_ = 'https://good.test/sitemap.xml';

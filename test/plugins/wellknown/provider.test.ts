@@ -3,55 +3,20 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { provider } from '../../../plugins/wellknown/index.ts';
-import { NOT_FOUND_PATH } from '../../../plugins/wellknown/fetch-document.ts';
+import { NOT_FOUND_PATH } from '../../../plugins/shared/fetch-document.ts';
 import { AI_CRAWLER_TOKENS } from '../../../plugins/wellknown/ai-crawlers.ts';
 import { ObservationSchemas } from '../../../src/engine/observation-schemas.ts';
-import { NetError, type HttpExchange, type Net } from '../../../src/net/types.ts';
-import type { ProbeContext } from '../../../src/engine/types.ts';
+import { NetError } from '../../../src/net/types.ts';
+import { fakeContext, fakeNet, type Page } from '../fake-net.ts';
 
 const schemas = ObservationSchemas.fromDirectory(path.resolve(import.meta.dirname, '../../../schemas/observations'));
 
-type Page = { status: number; body?: string; headers?: Record<string, string> } | NetError;
-
-function fakeNet(pages: Record<string, Page>, seen: string[]): Net {
-  const request = async (url: string, opts?: { maxBodyBytes?: number }): Promise<HttpExchange> => {
-    seen.push(url);
-    const page = pages[new URL(url).pathname] ?? { status: 404, body: 'not found' };
-    if (page instanceof NetError) throw page;
-    const full = Buffer.from(page.body ?? '');
-    const cap = opts?.maxBodyBytes ?? full.length;
-    return {
-      url,
-      status: page.status,
-      headers: page.headers ?? { 'content-type': 'text/plain; charset=utf-8' },
-      setCookies: [],
-      headerBytes: 100,
-      body: full.subarray(0, cap),
-      truncated: full.length > cap,
-      contentEncoding: null,
-      wireBytes: full.length,
-      httpVersion: '1.1',
-      chain: [{ url, status: page.status, location: null, address: '127.0.0.1' }],
-      timings: { ttfbMs: 1, totalMs: 1 },
-      address: '127.0.0.1',
-    };
-  };
-  return { request, ports: { http: 80, https: 443 }, ca: [] } as unknown as Net;
-}
-
-function context(net: Net, facets: string[]): ProbeContext {
-  return {
-    net,
-    signal: new AbortController().signal,
-    observedAt: '2026-06-01T00:00:00Z',
-    log: { debug() {}, info() {}, warn() {} },
-    needs: (p) => facets.some((f) => `wellknown.${f}` === p || p.startsWith(`wellknown.${f}.`)),
-  };
-}
-
 async function collect(pages: Record<string, Page>, facets: string[]) {
   const seen: string[] = [];
-  const data = (await provider.collect('Good.Test', context(fakeNet(pages, seen), facets))) as Record<string, any>;
+  const data = (await provider.collect('Good.Test', fakeContext(fakeNet(pages, seen), 'wellknown', facets))) as Record<
+    string,
+    any
+  >;
   expect(schemas.validate('wellknown', data, 'complete')).toBeNull();
   return { data, seen: seen.sort() };
 }
@@ -203,7 +168,7 @@ describe('wellknown provider', () => {
       gzip: false,
     });
     expect(data.security_txt).toMatchObject({ https: true, expires: '2026-12-01T00:00:00.000Z', insecure_uris: [] });
-    expect(data.security_txt.legacy.status).toBe(404);
+    expect(data.security_txt.legacy).toMatchObject({ published: false, document: { status: 404 } });
     expect(data.discovery.link_rels).toEqual(['describedby']);
     expect(data.discovery.unknown_well_known.status).toBe(404);
   });

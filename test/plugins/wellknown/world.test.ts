@@ -43,7 +43,7 @@ describe('wellknown probe in the fixture world', () => {
     expect(wk.robots.access.GPTBot).toMatchObject({ root: 'allow', group: 'specific' });
     expect(wk.usage.content_signals[0].signals).toEqual({ search: 'yes', 'ai-input': 'yes', 'ai-train': 'yes' });
     expect(wk.llms_txt).toMatchObject({ title: 'Good Test', h1_count: 1, starts_with_h1: true, parse_errors: [] });
-    expect(wk.llms_txt.document).toMatchObject({ status: 200, content_type: 'text/plain', soft_404: false });
+    expect(wk.llms_txt).toMatchObject({ published: true, document: { status: 200, content_type: 'text/plain' } });
     expect(wk.llms_full_txt.first_heading_level).toBe(1);
     expect(wk.sitemap).toMatchObject({
       source: 'robots',
@@ -101,7 +101,7 @@ describe('wellknown probe in the fixture world', () => {
 
   it('reports a site without llms.txt, security.txt or sitemap as not publishing them', async () => {
     const wk = await observe('wk-no-llms.test');
-    expect(wk.llms_txt.document).toMatchObject({ status: 404, soft_404: false });
+    expect(wk.llms_txt).toMatchObject({ published: false, document: { status: 404, soft_404: false } });
     expect(wk.llms_txt.title).toBeNull();
     expect(wk.sitemap).toMatchObject({ source: 'default', well_formed: null });
     expect(wk.security_txt.fields).toBeNull();
@@ -146,12 +146,15 @@ describe('wellknown probe in the fixture world', () => {
 
   it('recognises a catch-all site by its soft 404s', async () => {
     const wk = await observe('wk-soft-404.test');
-    expect(wk.robots.document).toMatchObject({ status: 200, soft_404: true, body_is_html: true });
-    expect(wk.llms_txt.document.soft_404).toBe(true);
-    expect(wk.security_txt.document.soft_404).toBe(true);
+    expect(wk.robots).toMatchObject({
+      published: false,
+      document: { status: 200, soft_404: true, body_is_html: true },
+    });
+    expect(wk.llms_txt).toMatchObject({ published: false, document: { soft_404: true } });
+    expect(wk.security_txt).toMatchObject({ published: false, document: { soft_404: true } });
     expect(wk.discovery.unknown_well_known.status).toBe(200);
     const o = outcomes('wk-soft-404.test', wk);
-    expect(o['robots.txt.genuine']).toBe('fail');
+    expect([o['robots.txt.present'], o['robots.txt.parses_cleanly']]).toEqual(['fail', 'not_applicable']);
     expect(o['wellknown.unknown_path_status']).toBe('fail');
     // What the catch-all serves is not a published llms.txt or security.txt, so their validity rules do not apply.
     expect([o['llms.txt.present'], o['llms.txt.h1_title'], o['wellknown.security_txt.contact']]).toEqual([

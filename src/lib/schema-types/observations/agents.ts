@@ -1,6 +1,19 @@
 // Generated from schemas/observations/agents.json by `npm run types`; edit the schema, not this file.
 
 /**
+ * The site publishes this document: the final answer is 2xx with a non-empty body that is neither an HTML page (document.body_is_html) nor the site's answer for a path that does not exist (document.soft_404; an unknown comparison does not count against it). Rules about a document's content apply only when it is published.
+ */
+export type Published = boolean;
+/**
+ * The published body parsed as JSON (RFC 8259); false when the document is not published or does not parse.
+ */
+export type JsonParsed = boolean;
+/**
+ * The JSON parser's message when a published body did not parse; null otherwise.
+ */
+export type JsonError = string | null;
+
+/**
  * Documents a site publishes for AI agents and their clients, fetched from the scanned https origin without following redirects, each parsed into facts. Facets are collected only when a rule reads them.
  */
 export interface AgentsObservations {
@@ -92,7 +105,10 @@ export interface AgentsObservations {
    * The first OpenAPI description published at /openapi.json, then /.well-known/openapi.json (else the answer for /openapi.json).
    */
   openapi?: {
-    response: Response;
+    published: Published;
+    document: Document;
+    json_parsed: JsonParsed;
+    json_error: JsonError;
     /**
      * OpenAPI 3.x (`openapi`) or Swagger 2.0 (`swagger`).
      */
@@ -154,7 +170,10 @@ export interface AgentsObservations {
    * /.well-known/api-catalog (RFC 9727).
    */
   api_catalog?: {
-    response: Response;
+    published: Published;
+    document: Document;
+    json_parsed: JsonParsed;
+    json_error: JsonError;
     /**
      * `profile` parameter of Content-Type.
      */
@@ -200,7 +219,10 @@ export interface AgentsObservations {
      * /.well-known/oauth-protected-resource (RFC 9728).
      */
     protected_resource: {
-      response: Response;
+      published: Published;
+      document: Document;
+      json_parsed: JsonParsed;
+      json_error: JsonError;
       /**
        * `resource`.
        */
@@ -241,7 +263,10 @@ export interface AgentsObservations {
      * /.well-known/jwks.json
      */
     jwks: {
-      response: Response;
+      published: Published;
+      document: Document;
+      json_parsed: JsonParsed;
+      json_error: JsonError;
       /**
        * Length of `keys`; null when the document has no keys list.
        */
@@ -279,7 +304,10 @@ export interface AgentsObservations {
      * /.well-known/http-message-signatures-directory (Web Bot Auth key directory).
      */
     wba_directory: {
-      response: Response;
+      published: Published;
+      document: Document;
+      json_parsed: JsonParsed;
+      json_error: JsonError;
       /**
        * The answer carried both Signature and Signature-Input.
        */
@@ -330,7 +358,10 @@ export interface AgentsObservations {
      * /.well-known/ai-plugin.json (legacy OpenAI plugin manifest).
      */
     ai_plugin: {
-      response: Response;
+      published: Published;
+      document: Document;
+      json_parsed: JsonParsed;
+      json_error: JsonError;
       /**
        * `schema_version`.
        */
@@ -352,13 +383,19 @@ export interface AgentsObservations {
      * /.well-known/agents.json
      */
     agents_json: {
-      response: Response;
+      published: Published;
+      document: Document;
+      json_parsed: JsonParsed;
+      json_error: JsonError;
     };
     /**
      * /.well-known/agent-skills/index.json (Agent Skills discovery v0.2).
      */
     skills_index: {
-      response: Response;
+      published: Published;
+      document: Document;
+      json_parsed: JsonParsed;
+      json_error: JsonError;
       /**
        * `$schema`.
        */
@@ -377,13 +414,15 @@ export interface AgentsObservations {
      * /AGENTS.md
      */
     agents_md: {
-      response: Response;
+      published: Published;
+      document: Document;
     };
     /**
      * /auth.md
      */
     auth_md: {
-      response: Response;
+      published: Published;
+      document: Document;
     };
   };
   /**
@@ -394,7 +433,10 @@ export interface AgentsObservations {
      * /.well-known/ucp (UCP business profile).
      */
     ucp: {
-      response: Response;
+      published: Published;
+      document: Document;
+      json_parsed: JsonParsed;
+      json_error: JsonError;
       /**
        * `ucp.version`.
        */
@@ -416,7 +458,10 @@ export interface AgentsObservations {
      * /.well-known/acp.json
      */
     acp: {
-      response: Response;
+      published: Published;
+      document: Document;
+      json_parsed: JsonParsed;
+      json_error: JsonError;
     };
     /**
      * Every 402 answer this probe received in this run, sorted by URL.
@@ -459,7 +504,10 @@ export interface AgentsObservations {
  * An MCP server card or legacy mcp.json manifest.
  */
 export interface McpDocument {
-  response: Response;
+  published: Published;
+  document: Document;
+  json_parsed: JsonParsed;
+  json_error: JsonError;
   /**
    * Shape found: SEP-2127 server card (remotes[]), SEP-1649 manifest (serverInfo/transport), another JSON object; null when no JSON object was read.
    */
@@ -517,15 +565,15 @@ export interface McpDocument {
   auth_schemes: string[];
 }
 /**
- * What the site answered for one document.
+ * One fetched document: the response facts every document of the wellknown and agents probes records (plugins/shared/fetch-document.ts).
  */
-export interface Response {
+export interface Document {
   /**
    * The URL requested.
    */
   url: string;
   /**
-   * HTTP status; null when no answer came.
+   * HTTP status of the final answer (after redirects, where the document's readers follow them); null when no answer came.
    */
   status: number | null;
   /**
@@ -533,39 +581,50 @@ export interface Response {
    */
   content_type: string | null;
   /**
-   * Body bytes read (decoded, capped).
+   * The charset parameter of Content-Type, lower-cased.
+   */
+  charset: string | null;
+  /**
+   * Body bytes received (decoded), up to the cap.
    */
   bytes: number | null;
   /**
-   * The body was cut at the size cap.
+   * The body was cut at the probe's size cap.
    */
   truncated: boolean;
   /**
-   * Network error code (src/net NetErrorCode) when no answer came.
+   * The final URL when redirects were followed, else null.
+   */
+  redirected_to: string | null;
+  /**
+   * Redirects followed.
+   */
+  redirects: number;
+  /**
+   * Why no answer came (a network error code such as timeout, tls_error, connect_refused).
    */
   error: string | null;
   /**
-   * The body starts, after whitespace, with "<" (an HTML page, e.g. a catch-all route).
+   * The body starts as an HTML page (a doctype, html, head or body tag after whitespace, an XML declaration or comments; WHATWG MIME Sniffing section 7.1, page-level patterns only); null when no answer came.
    */
-  looks_html: boolean;
+  body_is_html: boolean | null;
   /**
-   * Access-Control-Allow-Origin sent to a request with an Origin header.
+   * The answer is 2xx and its body equals the site's 2xx body for a path that does not exist; null when that comparison could not be made.
+   */
+  soft_404: boolean | null;
+  /**
+   * Access-Control-Allow-Origin of the answer to a request that carried an Origin header; null when absent.
    */
   access_control_allow_origin: string | null;
-  /**
-   * A 2xx body of a JSON document parsed as JSON (always false for markdown documents).
-   */
-  json_parsed: boolean;
-  /**
-   * The JSON parser's message when a 2xx body did not parse.
-   */
-  parse_error: string | null;
 }
 /**
  * A catalog of entries (MCP Catalog, ARD AI Catalog).
  */
 export interface EntryCatalog {
-  response: Response;
+  published: Published;
+  document: Document;
+  json_parsed: JsonParsed;
+  json_error: JsonError;
   /**
    * `specVersion`.
    */
@@ -587,7 +646,10 @@ export interface EntryCatalog {
  * An A2A agent card.
  */
 export interface AgentCard {
-  response: Response;
+  published: Published;
+  document: Document;
+  json_parsed: JsonParsed;
+  json_error: JsonError;
   /**
    * Where the endpoint is declared: A2A 1.0 supportedInterfaces[] or the 0.3 top-level url; null when neither.
    */
@@ -661,7 +723,10 @@ export interface AgentCard {
  * OAuth authorization server metadata (RFC 8414) or OpenID Connect discovery document.
  */
 export interface AuthorizationServer {
-  response: Response;
+  published: Published;
+  document: Document;
+  json_parsed: JsonParsed;
+  json_error: JsonError;
   /**
    * `issuer`.
    */

@@ -1,5 +1,9 @@
 // Generated from schemas/observations/wellknown.json by `npm run types`; edit the schema, not this file.
 
+/**
+ * The site publishes this document: the final answer is 2xx with a non-empty body that is neither an HTML page (document.body_is_html) nor the site's answer for a path that does not exist (document.soft_404; an unknown comparison does not count against it). Rules about a document's content apply only when it is published.
+ */
+export type Published = boolean;
 export type Decision = 'allow' | 'disallow';
 
 /**
@@ -7,6 +11,7 @@ export type Decision = 'allow' | 'disallow';
  */
 export interface WellknownObservations {
   robots?: {
+    published: Published;
     document: Document;
     /**
      * RFC 9309 section 2.3.1: available (2xx), unavailable (4xx, or more than five redirects), unreachable (5xx or no response).
@@ -146,6 +151,7 @@ export interface WellknownObservations {
      * /.well-known/tdmrep.json (W3C TDMRep).
      */
     tdmrep: {
+      published: Published;
       document: Document;
       /**
        * The body parsed as JSON.
@@ -177,6 +183,7 @@ export interface WellknownObservations {
     };
   };
   llms_txt?: {
+    published: Published;
     document: Document;
     /**
      * Unicode code points of the text.
@@ -260,6 +267,7 @@ export interface WellknownObservations {
       | null;
   };
   llms_full_txt?: {
+    published: Published;
     document: Document;
     /**
      * Text of the first markdown heading.
@@ -271,6 +279,7 @@ export interface WellknownObservations {
     first_heading_level: number | null;
   };
   sitemap?: {
+    published: Published;
     /**
      * Where the sitemap URL came from: the first robots.txt Sitemap record, or the default /sitemap.xml.
      */
@@ -330,8 +339,15 @@ export interface WellknownObservations {
     lastmod_latest: string | null;
   };
   security_txt?: {
+    published: Published;
     document: Document;
-    legacy: Document;
+    /**
+     * /security.txt, the legacy location (RFC 9116 section 3), which may redirect to the well-known one.
+     */
+    legacy: {
+      published: Published;
+      document: Document;
+    };
     /**
      * The final URL of /.well-known/security.txt is https.
      */
@@ -441,7 +457,7 @@ export interface WellknownObservations {
   };
 }
 /**
- * One fetched document: the response facts every document of this probe records.
+ * One fetched document: the response facts every document of the wellknown and agents probes records (plugins/shared/fetch-document.ts).
  */
 export interface Document {
   /**
@@ -449,7 +465,7 @@ export interface Document {
    */
   url: string;
   /**
-   * Final HTTP status after redirects; null when no response arrived.
+   * HTTP status of the final answer (after redirects, where the document's readers follow them); null when no answer came.
    */
   status: number | null;
   /**
@@ -477,17 +493,21 @@ export interface Document {
    */
   redirects: number;
   /**
-   * Why no response arrived (a network error code such as timeout, tls_error, connect_refused).
+   * Why no answer came (a network error code such as timeout, tls_error, connect_refused).
    */
   error: string | null;
   /**
-   * The body starts as an HTML document (doctype, html, head or body tag).
+   * The body starts as an HTML page (a doctype, html, head or body tag after whitespace, an XML declaration or comments; WHATWG MIME Sniffing section 7.1, page-level patterns only); null when no answer came.
    */
   body_is_html: boolean | null;
   /**
-   * The response is 2xx and its body equals the site's 2xx body for a path that does not exist; null when that comparison could not be made.
+   * The answer is 2xx and its body equals the site's 2xx body for a path that does not exist; null when that comparison could not be made.
    */
   soft_404: boolean | null;
+  /**
+   * Access-Control-Allow-Origin of the answer to a request that carried an Origin header; null when absent.
+   */
+  access_control_allow_origin: string | null;
 }
 /**
  * RFC 9309 access of one crawler: 4xx robots.txt allows everything, 5xx or network failure disallows everything.
