@@ -12,7 +12,7 @@
 //   time            = hms-time [ non-digit *OCTET ]
 //   hms-time        = time-field ":" time-field ":" time-field
 //   time-field      = 1*2DIGIT
-import { GrammarError } from './http-grammar.ts';
+import { GrammarError } from '../../src/lib/http-grammar.ts';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const TIME = /^(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\D|$)/;

@@ -17,7 +17,7 @@
 //
 // ABNF literals are case-insensitive, so keywords, schemes and hosts are lower-cased; a nonce or hash value and a
 // path keep their case.
-import { GrammarError } from './http-grammar.ts';
+import { GrammarError } from '../../src/lib/http-grammar.ts';
 
 export type SourceKind = 'none' | 'keyword' | 'nonce' | 'hash' | 'scheme' | 'host';
 

@@ -5,7 +5,7 @@
 // governs it after the fallback lists of section 6.8.3 (script-src-elem -> script-src -> default-src, ...),
 // and whether that list allows all inline content (section 6.7.3.3).
 import { parseSourceExpression, type SourceExpression } from './csp-source.ts';
-import { GrammarError } from './http-grammar.ts';
+import { GrammarError } from '../../src/lib/http-grammar.ts';
 import type { CspEffective, CspPolicy } from './types.ts';
 
 const SOURCE_LIST_DIRECTIVES = new Set([

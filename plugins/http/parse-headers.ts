@@ -1,7 +1,7 @@
 // Response header values parsed into facts. Input maps have lower-cased names and repeated headers
 // comma-joined (src/net contract); each function reads one header's grammar, cited at the function.
 import { parseDictionary, parseItem, Token } from 'structured-headers';
-import { Cursor, GrammarError, isToken, splitList } from './http-grammar.ts';
+import { Cursor, GrammarError, isToken, splitList } from '../../src/lib/http-grammar.ts';
 import type { CacheControl, PermissionsPolicy } from './types.ts';
 
 export type HeaderMap = Readonly<Record<string, string>>;

@@ -10,7 +10,7 @@
 // A header that breaks the grammar, repeats a directive or lacks a valid max-age is ignored whole by a UA
 // (sections 6.1 and 8.1), so its max_age and flags are recorded as not in force. Repeated headers reach us
 // comma-joined; a UA processes only the first (section 8.1).
-import { Cursor, GrammarError, splitList, trimOws } from './http-grammar.ts';
+import { Cursor, GrammarError, splitList, trimOws } from '../../src/lib/http-grammar.ts';
 import type { Hsts } from './types.ts';
 
 export type HstsFacts = Omit<Hsts, 'on_first_redirect'>;

@@ -8,7 +8,7 @@
 //
 // A version is the product-version after "/"; digits in a product name ("S3") or a comment ("(Ubuntu 22.04)")
 // are not one.
-import { Cursor, GrammarError } from './http-grammar.ts';
+import { Cursor, GrammarError } from '../../src/lib/http-grammar.ts';
 import type { ServerHeader } from './types.ts';
 
 function isCtext(ch: string): boolean {

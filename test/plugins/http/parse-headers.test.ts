@@ -12,12 +12,55 @@ import {
   structuredToken,
   varyList,
 } from '../../../plugins/http/parse-headers.ts';
+import { parseContentType } from '../../../src/net/content-type.ts';
 
 const OBSERVED = '2026-03-01T00:00:00.000Z';
 const tchar = fc.constantFrom(..."!#$%&'*+.^_`|~09azAZ-".split(''));
 const token = fc.string({ unit: tchar, minLength: 1, maxLength: 10 });
 const quoted = fc.string({ unit: fc.constantFrom('a', ' ', ',', ';', '=', '\\"'), maxLength: 8 }).map((s) => `"${s}"`);
 const ows = fc.constantFrom('', ' ', '\t ');
+
+describe('Content-Type (RFC 9110 section 8.3)', () => {
+  it.each([
+    'text/html;charset=utf-8',
+    'text/html;charset=UTF-8',
+    'Text/HTML;Charset="utf-8"',
+    'text/html; charset="utf-8"',
+  ])('the equivalent forms of section 8.3.1: %s', (text) => {
+    expect(parseContentType(text)).toEqual({ mediaType: 'text/html', charset: 'utf-8' });
+  });
+
+  it('reads generated media types with parameters, quoted ones holding ";" included', () => {
+    const parameter = fc.tuple(token, fc.oneof(token, quoted));
+    fc.assert(
+      fc.property(token, token, fc.array(parameter, { maxLength: 3 }), ows, (type, subtype, params, sp) => {
+        const text = [`${type}/${subtype}`, ...params.map(([n, v]) => `${n}=${v}`)].join(`${sp};${sp}`);
+        const first = params.find(([n]) => n.toLowerCase() === 'charset');
+        const charset =
+          first === undefined ? null : first[1].replace(/^"|"$/g, '').replace(/\\(.)/g, '$1').toLowerCase();
+        expect(parseContentType(text)).toEqual({ mediaType: `${type}/${subtype}`.toLowerCase(), charset });
+      }),
+    );
+  });
+
+  it.each(['text/html garbage', 'text', 'text/', '/html', 'text/ html', '"text/html"'])(
+    'declares no media type for %s',
+    (text) => {
+      expect(parseContentType(text).mediaType).toBeNull();
+    },
+  );
+
+  it('skips a malformed parameter and keeps the first charset', () => {
+    expect(parseContentType('text/html; charset; charset=utf-8; charset=latin1')).toEqual({
+      mediaType: 'text/html',
+      charset: 'utf-8',
+    });
+    expect(parseContentType('text/plain; a="x;y"; charset="utf-8"')).toEqual({
+      mediaType: 'text/plain',
+      charset: 'utf-8',
+    });
+  });
+});
 
 describe('Cache-Control (RFC 9111 section 5.2)', () => {
   it('reads the forms the RFC writes', () => {

@@ -1,5 +1,5 @@
-// The core rules of HTTP field values (RFC 9110 section 5.6) that several header parsers share: token,
-// quoted-string, OWS and the comma-separated list. Each parser builds its own grammar from these pieces.
+// The core rules of HTTP field values (RFC 9110 section 5.6) that header parsers share: token, quoted-string,
+// OWS and the comma-separated list. Each parser builds its own grammar from these pieces.
 
 /** tchar (RFC 9110 section 5.6.2): any VCHAR except delimiters. */
 const TCHAR = "!#$%&'*+.^_`|~0-9A-Za-z-";
