@@ -30,7 +30,7 @@ function isDelimiter(code: number): boolean {
 }
 
 /** The date-tokens of the value: maximal runs of non-delimiters. */
-export function dateTokens(value: string): string[] {
+function dateTokens(value: string): string[] {
   const tokens: string[] = [];
   let current = '';
   for (const ch of value) {

@@ -19,7 +19,7 @@
 // path keep their case.
 import { GrammarError } from '../../src/lib/http-grammar.ts';
 
-export type SourceKind = 'none' | 'keyword' | 'nonce' | 'hash' | 'scheme' | 'host';
+type SourceKind = 'none' | 'keyword' | 'nonce' | 'hash' | 'scheme' | 'host';
 
 export interface SourceExpression {
   kind: SourceKind;
@@ -28,7 +28,7 @@ export interface SourceExpression {
 }
 
 /** Keyword sources of CSP Level 3 and its current editor's draft. */
-export const KEYWORDS = new Set([
+const KEYWORDS = new Set([
   "'self'",
   "'unsafe-inline'",
   "'unsafe-eval'",

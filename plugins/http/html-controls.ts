@@ -33,7 +33,7 @@ function inlineStyle(el: T.Element): Map<string, string> {
   return out;
 }
 
-/** The rendering of `el`'s own box and subtree, given its parent's; `slotOf` is its parent when that matters. */
+/** The rendering of `el` and its subtree, given its parent element and the parent's rendering. */
 export function renderingOf(el: T.Element, parent: Rendering, parentEl: T.Element | null): Rendering {
   const style = inlineStyle(el);
   const closedDetails =
@@ -63,7 +63,7 @@ export function isControl(el: T.Element): boolean {
 }
 
 /** What the name computation needs from the whole document. */
-export interface NameSources {
+interface NameSources {
   /** Text of each element by id (the first element with that id, as getElementById finds). */
   textById: ReadonlyMap<string, string>;
   /** Text of the labels whose for= names an id, joined per id. */

@@ -13,7 +13,7 @@
 import { Cursor, GrammarError, splitList, trimOws } from '../../src/lib/http-grammar.ts';
 import type { Hsts } from './types.ts';
 
-export type HstsFacts = Omit<Hsts, 'on_first_redirect'>;
+type HstsFacts = Omit<Hsts, 'on_first_redirect'>;
 
 interface Directive {
   name: string;

@@ -3,7 +3,7 @@
 
 /** tchar (RFC 9110 section 5.6.2): any VCHAR except delimiters. */
 const TCHAR = "!#$%&'*+.^_`|~0-9A-Za-z-";
-export const TOKEN = new RegExp(`^[${TCHAR}]+$`);
+const TOKEN = new RegExp(`^[${TCHAR}]+$`);
 const TOKEN_AT = new RegExp(`[${TCHAR}]+`, 'y');
 
 /** A parse failure, named by the grammar production it broke so an auditor can look it up in the RFC. */
@@ -21,7 +21,7 @@ export function isToken(value: string): boolean {
 }
 
 /** OWS = *( SP / HTAB ) */
-export function isOws(ch: string | undefined): boolean {
+function isOws(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t';
 }
 
