@@ -64,10 +64,16 @@ export function isControl(el: T.Element): boolean {
 
 /** What the name computation needs from the whole document. */
 interface NameSources {
-  /** Text of each element by id (the first element with that id, as getElementById finds). */
-  textById: ReadonlyMap<string, string>;
-  /** Text of the labels whose for= names an id, joined per id. */
-  labelFor: ReadonlyMap<string, string>;
+  /** The first element with each id, as getElementById finds it. */
+  elementById: ReadonlyMap<string, T.Element>;
+  /** The labels whose for= names an id. */
+  labelsFor: ReadonlyMap<string, readonly T.Element[]>;
+}
+
+/** Text read only for the elements a name refers to, so a large page is not walked once per id. */
+function hasText(el: T.Element | undefined): boolean {
+  if (el === undefined) return false;
+  return nonBlank(el, 'aria-label') !== null || collapse(textOf(el)) !== '';
 }
 
 /** Input types whose placeholder is a name of last resort (HTML-AAM, text-like inputs). */
@@ -90,11 +96,11 @@ function ownName(el: T.Element, type: string): boolean {
 
 /** HTML-AAM name computation, reduced to "is there a non-empty name". */
 export function hasAccessibleName({ el, label }: Control, sources: NameSources): boolean {
-  const labelledBy = tokens(el, 'aria-labelledby', false).some((id) => (sources.textById.get(id) ?? '') !== '');
+  const labelledBy = tokens(el, 'aria-labelledby', false).some((id) => hasText(sources.elementById.get(id)));
   if (labelledBy || nonBlank(el, 'aria-label') !== null) return true;
   const id = attr(el, 'id');
   if (label !== null && collapse(textOf(label)) !== '') return true;
-  if (id !== null && (sources.labelFor.get(id) ?? '') !== '') return true;
+  if (id !== null && (sources.labelsFor.get(id) ?? []).some((l) => collapse(textOf(l)) !== '')) return true;
   const type = (attr(el, 'type') ?? '').trim().toLowerCase();
   if (ownName(el, type)) return true;
   if (nonBlank(el, 'title') !== null) return true;

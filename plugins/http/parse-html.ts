@@ -73,8 +73,8 @@ class PageWalker {
   imagesWithoutAlt = 0;
   readonly controls: Control[] = [];
   hiddenControls = 0;
-  readonly textById = new Map<string, string>();
-  readonly labelFor = new Map<string, string>();
+  readonly elementById = new Map<string, T.Element>();
+  readonly labelsFor = new Map<string, T.Element[]>();
   readonly insecure = new Set<string>();
   readonly cspMeta: string[] = [];
   private readonly origin: string;
@@ -155,9 +155,9 @@ class PageWalker {
       if (attr(el, 'alt') === null) this.imagesWithoutAlt += 1;
     }
     const id = attr(el, 'id');
-    if (id !== null && !this.textById.has(id)) this.textById.set(id, collapse(attr(el, 'aria-label') ?? textOf(el)));
+    if (id !== null && !this.elementById.has(id)) this.elementById.set(id, el);
     const target = tag === 'label' ? attr(el, 'for') : null;
-    if (target !== null) this.labelFor.set(target, collapse(`${this.labelFor.get(target) ?? ''} ${textOf(el)}`));
+    if (target !== null) this.labelsFor.set(target, [...(this.labelsFor.get(target) ?? []), el]);
     if (isControl(el)) {
       if (isRendered(ctx.rendering)) this.controls.push({ el, label: ctx.label });
       else this.hiddenControls += 1;
