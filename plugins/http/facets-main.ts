@@ -8,19 +8,23 @@ import type { ChainResult } from './fetch-chain.ts';
 import { parseCookiesOf } from './parse-cookies.ts';
 import { parseCspList } from './parse-csp.ts';
 import {
-  altSvcProtocols,
-  firstToken,
+  contentTypeOptions,
   frameOptions,
   header,
   httpDate,
+  parseAltSvc,
   parseCacheControl,
   permissionsPolicy,
   presentHeaders,
   referrerPolicy,
-  tokenList,
+  resourcePolicy,
+  structuredToken,
+  varyList,
 } from './parse-headers.ts';
 import { parseHsts } from './parse-hsts.ts';
 import { emptyHtml, parseHtml } from './parse-html.ts';
+import { parseNel, parseReportingEndpoints, parseReportTo } from './parse-reporting.ts';
+import { parseServer } from './parse-server.ts';
 import type { CookiesFacet, HtmlFacet, ResponseFacet, SecurityHeadersFacet } from './types.ts';
 
 const DEPRECATED = ['expect-ct', 'public-key-pins', 'public-key-pins-report-only'];
@@ -39,10 +43,11 @@ function headersOf(ex: HttpExchange | null): Record<string, string> {
   return out;
 }
 
-export function buildResponse(result: ChainResult): ResponseFacet {
+export function buildResponse(result: ChainResult, observedAt: string): ResponseFacet {
   const ex = finalOf(result);
   const headers = headersOf(ex);
   const { mediaType, charset } = parseContentType(header(headers, 'content-type'));
+  const altSvc = parseAltSvc(header(headers, 'alt-svc'));
   return {
     chain: result.chain,
     status: ex?.status ?? null,
@@ -56,40 +61,45 @@ export function buildResponse(result: ChainResult): ResponseFacet {
     truncated: ex?.truncated ?? null,
     http_version: ex?.httpVersion ?? null,
     ttfb_ms: ex ? Math.round(ex.timings.ttfbMs) : null,
-    date: httpDate(header(headers, 'date')),
+    date: httpDate(header(headers, 'date'), observedAt),
     cache_control: parseCacheControl(header(headers, 'cache-control')),
-    vary: tokenList(header(headers, 'vary')),
-    alt_svc: altSvcProtocols(header(headers, 'alt-svc')),
+    vary: varyList(header(headers, 'vary')),
+    alt_svc: altSvc.protocols,
+    alt_svc_error: altSvc.error,
     x_robots_tag: header(headers, 'x-robots-tag'),
   };
 }
 
 export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet {
   const headers = headersOf(finalOf(result));
+  const pageUrl = result.chain.hops.at(-1)?.url ?? result.chain.url;
   const firstHop = result.chain.hops[0];
   const firstIsHttpsRedirect =
     firstHop !== undefined && firstHop.url.startsWith('https:') && firstHop.location !== null;
   return {
     hsts: {
       ...parseHsts(header(headers, 'strict-transport-security')),
-      on_first_redirect: firstIsHttpsRedirect ? firstHop.strict_transport_security !== null : null,
+      on_first_redirect: firstIsHttpsRedirect ? parseHsts(firstHop.strict_transport_security).valid : null,
     },
     csp: {
       policies: parseCspList(header(headers, 'content-security-policy')),
       report_only: parseCspList(header(headers, 'content-security-policy-report-only')),
     },
-    x_content_type_options: firstToken(header(headers, 'x-content-type-options')),
+    x_content_type_options: contentTypeOptions(header(headers, 'x-content-type-options')),
     x_frame_options: frameOptions(header(headers, 'x-frame-options')),
     referrer_policy: referrerPolicy(header(headers, 'referrer-policy')),
     permissions_policy: permissionsPolicy(header(headers, 'permissions-policy')),
-    cross_origin_opener_policy: firstToken(header(headers, 'cross-origin-opener-policy')),
-    cross_origin_embedder_policy: firstToken(header(headers, 'cross-origin-embedder-policy')),
-    cross_origin_resource_policy: firstToken(header(headers, 'cross-origin-resource-policy')),
+    cross_origin_opener_policy: structuredToken(header(headers, 'cross-origin-opener-policy')),
+    cross_origin_embedder_policy: structuredToken(header(headers, 'cross-origin-embedder-policy')),
+    cross_origin_resource_policy: resourcePolicy(header(headers, 'cross-origin-resource-policy')),
     x_xss_protection: header(headers, 'x-xss-protection')?.trim() ?? null,
     deprecated: presentHeaders(headers, DEPRECATED),
-    server: header(headers, 'server'),
+    server: parseServer(header(headers, 'server')),
     x_powered_by: header(headers, 'x-powered-by'),
     disclosure: presentHeaders(headers, DISCLOSURE),
+    reporting_endpoints: parseReportingEndpoints(header(headers, 'reporting-endpoints'), pageUrl),
+    report_to: parseReportTo(header(headers, 'report-to'), pageUrl),
+    nel: parseNel(header(headers, 'nel')),
   };
 }
 

@@ -53,7 +53,7 @@ export async function collectHttp(domain: string, ctx: ProbeContext): Promise<Ht
 
   const html = wants('html') || wants('markdown') || wants('canonical') ? buildHtml(page) : null;
   const last = page.exchanges.at(-1) ?? null;
-  if (wants('response')) out.response = buildResponse(page);
+  if (wants('response')) out.response = buildResponse(page, ctx.observedAt);
   if (wants('security_headers')) out.security_headers = buildSecurityHeaders(page);
   if (wants('cookies')) out.cookies = buildCookies(page, ctx.observedAt);
   if (html && wants('html')) out.html = html;

@@ -1,11 +1,15 @@
-// Content-Security-Policy (CSP Level 3, "parse a serialized CSP list") parsed into per-policy facts, with
-// the fallbacks browsers apply (script-src and object-src fall back to default-src) resolved here so rules
-// stay plain comparisons.
-import type { CspPolicy } from './types.ts';
+// Content-Security-Policy (CSP Level 3) parsed with the spec's own algorithms: "parse a serialized CSP list"
+// (section 2.2.2) splits on commas, "parse a serialized CSP" (section 2.2.1) splits on semicolons, lower-cases
+// directive names and ignores a repeated directive. Source lists are read against the source-expression
+// grammar (csp-source.ts). The facts name, for each kind of content the rules look at, the directive that
+// governs it after the fallback lists of section 6.8.3 (script-src-elem -> script-src -> default-src, ...),
+// and whether that list allows all inline content (section 6.7.3.3).
+import { parseSourceExpression, type SourceExpression } from './csp-source.ts';
+import { GrammarError } from '../../src/lib/http-grammar.ts';
+import type { CspEffective, CspPolicy } from './types.ts';
 
-const KNOWN_DIRECTIVES = new Set([
+const SOURCE_LIST_DIRECTIVES = new Set([
   'base-uri',
-  'block-all-mixed-content',
   'child-src',
   'connect-src',
   'default-src',
@@ -19,97 +23,154 @@ const KNOWN_DIRECTIVES = new Set([
   'media-src',
   'navigate-to',
   'object-src',
-  'plugin-types',
   'prefetch-src',
-  'report-to',
-  'report-uri',
-  'require-trusted-types-for',
-  'sandbox',
   'script-src',
   'script-src-attr',
   'script-src-elem',
   'style-src',
   'style-src-attr',
   'style-src-elem',
-  'trusted-types',
-  'upgrade-insecure-requests',
-  'webrtc',
   'worker-src',
 ]);
 
-const DIRECTIVE_NAME = /^[a-z0-9-]+$/;
-const NONCE_OR_HASH = /^'(nonce|sha256|sha384|sha512)-/;
-const WILDCARDS = new Set(['*', 'http:', 'https:', 'http://*', 'https://*']);
+const OTHER_DIRECTIVES = new Set([
+  'block-all-mixed-content',
+  'plugin-types',
+  'report-to',
+  'report-uri',
+  'require-trusted-types-for',
+  'sandbox',
+  'trusted-types',
+  'upgrade-insecure-requests',
+  'webrtc',
+]);
 
-/** Lower-cases a source expression except the case-sensitive value of a nonce or hash. */
-function normaliseSource(source: string): string {
-  const m = /^'(nonce|sha256|sha384|sha512)-(.*)'$/i.exec(source);
-  return m ? `'${m[1]!.toLowerCase()}-${m[2]}'` : source.toLowerCase();
+/** directive-name = 1*( ALPHA / DIGIT / "-" ) */
+const DIRECTIVE_NAME = /^[a-z0-9-]+$/;
+const ASCII_WHITESPACE = /[\t\n\f\r ]+/;
+/** Fallback lists (section 6.8.3) for the kinds of content the facts describe. */
+const FALLBACKS = {
+  script_elem: ['script-src-elem', 'script-src', 'default-src'],
+  script_attr: ['script-src-attr', 'script-src', 'default-src'],
+  // eval and new Function are checked against script-src, else default-src (section 4.4).
+  script: ['script-src', 'default-src'],
+  style_elem: ['style-src-elem', 'style-src', 'default-src'],
+  style_attr: ['style-src-attr', 'style-src', 'default-src'],
+  object: ['object-src', 'default-src'],
+} as const;
+type InlineType = 'script' | 'style' | null;
+const INLINE_TYPE: Record<keyof typeof FALLBACKS, InlineType> = {
+  script_elem: 'script',
+  script_attr: 'script',
+  script: null,
+  style_elem: 'style',
+  style_attr: 'style',
+  object: null,
+};
+
+interface ParsedDirective {
+  name: string;
+  value: string[];
 }
 
-function parsePolicy(raw: string): CspPolicy {
-  const directives: Record<string, string[]> = {};
+/** Section 2.2.1: the directives of one policy, first occurrence kept, with the names that were dropped. */
+function parseDirectives(serialized: string): { directives: ParsedDirective[]; duplicates: string[] } {
+  const directives: ParsedDirective[] = [];
   const duplicates = new Set<string>();
-  const unknown = new Set<string>();
-  for (const token of raw.split(';')) {
-    const parts = token
-      .trim()
-      .split(/[\t\n\f\r ]+/)
-      .filter((p) => p !== '');
-    const first = parts[0];
-    if (first === undefined) continue;
+  for (const raw of serialized.split(';')) {
+    const token = raw.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+    // A token with non-ASCII code points is skipped by the algorithm.
+    if (token === '' || /[^\p{ASCII}]/u.test(token)) continue;
+    const [first = '', ...value] = token.split(ASCII_WHITESPACE);
     const name = first.toLowerCase();
-    if (!DIRECTIVE_NAME.test(name)) {
-      unknown.add(name);
-      continue;
-    }
-    // The first occurrence wins; browsers ignore a repeated directive.
-    if (Object.hasOwn(directives, name)) {
-      duplicates.add(name);
-      continue;
-    }
-    if (!KNOWN_DIRECTIVES.has(name)) unknown.add(name);
-    directives[name] = parts.slice(1).map(normaliseSource);
+    if (directives.some((d) => d.name === name)) duplicates.add(name);
+    else directives.push({ name, value });
   }
+  return { directives, duplicates: [...duplicates].sort() };
+}
 
-  const scriptSrc = directives['script-src'] ?? directives['default-src'] ?? null;
-  const objectSrc = directives['object-src'] ?? directives['default-src'] ?? null;
-  const strictDynamic = scriptSrc?.includes("'strict-dynamic'") ?? false;
-  const nonceOrHash = scriptSrc?.some((s) => NONCE_OR_HASH.test(s)) ?? false;
-  const insecure = new Set<string>();
-  for (const [name, sources] of Object.entries(directives)) {
-    if (name === 'report-uri') continue;
-    for (const s of sources) if (s.startsWith('http:') || s.startsWith('ws:')) insecure.add(s);
+/** Reads a source list; expressions that match no production are reported and left out. */
+function readSourceList(directive: string, value: readonly string[], errors: string[]): SourceExpression[] {
+  const out: SourceExpression[] = [];
+  for (const expression of value) {
+    try {
+      out.push(parseSourceExpression(expression));
+    } catch (err) {
+      if (!(err instanceof GrammarError)) throw err;
+      errors.push(`${directive}: ${err.message}`);
+    }
   }
+  if (value.length > 1 && out.some((s) => s.kind === 'none'))
+    errors.push(`${directive}: serialized-source-list: 'none' must stand alone (browsers then ignore it)`);
+  return out;
+}
 
+/** Section 6.7.3.3, "Does a source list allow all inline behavior for type?" */
+function allowsAllInline(list: readonly SourceExpression[], type: 'script' | 'style'): boolean {
+  if (list.some((s) => s.kind === 'nonce' || s.kind === 'hash')) return false;
+  if (type === 'script' && list.some((s) => s.text === "'strict-dynamic'")) return false;
+  return list.some((s) => s.text === "'unsafe-inline'");
+}
+
+function effective(lists: ReadonlyMap<string, SourceExpression[]>, kind: keyof typeof FALLBACKS): CspEffective {
+  const directive = FALLBACKS[kind].find((name) => lists.has(name)) ?? null;
+  const list = directive === null ? null : lists.get(directive)!;
+  const type = INLINE_TYPE[kind];
   return {
-    raw: raw.trim(),
-    directives,
-    duplicate_directives: [...duplicates].sort(),
-    unknown_directives: [...unknown].sort(),
-    script_src: scriptSrc,
-    object_src: objectSrc,
-    // CSP3: 'unsafe-inline' is ignored when a nonce, a hash or 'strict-dynamic' is present.
-    script_unsafe_inline:
-      scriptSrc === null || (scriptSrc.includes("'unsafe-inline'") && !nonceOrHash && !strictDynamic),
-    script_unsafe_eval: scriptSrc === null || scriptSrc.includes("'unsafe-eval'"),
-    // 'strict-dynamic' makes browsers ignore host and scheme sources.
-    script_data: scriptSrc === null || (!strictDynamic && scriptSrc.includes('data:')),
-    script_wildcard: scriptSrc === null || (!strictDynamic && scriptSrc.some((s) => WILDCARDS.has(s))),
-    object_none: objectSrc !== null && objectSrc.length === 1 && objectSrc[0] === "'none'",
-    insecure_sources: [...insecure].sort(),
-    frame_ancestors: directives['frame-ancestors'] ?? null,
-    base_uri: directives['base-uri'] ?? null,
-    form_action: directives['form-action'] ?? null,
-    reporting: Object.hasOwn(directives, 'report-uri') || Object.hasOwn(directives, 'report-to'),
+    directive,
+    sources: list?.map((s) => s.text) ?? [],
+    // With no governing directive nothing is restricted, inline content included.
+    inline_allowed: type === null ? null : list === null || allowsAllInline(list, type),
   };
 }
 
-/** Parses a header value that may hold several policies (repeated headers arrive comma-joined). */
+function parsePolicy(serialized: string): CspPolicy {
+  const { directives, duplicates } = parseDirectives(serialized);
+  const sourceErrors: string[] = [];
+  const unknown: string[] = [];
+  const lists = new Map<string, SourceExpression[]>();
+  const values: Record<string, string[]> = {};
+  for (const { name, value } of directives) {
+    if (!DIRECTIVE_NAME.test(name))
+      sourceErrors.push(`directive-name: ${JSON.stringify(name)} is not a directive name`);
+    else if (!SOURCE_LIST_DIRECTIVES.has(name) && !OTHER_DIRECTIVES.has(name)) unknown.push(name);
+    if (SOURCE_LIST_DIRECTIVES.has(name)) {
+      const list = readSourceList(name, value, sourceErrors);
+      lists.set(name, list);
+      values[name] = list.map((s) => s.text);
+    } else values[name] = [...value];
+  }
+  const plain = (name: string): string[] | null => (Object.hasOwn(values, name) ? values[name]! : null);
+  const allSources = new Set([...lists.values()].flatMap((list) => list.map((s) => s.text)));
+  return {
+    raw: serialized.trim(),
+    directives: values,
+    duplicate_directives: duplicates,
+    unknown_directives: unknown.sort(),
+    syntax_errors: sourceErrors,
+    sources: [...allSources].sort(),
+    script_elem: effective(lists, 'script_elem'),
+    script_attr: effective(lists, 'script_attr'),
+    script: effective(lists, 'script'),
+    style_elem: effective(lists, 'style_elem'),
+    style_attr: effective(lists, 'style_attr'),
+    object: effective(lists, 'object'),
+    frame_ancestors: plain('frame-ancestors'),
+    base_uri: plain('base-uri'),
+    form_action: plain('form-action'),
+    report_to: plain('report-to'),
+    report_uri: plain('report-uri'),
+  };
+}
+
+/**
+ * Section 2.2.2: a header value that may hold several policies (repeated headers arrive comma-joined). A
+ * policy with no directives is dropped, as the algorithm does.
+ */
 export function parseCspList(header: string | null): CspPolicy[] {
   if (header === null) return [];
   return header
     .split(',')
-    .filter((p) => p.trim() !== '')
-    .map(parsePolicy);
+    .map(parsePolicy)
+    .filter((p) => Object.keys(p.directives).length > 0);
 }

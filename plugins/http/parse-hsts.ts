@@ -1,26 +1,100 @@
-// Strict-Transport-Security (RFC 6797 section 6.1) parsed into facts. A comma can only appear when the header
-// was sent more than once (the field grammar has none), so the value is split on commas first; a browser
-// honours the first value only (section 8.1).
+// Strict-Transport-Security (RFC 6797 section 6.1) parsed into facts:
+//
+//   Strict-Transport-Security = [ directive ] *( ";" [ directive ] )      (with implied OWS between elements)
+//   directive                 = directive-name [ "=" directive-value ]
+//   directive-name            = token
+//   directive-value           = token / quoted-string
+//   max-age                   = "max-age" "=" delta-seconds              (section 6.1.1; the value may be quoted)
+//   includeSubDomains         = "includeSubDomains"                      (section 6.1.2; no value)
+//
+// A header that breaks the grammar, repeats a directive or lacks a valid max-age is ignored whole by a UA
+// (sections 6.1 and 8.1), so its max_age and flags are recorded as not in force. Repeated headers reach us
+// comma-joined; a UA processes only the first (section 8.1).
+import { Cursor, GrammarError, splitList, trimOws } from '../../src/lib/http-grammar.ts';
 import type { Hsts } from './types.ts';
 
-const DIRECTIVE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:=\s*("(?:[^"\\]|\\.)*"|[^\s";]*))?$/;
+type HstsFacts = Omit<Hsts, 'on_first_redirect'>;
 
-function unquote(value: string): string {
-  return value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value;
+interface Directive {
+  name: string;
+  value: string | null;
+}
+
+/** Reads the directives of one header value, or throws a GrammarError naming the broken production. */
+function readDirectives(value: string): Directive[] {
+  const cur = new Cursor(value);
+  const out: Directive[] = [];
+  for (;;) {
+    cur.skipOws();
+    if (cur.done) return out;
+    if (cur.peek() === ';') {
+      cur.pos += 1;
+      continue;
+    }
+    const name = cur.token();
+    if (name === null) throw new GrammarError('directive-name', `expected a token at ${JSON.stringify(rest(cur))}`);
+    cur.skipOws();
+    let directiveValue: string | null = null;
+    if (cur.peek() === '=') {
+      cur.pos += 1;
+      cur.skipOws();
+      directiveValue = cur.tokenOrQuoted('directive-value');
+      cur.skipOws();
+    }
+    if (!cur.done && cur.peek() !== ';')
+      throw new GrammarError('directive', `expected ";" between directives at ${JSON.stringify(rest(cur))}`);
+    out.push({ name: name.toLowerCase(), value: directiveValue });
+  }
+}
+
+function rest(cur: Cursor): string {
+  return cur.text.slice(cur.pos, cur.pos + 40);
+}
+
+/** delta-seconds = 1*DIGIT (RFC 9111 section 1.2.2); values past 2^53 are kept at the largest safe integer. */
+function deltaSeconds(value: string | null): number {
+  if (value === null || !/^\d+$/.test(value))
+    throw new GrammarError(
+      'max-age',
+      `the value must be delta-seconds (1*DIGIT), found ${JSON.stringify(value ?? '')}`,
+    );
+  return Math.min(Number(value), Number.MAX_SAFE_INTEGER);
+}
+
+function applyDirectives(directives: readonly Directive[], out: HstsFacts): void {
+  const seen = new Set<string>();
+  for (const d of directives) {
+    if (seen.has(d.name) && !out.duplicate_directives.includes(d.name)) out.duplicate_directives.push(d.name);
+    seen.add(d.name);
+  }
+  out.duplicate_directives.sort();
+  for (const name of out.duplicate_directives) out.parse_errors.push(`directive: ${name} appears more than once`);
+
+  const maxAge = directives.find((d) => d.name === 'max-age');
+  if (maxAge === undefined) out.parse_errors.push('max-age: the required directive is missing');
+  else {
+    try {
+      out.max_age = deltaSeconds(maxAge.value);
+    } catch (err) {
+      out.parse_errors.push((err as GrammarError).message);
+    }
+  }
+  const sub = directives.find((d) => d.name === 'includesubdomains');
+  if (sub?.value != null) out.parse_errors.push('includeSubDomains: the directive takes no value');
+  out.include_subdomains = sub !== undefined;
+  // preload is not an RFC 6797 directive; the preload list (hstspreload.org) expects it as a bare token.
+  out.preload = directives.some((d) => d.name === 'preload' && d.value === null);
 }
 
 /** Parses the (possibly comma-joined) header value; null means no header was sent. */
-export function parseHsts(header: string | null): Omit<Hsts, 'on_first_redirect'> {
-  const values =
-    header === null
-      ? []
-      : header
-          .split(',')
-          .map((v) => v.trim())
-          .filter((v) => v !== '');
-  const result: Omit<Hsts, 'on_first_redirect'> = {
+export function parseHsts(header: string | null): HstsFacts {
+  const list = header === null ? [] : splitList(header);
+  // An empty header is still a header sent (one that lacks max-age).
+  const values = header !== null && list.length === 0 ? [trimOws(header)] : list;
+  const out: HstsFacts = {
     values,
     count: values.length,
+    valid: false,
     max_age: null,
     include_subdomains: false,
     preload: false,
@@ -28,33 +102,19 @@ export function parseHsts(header: string | null): Omit<Hsts, 'on_first_redirect'
     parse_errors: [],
   };
   const first = values[0];
-  if (first === undefined) return result;
-
-  const seen = new Set<string>();
-  const duplicates = new Set<string>();
-  for (const part of first.split(';')) {
-    const text = part.trim();
-    if (text === '') continue;
-    const m = DIRECTIVE.exec(text);
-    if (!m) {
-      result.parse_errors.push(`unparsable directive: ${text}`);
-      continue;
-    }
-    const name = m[1]!.toLowerCase();
-    if (seen.has(name)) duplicates.add(name);
-    seen.add(name);
-    const value = m[2] === undefined ? null : unquote(m[2]);
-    if (name === 'max-age') {
-      if (value === null || !/^\d+$/.test(value)) result.parse_errors.push(`max-age is not a number: ${value ?? ''}`);
-      else if (result.max_age === null) result.max_age = Number(value);
-    } else if (name === 'includesubdomains') {
-      result.include_subdomains = true;
-    } else if (name === 'preload') {
-      result.preload = true;
-    }
+  if (first === undefined) return out;
+  try {
+    applyDirectives(readDirectives(first), out);
+  } catch (err) {
+    if (!(err instanceof GrammarError)) throw err;
+    out.parse_errors.push(err.message);
   }
-  if (!seen.has('max-age')) result.parse_errors.push('max-age is missing');
-  result.duplicate_directives = [...duplicates].sort();
-  for (const name of result.duplicate_directives) result.parse_errors.push(`directive repeated: ${name}`);
-  return result;
+  out.valid = out.parse_errors.length === 0;
+  if (!out.valid) {
+    // The UA ignores the whole header: nothing of it is in force.
+    out.max_age = null;
+    out.include_subdomains = false;
+    out.preload = false;
+  }
+  return out;
 }

@@ -1,26 +1,23 @@
 // The home page's HTML parsed with parse5 (the WHATWG parsing algorithm) into the facts agents and rules need.
 // Scripting is off while parsing, so <noscript> content is parsed as markup: that is what a fetcher without
 // a JavaScript engine gets.
-import { parse, type DefaultTreeAdapterTypes as T } from 'parse5';
-import type { HtmlFacet, JsonLd } from './types.ts';
+import { html as HTML, parse } from 'parse5';
+import {
+  hasAccessibleName,
+  isControl,
+  isRendered,
+  renderingOf,
+  RENDERED,
+  type Control,
+  type Rendering,
+} from './html-controls.ts';
+import { absoluteHttp, attr, collapse, isElement, resolve, textOf, tokens, type T } from './html-dom.ts';
+import { extractJsonLd } from './html-jsonld.ts';
+import type { HtmlFacet } from './types.ts';
 
-const HTML_NS = 'http://www.w3.org/1999/xhtml';
 const NOT_RENDERED = new Set(['script', 'style', 'template', 'noscript', 'link', 'meta']);
 const MOUNT_IDS = ['root', 'app', '__next', '__nuxt', '___gatsby'];
 const FEED_TYPES = new Set(['application/rss+xml', 'application/atom+xml', 'application/feed+json']);
-const ORGANIZATION_TYPES = new Set([
-  'Organization',
-  'Corporation',
-  'LocalBusiness',
-  'NewsMediaOrganization',
-  'EducationalOrganization',
-  'GovernmentOrganization',
-  'NGO',
-  'OnlineStore',
-  'OnlineBusiness',
-  'Person',
-  'WebSite',
-]);
 // Subresources that make a page mixed content when fetched over http: (W3C Mixed Content).
 const SUBRESOURCE_ATTRS: Record<string, string> = {
   script: 'src',
@@ -35,330 +32,239 @@ const SUBRESOURCE_ATTRS: Record<string, string> = {
   form: 'action',
 };
 
-function isElement(node: T.Node): node is T.Element {
-  return 'tagName' in node;
+interface Alternate {
+  type: string | null;
+  href: string;
 }
 
-function attr(el: T.Element, name: string): string | null {
-  return el.attrs.find((a) => a.name === name)?.value ?? null;
+/** Where the walk is: inside <body>, inside <noscript>, the nearest <label>, and what is rendered. */
+interface Context {
+  inBody: boolean;
+  inNoscript: boolean;
+  label: T.Element | null;
+  rendering: Rendering;
+  parent: T.Element | null;
 }
 
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
+/** Gathers the page's facts in one walk of the tree. */
+class PageWalker {
+  lang: string | null = null;
+  readonly titles: string[] = [];
+  description: string | null = null;
+  metaCharset: string | null = null;
+  viewport: string | null = null;
+  readonly robots: string[] = [];
+  readonly canonical: string[] = [];
+  readonly openGraph: Record<string, string> = {};
+  readonly twitter: Record<string, string> = {};
+  readonly jsonLdBlocks: string[] = [];
+  readonly h1s: string[] = [];
+  readonly texts: string[] = [];
+  readonly noscriptTexts: string[] = [];
+  scripts = 0;
+  externalScripts = 0;
+  externalWithoutIntegrity = 0;
+  bodyElements = 0;
+  mountPoint: T.Element | null = null;
+  readonly alternates: Alternate[] = [];
+  llmsLink: string | null = null;
+  readonly landmarks = { main: 0, nav: 0 };
+  images = 0;
+  imagesWithoutAlt = 0;
+  readonly controls: Control[] = [];
+  hiddenControls = 0;
+  readonly elementById = new Map<string, T.Element>();
+  readonly labelsFor = new Map<string, T.Element[]>();
+  readonly insecure = new Set<string>();
+  readonly cspMeta: string[] = [];
+  private readonly origin: string;
 
-function textOf(node: T.Node): string {
-  if (node.nodeName === '#text') return (node as T.TextNode).value;
-  if (!('childNodes' in node) || (isElement(node) && (node.tagName === 'script' || node.tagName === 'style')))
-    return '';
-  return node.childNodes.map(textOf).join(' ');
-}
-
-function resolve(href: string, base: string): URL | null {
-  try {
-    return new URL(href.trim(), base);
-  } catch {
-    return null;
+  constructor(private readonly pageUrl: string) {
+    this.origin = new URL(pageUrl).origin;
   }
-}
 
-function absoluteHttp(href: string): boolean {
-  try {
-    const u = new URL(href.trim());
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
+  private noteInsecure(value: string | null): void {
+    if (value === null) return;
+    const u = resolve(value, this.pageUrl);
+    if (u?.protocol === 'http:') this.insecure.add(u.href);
   }
-}
 
-function relTokens(el: T.Element): string[] {
-  return (attr(el, 'rel') ?? '')
-    .toLowerCase()
-    .split(/\s+/)
-    .filter((t) => t !== '');
-}
+  private visitMeta(el: T.Element): void {
+    const name = (attr(el, 'name') ?? '').toLowerCase();
+    const property = (attr(el, 'property') ?? '').toLowerCase();
+    const content = attr(el, 'content');
+    const charset = attr(el, 'charset');
+    const httpEquiv = (attr(el, 'http-equiv') ?? '').toLowerCase();
+    if (charset !== null) this.metaCharset ??= charset.trim().toLowerCase();
+    if (httpEquiv === 'content-type' && content !== null) {
+      const m = /charset\s*=\s*([^\s;]+)/i.exec(content);
+      if (m) this.metaCharset ??= m[1]!.toLowerCase();
+    }
+    if (httpEquiv === 'content-security-policy' && content !== null) this.cspMeta.push(content);
+    if (content === null) return;
+    if (name === 'description') this.description ??= collapse(content);
+    if (name === 'viewport') this.viewport ??= content.trim();
+    if (name === 'robots') this.robots.push(content.trim().toLowerCase());
+    const key = property.startsWith('og:') ? property : name.startsWith('og:') ? name : '';
+    if (key !== '' && !Object.hasOwn(this.openGraph, key)) this.openGraph[key] = content.trim();
+    const tkey = name.startsWith('twitter:') ? name : property.startsWith('twitter:') ? property : '';
+    if (tkey !== '' && !Object.hasOwn(this.twitter, tkey)) this.twitter[tkey] = content.trim();
+  }
 
-interface Control {
-  el: T.Element;
-  inLabel: boolean;
-}
+  private visitLink(el: T.Element): void {
+    const rel = tokens(el, 'rel');
+    const href = attr(el, 'href');
+    if (href === null) return;
+    const type = attr(el, 'type')?.trim().toLowerCase() ?? null;
+    if (rel.includes('canonical')) this.canonical.push(href.trim());
+    if (rel.includes('stylesheet')) this.noteInsecure(href);
+    const abs = resolve(href, this.pageUrl);
+    if (abs === null) return;
+    if (rel.includes('alternate')) this.alternates.push({ type, href: abs.href });
+    if (this.llmsLink === null && (rel.some((r) => r.includes('llms')) || /\/llms(-full)?\.txt$/.test(abs.pathname)))
+      this.llmsLink = abs.href;
+  }
 
-function controlNamed({ el, inLabel }: Control, labelled: ReadonlySet<string>): boolean {
-  const has = (name: string): boolean => (attr(el, name) ?? '').trim() !== '';
-  if (inLabel || has('aria-label') || has('aria-labelledby') || has('title') || has('placeholder')) return true;
-  const id = attr(el, 'id');
-  if (id !== null && labelled.has(id)) return true;
-  if (el.tagName === 'button') return collapse(textOf(el)) !== '';
-  const type = (attr(el, 'type') ?? '').toLowerCase();
-  if (type === 'submit' || type === 'reset') return true; // browsers give them a default label
-  if (type === 'button') return has('value');
-  if (type === 'image') return has('alt');
-  return false;
-}
-
-function isControl(el: T.Element): boolean {
-  if (el.tagName === 'select' || el.tagName === 'textarea' || el.tagName === 'button') return true;
-  return el.tagName === 'input' && (attr(el, 'type') ?? '').toLowerCase() !== 'hidden';
-}
-
-function typesOf(node: Record<string, unknown>): string[] {
-  const t = node['@type'];
-  if (typeof t === 'string') return [t];
-  return Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
-}
-
-function mentionsSchemaOrg(context: unknown): boolean {
-  if (typeof context === 'string') return /^https?:\/\/schema\.org\/?$/.test(context.trim());
-  if (Array.isArray(context)) return context.some(mentionsSchemaOrg);
-  if (context !== null && typeof context === 'object')
-    return mentionsSchemaOrg((context as Record<string, unknown>)['@vocab']);
-  return false;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** JSON-LD blocks: parse errors, node types, and the site's identity node if one is published. */
-export function extractJsonLd(blocks: readonly string[], visibleNames: readonly string[]): JsonLd {
-  const parseErrors: string[] = [];
-  const roots: Record<string, unknown>[] = [];
-  blocks.forEach((text, i) => {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      parseErrors.push(`block ${i + 1}: ${(err as Error).message}`);
+  /** A <script>: JSON-LD data blocks apart, the others counted with their origin and integrity. */
+  private visitScript(el: T.Element): void {
+    const type = (attr(el, 'type') ?? '').trim().toLowerCase();
+    if (type === 'application/ld+json') {
+      this.jsonLdBlocks.push(
+        el.childNodes.map((c) => (c.nodeName === '#text' ? (c as T.TextNode).value : '')).join(''),
+      );
       return;
     }
-    for (const root of Array.isArray(data) ? data : [data]) {
-      if (isObject(root)) roots.push(root);
-      else parseErrors.push(`block ${i + 1}: top-level item is not an object`);
+    this.scripts += 1;
+    const src = attr(el, 'src');
+    const u = src === null ? null : resolve(src, this.pageUrl);
+    if (u && u.origin !== this.origin) {
+      this.externalScripts += 1;
+      if ((attr(el, 'integrity') ?? '').trim() === '') this.externalWithoutIntegrity += 1;
     }
-  });
-  const nodes: Record<string, unknown>[] = [];
-  for (const root of roots) {
-    const graph = root['@graph'];
-    if (Array.isArray(graph)) nodes.push(...graph.filter(isObject));
-    if (!Array.isArray(graph) || typesOf(root).length > 0) nodes.push(root);
   }
-  const types = [...new Set(nodes.flatMap(typesOf))].sort();
-  const identityNode =
-    nodes.find((n) => typesOf(n).some((t) => ORGANIZATION_TYPES.has(t) && t !== 'Person' && t !== 'WebSite')) ??
-    nodes.find((n) => typesOf(n).includes('Person')) ??
-    nodes.find((n) => typesOf(n).includes('WebSite'));
-  const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
-  const names = nodes.flatMap((n) => [str(n.name), str(n.headline)]).filter((s): s is string => s !== null);
-  const haystack = visibleNames.map((s) => s.toLowerCase());
-  const sameAs = identityNode?.sameAs;
-  return {
-    blocks: blocks.length,
-    parse_errors: parseErrors,
-    types,
-    nodes: nodes.length,
-    untyped_nodes: nodes.filter((n) => typesOf(n).length === 0).length,
-    schema_org_context: roots.length === 0 ? null : roots.every((r) => mentionsSchemaOrg(r['@context'])),
-    identity: identityNode
-      ? {
-          type: typesOf(identityNode)[0]!,
-          name: str(identityNode.name),
-          url: str(identityNode.url),
-          logo: identityNode.logo !== undefined && identityNode.logo !== null,
-          same_as: Array.isArray(sameAs) ? sameAs.length : typeof sameAs === 'string' ? 1 : 0,
-        }
-      : null,
-    name_visible: names.length === 0 ? null : names.some((n) => haystack.some((h) => h.includes(n.toLowerCase()))),
-  };
+
+  /** The body-content facts of an element: landmarks, headings, images, labels, controls, mount point. */
+  private visitContent(el: T.Element, ctx: Context): void {
+    const tag = el.tagName;
+    const role = (attr(el, 'role') ?? '').toLowerCase();
+    if (tag === 'main' || role === 'main') this.landmarks.main += 1;
+    if (tag === 'nav' || role === 'navigation') this.landmarks.nav += 1;
+    if (tag === 'h1') this.h1s.push(collapse(textOf(el)));
+    if (tag === 'img') {
+      this.images += 1;
+      if (attr(el, 'alt') === null) this.imagesWithoutAlt += 1;
+    }
+    const id = attr(el, 'id');
+    if (id !== null && !this.elementById.has(id)) this.elementById.set(id, el);
+    const target = tag === 'label' ? attr(el, 'for') : null;
+    if (target !== null) this.labelsFor.set(target, [...(this.labelsFor.get(target) ?? []), el]);
+    if (isControl(el)) {
+      if (isRendered(ctx.rendering)) this.controls.push({ el, label: ctx.label });
+      else this.hiddenControls += 1;
+    }
+    if (ctx.inBody && !ctx.inNoscript && !NOT_RENDERED.has(tag)) this.bodyElements += 1;
+    if (ctx.inBody && this.mountPoint === null && id !== null && MOUNT_IDS.includes(id)) this.mountPoint = el;
+  }
+
+  walk(node: T.Node, ctx: Context): void {
+    if (node.nodeName === '#text') {
+      if (ctx.inBody) (ctx.inNoscript ? this.noscriptTexts : this.texts).push((node as T.TextNode).value);
+      return;
+    }
+    if (!isElement(node)) {
+      if ('childNodes' in node) for (const child of node.childNodes) this.walk(child, ctx);
+      return;
+    }
+    const el = node;
+    if (el.namespaceURI !== HTML.NS.HTML) return; // SVG and MathML carry no page metadata
+    const tag: string = el.tagName;
+    if (tag === 'html') this.lang = attr(el, 'lang')?.trim() || null;
+    if (tag === 'title') this.titles.push(collapse(textOf(el)));
+    if (tag === 'meta') this.visitMeta(el);
+    if (tag === 'link') this.visitLink(el);
+    if (tag === 'script') this.visitScript(el);
+    const subresource = SUBRESOURCE_ATTRS[tag];
+    if (subresource !== undefined) this.noteInsecure(attr(el, subresource));
+    if (tag === 'script' || tag === 'style' || tag === 'template') return;
+    const rendering = renderingOf(el, ctx.rendering, ctx.parent);
+    this.visitContent(el, { ...ctx, rendering });
+    const inner: Context = {
+      inBody: ctx.inBody || tag === 'body',
+      inNoscript: ctx.inNoscript || tag === 'noscript',
+      label: tag === 'label' ? el : ctx.label,
+      rendering,
+      parent: el,
+    };
+    for (const child of el.childNodes) this.walk(child, inner);
+  }
+}
+
+function sortAlternates(alternates: Alternate[]): Alternate[] {
+  const key = (a: Alternate): string => `${a.href}\u0000${a.type ?? ''}`;
+  return alternates.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+function mountPointEmpty(mount: T.Element): boolean {
+  return (
+    collapse(textOf(mount)) === '' &&
+    !mount.childNodes.some((c) => isElement(c) && !['script', 'noscript', 'template'].includes(c.tagName))
+  );
 }
 
 /** Parses an HTML document fetched from `pageUrl`; `htmlBytes` is the size of the decoded body. */
 export function parseHtml(html: string, pageUrl: string, htmlBytes: number): HtmlFacet {
   const doc = parse(html, { scriptingEnabled: false });
-  const pageOrigin = new URL(pageUrl).origin;
-  let lang: string | null = null;
-  const titles: string[] = [];
-  let description: string | null = null;
-  let metaCharset: string | null = null;
-  let viewport: string | null = null;
-  const robots: string[] = [];
-  const canonical: string[] = [];
-  const openGraph: Record<string, string> = {};
-  const twitter: Record<string, string> = {};
-  const jsonLdBlocks: string[] = [];
-  const h1s: string[] = [];
-  const texts: string[] = [];
-  const noscriptTexts: string[] = [];
-  let scripts = 0;
-  let externalScripts = 0;
-  let externalWithoutIntegrity = 0;
-  let bodyElements = 0;
-  let mountPoint: T.Element | null = null;
-  const alternates: { type: string | null; href: string }[] = [];
-  let llmsLink: string | null = null;
-  const landmarks = { main: 0, nav: 0 };
-  let images = 0;
-  let imagesWithoutAlt = 0;
-  const controls: Control[] = [];
-  const labelled = new Set<string>();
-  const insecure = new Set<string>();
-  const cspMeta: string[] = [];
+  const w = new PageWalker(pageUrl);
+  w.walk(doc, { inBody: false, inNoscript: false, label: null, rendering: RENDERED, parent: null });
+  return facts(w, doc.mode, pageUrl, htmlBytes);
+}
 
-  const noteInsecure = (value: string | null): void => {
-    if (value === null) return;
-    const u = resolve(value, pageUrl);
-    if (u?.protocol === 'http:') insecure.add(u.href);
-  };
-
-  const visitHead = (el: T.Element): void => {
-    if (el.tagName === 'meta') {
-      const name = (attr(el, 'name') ?? '').toLowerCase();
-      const property = (attr(el, 'property') ?? '').toLowerCase();
-      const content = attr(el, 'content');
-      const charset = attr(el, 'charset');
-      const httpEquiv = (attr(el, 'http-equiv') ?? '').toLowerCase();
-      if (charset !== null) metaCharset ??= charset.trim().toLowerCase();
-      if (httpEquiv === 'content-type' && content !== null) {
-        const m = /charset\s*=\s*([^\s;]+)/i.exec(content);
-        if (m) metaCharset ??= m[1]!.toLowerCase();
-      }
-      if (httpEquiv === 'content-security-policy' && content !== null) cspMeta.push(content);
-      if (content === null) return;
-      if (name === 'description') description ??= collapse(content);
-      if (name === 'viewport') viewport ??= content.trim();
-      if (name === 'robots') robots.push(content.trim().toLowerCase());
-      const key = property.startsWith('og:') ? property : name.startsWith('og:') ? name : '';
-      if (key !== '' && !Object.hasOwn(openGraph, key)) openGraph[key] = content.trim();
-      const tkey = name.startsWith('twitter:') ? name : property.startsWith('twitter:') ? property : '';
-      if (tkey !== '' && !Object.hasOwn(twitter, tkey)) twitter[tkey] = content.trim();
-    } else if (el.tagName === 'link') {
-      const rel = relTokens(el);
-      const href = attr(el, 'href');
-      if (href === null) return;
-      const type = attr(el, 'type')?.trim().toLowerCase() ?? null;
-      if (rel.includes('canonical')) canonical.push(href.trim());
-      if (rel.includes('stylesheet')) noteInsecure(href);
-      const abs = resolve(href, pageUrl);
-      if (rel.includes('alternate') && abs) alternates.push({ type, href: abs.href });
-      if (
-        abs &&
-        llmsLink === null &&
-        (rel.some((r) => r.includes('llms')) || /\/llms(-full)?\.txt$/.test(abs.pathname))
-      ) {
-        llmsLink = abs.href;
-      }
-    }
-  };
-
-  const walk = (node: T.Node, inBody: boolean, inNoscript: boolean, inLabel: boolean): void => {
-    if (node.nodeName === '#text') {
-      if (inBody) (inNoscript ? noscriptTexts : texts).push((node as T.TextNode).value);
-      return;
-    }
-    if (!isElement(node)) {
-      if ('childNodes' in node) for (const child of node.childNodes) walk(child, inBody, inNoscript, inLabel);
-      return;
-    }
-    const el = node;
-    if (el.namespaceURI !== HTML_NS) return; // SVG and MathML carry no page metadata
-    const tag = el.tagName;
-    if (tag === 'html') lang = attr(el, 'lang')?.trim() || null;
-    if (tag === 'title') titles.push(collapse(textOf(el)));
-    visitHead(el);
-    if (tag === 'script') {
-      const type = (attr(el, 'type') ?? '').trim().toLowerCase();
-      if (type === 'application/ld+json') {
-        jsonLdBlocks.push(el.childNodes.map((c) => (c.nodeName === '#text' ? (c as T.TextNode).value : '')).join(''));
-        return;
-      }
-      scripts += 1;
-      const src = attr(el, 'src');
-      const u = src === null ? null : resolve(src, pageUrl);
-      if (u && u.origin !== pageOrigin) {
-        externalScripts += 1;
-        if ((attr(el, 'integrity') ?? '').trim() === '') externalWithoutIntegrity += 1;
-      }
-    }
-    const subresource = SUBRESOURCE_ATTRS[tag];
-    if (subresource !== undefined) noteInsecure(attr(el, subresource));
-    if (tag === 'script' || tag === 'style' || tag === 'template') return;
-
-    const role = (attr(el, 'role') ?? '').toLowerCase();
-    if (tag === 'main' || role === 'main') landmarks.main += 1;
-    if (tag === 'nav' || role === 'navigation') landmarks.nav += 1;
-    if (tag === 'h1') h1s.push(collapse(textOf(el)));
-    if (tag === 'img') {
-      images += 1;
-      if (attr(el, 'alt') === null) imagesWithoutAlt += 1;
-    }
-    if (tag === 'label') {
-      const target = attr(el, 'for');
-      if (target !== null) labelled.add(target);
-    }
-    if (isControl(el)) controls.push({ el, inLabel });
-    if (inBody && !inNoscript && !NOT_RENDERED.has(tag)) bodyElements += 1;
-    const id = attr(el, 'id');
-    if (inBody && mountPoint === null && id !== null && MOUNT_IDS.includes(id)) mountPoint = el;
-    for (const child of el.childNodes)
-      walk(child, inBody || tag === 'body', inNoscript || tag === 'noscript', inLabel || tag === 'label');
-  };
-  walk(doc, false, false, false);
-
-  const allText = collapse([...texts, ...noscriptTexts].join(' '));
-  const mount = mountPoint as T.Element | null;
-  const ogTitle = openGraph['og:title'];
-  const title = titles[0] ?? null;
-  const firstCanonical = canonical[0];
-  const key = (a: { type: string | null; href: string }): string => `${a.href}\u0000${a.type ?? ''}`;
-  const sortedAlternates = alternates.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-
+function facts(w: PageWalker, mode: HtmlFacet['document_mode'], pageUrl: string, htmlBytes: number): HtmlFacet {
+  const allText = collapse([...w.texts, ...w.noscriptTexts].join(' '));
+  const title = w.titles[0] ?? null;
+  const firstCanonical = w.canonical[0];
+  const alternates = sortAlternates(w.alternates);
+  const visibleNames = [title, w.openGraph['og:title'], ...w.h1s].filter((s): s is string => typeof s === 'string');
   return {
     parsed: true,
-    document_mode: doc.mode,
-    lang,
+    document_mode: mode,
+    lang: w.lang,
     title,
-    title_count: titles.length,
-    meta_description: description,
-    meta_charset: metaCharset,
-    viewport,
-    robots: robots.length === 0 ? null : robots.join(', '),
-    canonical,
+    title_count: w.titles.length,
+    meta_description: w.description,
+    meta_charset: w.metaCharset,
+    viewport: w.viewport,
+    robots: w.robots.length === 0 ? null : w.robots.join(', '),
+    canonical: w.canonical,
     canonical_url: firstCanonical === undefined ? null : (resolve(firstCanonical, pageUrl)?.href ?? null),
     canonical_absolute: firstCanonical === undefined ? null : absoluteHttp(firstCanonical),
-    open_graph: openGraph,
-    twitter,
-    json_ld: extractJsonLd(
-      jsonLdBlocks,
-      [title, ogTitle, ...h1s].filter((s): s is string => typeof s === 'string'),
-    ),
-    h1_count: h1s.length,
-    h1_nonempty_count: h1s.filter((h) => h !== '').length,
+    open_graph: w.openGraph,
+    twitter: w.twitter,
+    json_ld: extractJsonLd(w.jsonLdBlocks, visibleNames),
+    h1_count: w.h1s.length,
+    h1_nonempty_count: w.h1s.filter((h) => h !== '').length,
     text_chars: allText.length,
-    noscript_text_chars: collapse(noscriptTexts.join(' ')).length,
+    noscript_text_chars: collapse(w.noscriptTexts.join(' ')).length,
     word_count: allText === '' ? 0 : allText.split(' ').length,
     html_bytes: htmlBytes,
-    script_count: scripts,
-    external_scripts: externalScripts,
-    external_scripts_without_integrity: externalWithoutIntegrity,
-    body_elements: bodyElements,
-    mount_point: mount === null ? null : attr(mount, 'id'),
-    mount_point_empty:
-      mount === null
-        ? null
-        : collapse(textOf(mount)) === '' &&
-          !mount.childNodes.some((c) => isElement(c) && !['script', 'noscript', 'template'].includes(c.tagName)),
-    alternates: sortedAlternates,
-    markdown_alternate: sortedAlternates.find((a) => a.type === 'text/markdown')?.href ?? null,
-    llms_link: llmsLink,
-    feeds: [
-      ...new Set(sortedAlternates.filter((a) => a.type !== null && FEED_TYPES.has(a.type)).map((a) => a.href)),
-    ].sort(),
-    landmarks,
-    images,
-    images_without_alt: imagesWithoutAlt,
-    controls: controls.length,
-    controls_unnamed: controls.filter((c) => !controlNamed(c, labelled)).length,
-    insecure_subresources: [...insecure].sort(),
-    csp_meta: cspMeta,
+    script_count: w.scripts,
+    external_scripts: w.externalScripts,
+    external_scripts_without_integrity: w.externalWithoutIntegrity,
+    body_elements: w.bodyElements,
+    mount_point: w.mountPoint === null ? null : attr(w.mountPoint, 'id'),
+    mount_point_empty: w.mountPoint === null ? null : mountPointEmpty(w.mountPoint),
+    alternates,
+    markdown_alternate: alternates.find((a) => a.type === 'text/markdown')?.href ?? null,
+    llms_link: w.llmsLink,
+    feeds: [...new Set(alternates.filter((a) => a.type !== null && FEED_TYPES.has(a.type)).map((a) => a.href))].sort(),
+    landmarks: w.landmarks,
+    images: w.images,
+    images_without_alt: w.imagesWithoutAlt,
+    controls: w.controls.length,
+    controls_unnamed: w.controls.filter((c) => !hasAccessibleName(c, w)).length,
+    controls_not_rendered: w.hiddenControls,
+    insecure_subresources: [...w.insecure].sort(),
+    csp_meta: w.cspMeta,
   };
 }
 
@@ -401,6 +307,7 @@ export function emptyHtml(htmlBytes: number): HtmlFacet {
     images_without_alt: 0,
     controls: 0,
     controls_unnamed: 0,
+    controls_not_rendered: 0,
     insecure_subresources: [],
     csp_meta: [],
   };

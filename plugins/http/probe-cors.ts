@@ -2,7 +2,7 @@
 // documents and file: pages send it), the two origins a credentialed reflection would expose data to.
 import type { Net } from '../../src/net/types.ts';
 import { fetchOnce } from './fetch-chain.ts';
-import { header, tokenList } from './parse-headers.ts';
+import { header, varyList } from './parse-headers.ts';
 import type { CorsFacet } from './types.ts';
 import { foreignOrigin } from './urls.ts';
 
@@ -20,7 +20,7 @@ export async function probeCors(net: Net, domain: string, pageUrl: string, signa
     error: foreign.error,
     acao: header(h, 'access-control-allow-origin')?.trim() ?? null,
     acac: header(h, 'access-control-allow-credentials')?.trim().toLowerCase() ?? null,
-    vary_origin: foreign.ex ? tokenList(header(h, 'vary')).some((t) => t === 'origin' || t === '*') : null,
+    vary_origin: foreign.ex ? varyList(header(h, 'vary')).some((t) => t === 'origin' || t === '*') : null,
     null_origin_status: nullOrigin.ex?.status ?? null,
     null_origin_acao: header(n, 'access-control-allow-origin')?.trim() ?? null,
     null_origin_acac: header(n, 'access-control-allow-credentials')?.trim().toLowerCase() ?? null,

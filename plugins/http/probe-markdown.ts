@@ -6,7 +6,7 @@ import type { Net } from '../../src/net/types.ts';
 import { decodeBody } from './body.ts';
 import { isHtmlPage } from '../shared/sniff-html.ts';
 import { fetchOnce } from './fetch-chain.ts';
-import { header, tokenList } from './parse-headers.ts';
+import { header, varyList } from './parse-headers.ts';
 import type { FetchedDocument, MarkdownFacet } from './types.ts';
 
 const MARKDOWN_BODY_BYTES = 262_144;
@@ -39,7 +39,7 @@ async function fetchDocument(net: Net, url: string, signal: AbortSignal, accept:
     status: ex.status,
     error: null,
     content_type: mediaType,
-    vary: tokenList(header(ex.headers, 'vary')),
+    vary: varyList(header(ex.headers, 'vary')),
     looks_like_html: isHtmlPage(decodeBody(ex.body, charset)),
     body_bytes: ex.body.length,
     markdown_tokens: header(ex.headers, 'x-markdown-tokens'),

@@ -3,6 +3,7 @@
 import type {
   Chain,
   Cookie,
+  CspEffective,
   CspPolicy,
   Document,
   Hop,
@@ -10,7 +11,7 @@ import type {
   JsonLd,
 } from '../../src/lib/schema-types/observations/http.ts';
 
-export type { Chain, Cookie, CspPolicy, Hop, HttpObservations, JsonLd };
+export type { Chain, Cookie, CspEffective, CspPolicy, Hop, HttpObservations, JsonLd };
 export type FetchedDocument = Document;
 
 type Facet<K extends keyof HttpObservations> = NonNullable<HttpObservations[K]>;
@@ -20,6 +21,10 @@ export type SecurityHeadersFacet = Facet<'security_headers'>;
 export type Hsts = SecurityHeadersFacet['hsts'];
 export type Csp = SecurityHeadersFacet['csp'];
 export type PermissionsPolicy = SecurityHeadersFacet['permissions_policy'];
+export type ServerHeader = SecurityHeadersFacet['server'];
+export type ReportingEndpoints = SecurityHeadersFacet['reporting_endpoints'];
+export type ReportTo = SecurityHeadersFacet['report_to'];
+export type Nel = SecurityHeadersFacet['nel'];
 export type CookiesFacet = Facet<'cookies'>;
 export type CorsFacet = Facet<'cors'>;
 export type HtmlFacet = Facet<'html'>;

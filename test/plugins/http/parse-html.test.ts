@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyHtml, extractJsonLd, parseHtml } from '../../../plugins/http/parse-html.ts';
+import { extractJsonLd } from '../../../plugins/http/html-jsonld.ts';
+import { emptyHtml, parseHtml } from '../../../plugins/http/parse-html.ts';
 import { decodeBody } from '../../../plugins/http/body.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -118,6 +119,61 @@ describe('parseHtml on fixture pages', () => {
       images_without_alt: 1,
       controls_unnamed: 1,
     });
+  });
+});
+
+const page = (body: string) =>
+  parseHtml(`<!doctype html><html lang="en"><body>${body}</body></html>`, 'https://x.example/', 0);
+
+describe('parseHtml: form controls that are rendered and named', () => {
+  it.each([
+    ['the hidden attribute', '<div hidden><input type="text"></div>'],
+    ['hidden="until-found"', '<div hidden="until-found"><input></div>'],
+    ['aria-hidden="true" on an ancestor', '<div aria-hidden="TRUE"><p><select></select></p></div>'],
+    ['inline display:none', '<form style="color: red; display : none !important"><textarea></textarea></form>'],
+    ['inline visibility:hidden', '<div style="visibility:hidden"><button></button></div>'],
+    ['a closed dialog', '<dialog><input></dialog>'],
+    ['the content of a closed details', '<details><summary>More</summary><input></details>'],
+    ['a datalist', '<datalist id="d"><select></select></datalist>'],
+    ['template content', '<template><input></template>'],
+  ])('leaves out a control under %s', (_name, body) => {
+    expect(page(body)).toMatchObject({ controls: 0, controls_unnamed: 0 });
+  });
+
+  it('counts what markup does not hide', () => {
+    const p = page(
+      '<div aria-hidden="false"><input></div><dialog open><input></dialog><details open><input></details>' +
+        '<div style="visibility:hidden"><p style="visibility: visible"><input></p></div><div hidden><input></div>',
+    );
+    expect(p).toMatchObject({ controls: 4, controls_unnamed: 4, controls_not_rendered: 1 });
+  });
+
+  it('names controls as HTML-AAM does from markup', () => {
+    const named = [
+      '<span id="l1">Email</span><input aria-labelledby="missing l1">',
+      '<input aria-label="Search">',
+      '<label>Name <input></label>',
+      '<label for="c">City</label><input id="c">',
+      '<input title="Phone">',
+      '<input type="email" placeholder="you@example.com">',
+      '<textarea placeholder="Message"></textarea>',
+      '<button>Send</button>',
+      '<input type="submit">',
+      '<input type="button" value="Go">',
+      '<input type="image" alt="Go">',
+    ];
+    for (const body of named) expect(page(body), body).toMatchObject({ controls: 1, controls_unnamed: 0 });
+    const unnamed = [
+      '<input aria-labelledby="missing">',
+      '<span id="e"></span><input aria-labelledby="e">',
+      '<label for="c"> </label><input id="c">',
+      '<input type="checkbox" placeholder="Agree">',
+      '<select placeholder="Pick"></select>',
+      '<button> </button>',
+      '<input type="button">',
+      '<input type="image" src="go.png">',
+    ];
+    for (const body of unnamed) expect(page(body), body).toMatchObject({ controls: 1, controls_unnamed: 1 });
   });
 });
 

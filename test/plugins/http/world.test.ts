@@ -75,15 +75,22 @@ describe('http probe in the fixture world', () => {
     expect(o.response!.cache_control?.directives).toEqual(['max-age']);
     expect(o.security_headers!.hsts).toMatchObject({
       count: 1,
+      valid: true,
       max_age: 63072000,
       include_subdomains: true,
       preload: true,
       parse_errors: [],
     });
     expect(o.security_headers!.csp.policies[0]).toMatchObject({
-      script_unsafe_inline: false,
-      object_none: true,
-      reporting: true,
+      script_elem: { directive: 'script-src', sources: ["'self'"], inline_allowed: false },
+      object: { directive: 'object-src', sources: ["'none'"], inline_allowed: null },
+      report_to: ['default'],
+      syntax_errors: [],
+    });
+    expect(o.security_headers!.reporting_endpoints).toEqual({
+      raw: 'default="https://good.test/csp-reports"',
+      parse_error: null,
+      endpoints: [{ name: 'default', url: 'https://good.test/csp-reports' }],
     });
     expect(o.security_headers).toMatchObject({
       x_content_type_options: 'nosniff',
@@ -133,20 +140,35 @@ describe('http probe in the fixture world', () => {
   it('http-weak-headers: present but weak headers are parsed as such', async () => {
     const o = await scan('http-weak-headers.test');
     expect(o.redirect!.first_status).toBe(302);
-    expect(o.security_headers!.hsts).toMatchObject({ count: 2, max_age: 86400, include_subdomains: false });
+    expect(o.security_headers!.hsts).toMatchObject({
+      count: 2,
+      valid: true,
+      max_age: 86400,
+      include_subdomains: false,
+    });
     expect(o.security_headers!.csp.policies[0]).toMatchObject({
-      script_unsafe_inline: true,
-      script_unsafe_eval: false,
-      script_wildcard: true,
-      object_none: false,
-      insecure_sources: ['http:', 'http://cdn.example'],
+      script_elem: {
+        directive: 'script-src',
+        sources: ['*', "'unsafe-inline'", 'http://cdn.example'],
+        inline_allowed: true,
+      },
+      script: { directive: 'script-src' },
+      object: { directive: 'default-src', sources: ['*', "'unsafe-inline'", "'unsafe-eval'", 'data:'] },
       duplicate_directives: ['img-src'],
     });
+    expect(o.security_headers!.csp.policies[0]!.sources).toEqual(
+      expect.arrayContaining(['http:', 'http://cdn.example']),
+    );
     expect(o.security_headers).toMatchObject({
       x_frame_options: 'allow-from https://partner.example',
       x_xss_protection: '1; mode=block',
       deprecated: ['expect-ct'],
-      server: 'Apache/2.4.41 (Ubuntu)',
+      server: {
+        raw: 'Apache/2.4.41 (Ubuntu)',
+        products: [{ name: 'Apache', version: '2.4.41' }],
+        comments: ['Ubuntu'],
+        parse_error: null,
+      },
       disclosure: ['x-powered-by'],
       referrer_policy: 'unsafe-url',
     });
@@ -155,10 +177,10 @@ describe('http probe in the fixture world', () => {
 
   it('http-bad-cookies: every cookie attribute is observed', async () => {
     const o = await scan('http-bad-cookies.test');
-    expect(o.cookies!.items.map((c) => [c.name, c.secure, c.http_only, c.session_like, c.prefix])).toEqual([
-      ['__Host-prefs', true, false, false, '__Host-'],
-      ['sessionid', false, false, true, null],
-      ['tracker', true, false, false, null],
+    expect(o.cookies!.items.map((c) => [c.name, c.secure, c.http_only, c.prefix, c.path, c.domain])).toEqual([
+      ['__Host-prefs', true, false, '__Host-', '/settings', 'http-bad-cookies.test'],
+      ['sessionid', false, false, null, '/', null],
+      ['tracker', true, false, null, null, null],
     ]);
     expect(o.cookies!.items.find((c) => c.name === 'tracker')).toMatchObject({
       same_site: 'none',
@@ -166,6 +188,19 @@ describe('http probe in the fixture world', () => {
       on_final_response: true,
     });
     expect(o.response!.cache_control?.directives).toContain('public');
+  });
+
+  it('http-real-headers: valid real-world forms are read as valid, hidden controls left out', async () => {
+    const o = await scan('http-real-headers.test');
+    expect(o.security_headers!.hsts).toMatchObject({
+      valid: true,
+      max_age: 63072000,
+      include_subdomains: true,
+      preload: true,
+    });
+    expect(o.security_headers!.csp.policies[0]!.script_elem.inline_allowed).toBe(false);
+    expect(o.security_headers!.server.products).toEqual([{ name: 'AmazonS3', version: null }]);
+    expect(o.html).toMatchObject({ controls: 3, controls_unnamed: 0, controls_not_rendered: 5 });
   });
 
   it('http-spa-shell: an empty mount point and no text', async () => {
@@ -272,6 +307,23 @@ describe('http rules over the fixture world', () => {
         'content.controls.named',
       ],
     ],
+    [
+      'http-bad-reporting.test',
+      [
+        'headers.hsts.present',
+        'headers.hsts.max_age_sufficient',
+        'headers.hsts.max_age_one_year',
+        'headers.hsts.include_subdomains',
+        'headers.hsts.preload_ready',
+        'headers.csp.inline_scripts_blocked',
+        'headers.csp.well_formed',
+        'headers.csp.report_only_reports',
+        'headers.reporting.endpoints_usable',
+        'headers.reporting.report_to_usable',
+        'headers.reporting.nel_usable',
+      ],
+    ],
+    ['http-real-headers.test', []],
     ['http-soft-404.test', ['http.not_found.status_code']],
     ['http-cors-null.test', ['http.cors.null_origin_not_trusted']],
   ])('%s fails what it breaks', async (domain, expected) => {

@@ -51,76 +51,213 @@ export interface HttpObservations {
      */
     ttfb_ms: number | null;
     /**
-     * The Date header as ISO 8601 UTC.
+     * The Date header as ISO 8601 UTC, read as an HTTP-date (RFC 9110 section 5.6.7: IMF-fixdate or one of the two obsolete forms); null when absent or not an HTTP-date.
      */
     date: string | null;
+    /**
+     * Cache-Control (RFC 9111 section 5.2); null when absent.
+     */
     cache_control: {
       raw: string;
       directives: Strings;
+      /**
+       * The first max-age argument (delta-seconds; the quoted form is accepted, RFC 9111 section 5.2).
+       */
       max_age: number | null;
+      parse_errors: Strings;
     } | null;
     vary: Strings;
     alt_svc: Strings;
     x_robots_tag: string | null;
+    /**
+     * Why the Alt-Svc value breaks the RFC 7838 grammar (naming the production); null when it parses or is absent.
+     */
+    alt_svc_error: string | null;
   };
   /**
    * Security-relevant headers of the final home page response, parsed.
    */
   security_headers?: {
     /**
-     * Strict-Transport-Security (RFC 6797). Directives are read from the first value, as browsers do.
+     * Strict-Transport-Security (RFC 6797 section 6.1). A UA processes only the first header (section 8.1) and ignores it whole when it breaks the grammar, repeats a directive or lacks a valid max-age; max_age, include_subdomains and preload are what is in force, so they are null and false for an invalid header.
      */
     hsts: {
       /**
-       * Each header value sent (the field has no commas, so a comma separates repeated headers).
+       * Each header value sent (repeated headers arrive comma-joined; commas inside quoted strings are kept).
        */
       values: string[];
+      /**
+       * Number of Strict-Transport-Security headers sent.
+       */
       count: number;
+      /**
+       * The first value conforms to RFC 6797 section 6.1 (directive grammar, no repeated directive, a delta-seconds max-age, includeSubDomains without a value): a UA applies it.
+       */
+      valid: boolean;
+      /**
+       * max-age in force (seconds; values past 2^53 are kept at the largest safe integer); null when the header is absent or invalid.
+       */
       max_age: number | null;
+      /**
+       * includeSubDomains is in force.
+       */
       include_subdomains: boolean;
+      /**
+       * The header is valid and carries preload as a bare directive (hstspreload.org; not an RFC 6797 directive).
+       */
       preload: boolean;
       duplicate_directives: Strings;
-      parse_errors: string[];
+      parse_errors: Strings;
       /**
-       * The first HTTPS response is a redirect and carries HSTS; null when it is not a redirect.
+       * When the first HTTPS response of the home page fetch is a redirect: whether it carries a valid Strict-Transport-Security header (RFC 6797 section 6.1); null when it is not a redirect.
        */
       on_first_redirect: boolean | null;
     };
+    /**
+     * Content-Security-Policy and Content-Security-Policy-Report-Only, each parsed as a serialized CSP list (CSP Level 3 section 2.2.2).
+     */
     csp: {
       /**
-       * Enforced policies from Content-Security-Policy headers.
+       * Enforced policies, from Content-Security-Policy headers (a policy with no directives is dropped, as browsers do).
        */
       policies: CspPolicy[];
       /**
-       * Policies from Content-Security-Policy-Report-Only.
+       * Policies from Content-Security-Policy-Report-Only: browsers only report what they would block, so these never count as enforcement.
        */
       report_only: CspPolicy[];
     };
     /**
-     * First token, lower-cased.
+     * X-Content-Type-Options as Fetch reads it ("determine nosniff"): the first comma-separated member, lower-cased; nosniff only when that member is exactly nosniff.
      */
     x_content_type_options: string | null;
     /**
-     * Lower-cased; identical repeated values collapse to one.
+     * X-Frame-Options (HTML section 7.1.7): the set of comma-separated values, lower-cased; a single value alone, several joined with ", " (browsers then ignore or block, never apply one).
      */
     x_frame_options: string | null;
     /**
-     * The policy a browser applies (last recognised token).
+     * The policy a browser applies (W3C Referrer Policy section 8.1): the last known policy token; null when none, or when the value is not a list of tokens.
      */
     referrer_policy: string | null;
+    /**
+     * Permissions-Policy (W3C Permissions Policy), a Structured Fields dictionary (RFC 9651).
+     */
     permissions_policy: {
       raw: string | null;
       features: Strings;
+      /**
+       * Why the value is not a Structured Fields dictionary (browsers then ignore all of it); null when it parses.
+       */
       parse_error: string | null;
     };
+    /**
+     * Cross-Origin-Opener-Policy (HTML section 7.1.3): the token of the Structured Fields item, parameters dropped; null when absent or not a token item (browsers then apply unsafe-none).
+     */
     cross_origin_opener_policy: string | null;
+    /**
+     * Cross-Origin-Embedder-Policy (HTML section 7.1.4): the token of the Structured Fields item, parameters dropped; null when absent or not a token item.
+     */
     cross_origin_embedder_policy: string | null;
+    /**
+     * Cross-Origin-Resource-Policy (Fetch section 3.8): same-origin, same-site or cross-origin, matched case-sensitively; null when absent or anything else (browsers ignore it).
+     */
     cross_origin_resource_policy: string | null;
+    /**
+     * X-XSS-Protection as sent, trimmed.
+     */
     x_xss_protection: string | null;
     deprecated: Strings;
-    server: string | null;
+    /**
+     * Server (RFC 9110 section 10.2.4): product *( RWS ( product / comment ) ).
+     */
+    server: {
+      /**
+       * The header as sent; null when absent.
+       */
+      raw: string | null;
+      /**
+       * The products in order: name and the product-version after "/" (section 10.1.5), null when none. Digits in a name or a comment are not a version.
+       */
+      products: {
+        name: string;
+        version: string | null;
+      }[];
+      comments: Strings;
+      /**
+       * Where the value breaks the grammar, naming the production; products and comments read before it are kept.
+       */
+      parse_error: string | null;
+    };
+    /**
+     * X-Powered-By as sent.
+     */
     x_powered_by: string | null;
     disclosure: Strings;
+    /**
+     * Reporting-Endpoints (W3C Reporting API section 3.2): a Structured Fields dictionary of endpoint names to URL strings.
+     */
+    reporting_endpoints: {
+      raw: string | null;
+      /**
+       * Why the value is not a Structured Fields dictionary (browsers then ignore the header); null when it parses or is absent.
+       */
+      parse_error: string | null;
+      /**
+       * Each member in order: its name and its URL resolved against the page URL (null when the value is not a string or not a URL).
+       */
+      endpoints: {
+        name: string;
+        url: string | null;
+      }[];
+    };
+    /**
+     * Report-To (the 2018 W3C Reporting API draft, section 3.1; still read by Chromium for NEL): JSON endpoint groups, comma-separated without the outer brackets.
+     */
+    report_to: {
+      raw: string | null;
+      /**
+       * Why the value is not a list of JSON objects; null when it parses or is absent.
+       */
+      parse_error: string | null;
+      groups: {
+        /**
+         * The group member, "default" when absent.
+         */
+        name: string;
+        /**
+         * A non-negative integer max_age; null when missing or of the wrong type (the group is then unusable).
+         */
+        max_age: number | null;
+        include_subdomains: boolean;
+        endpoints: Strings;
+      }[];
+    };
+    /**
+     * NEL (W3C Network Error Logging section 3.1): JSON policies without the outer brackets; a UA applies the first.
+     */
+    nel: {
+      raw: string | null;
+      /**
+       * Why the value is not a list of JSON objects; null when it parses or is absent.
+       */
+      parse_error: string | null;
+      /**
+       * The Report-To group reports go to; null when missing or not a string.
+       */
+      report_to: string | null;
+      /**
+       * A non-negative integer max_age; null when missing or of the wrong type (the policy is then ignored).
+       */
+      max_age: number | null;
+      include_subdomains: boolean;
+      /**
+       * Sampling rate of successful requests, 0 when missing or out of [0, 1].
+       */
+      success_fraction: number;
+      /**
+       * Sampling rate of failed requests, 1 when missing or out of [0, 1].
+       */
+      failure_fraction: number;
+    };
   };
   /**
    * Cookies set by the responses of the home page fetch, every hop included.
@@ -261,11 +398,11 @@ export interface HttpObservations {
      */
     images_without_alt: number;
     /**
-     * input (not hidden), select, textarea and button elements.
+     * Rendered form controls: input (not type=hidden), select, textarea and button elements, leaving out those a static parse knows are not rendered or not exposed to assistive technology: in or under an element with the hidden attribute, aria-hidden="true", an inline style display:none or visibility:hidden, or a closed <dialog>, and those inside <template>. Stylesheets and scripts are not run, so controls hidden by them still count.
      */
     controls: number;
     /**
-     * Controls with no label, aria-label(ledby), title, placeholder or text.
+     * Rendered controls with no accessible name as HTML-AAM computes it from markup: aria-labelledby naming an element with text, aria-label, a <label> (wrapping, or for=id) with text, title, placeholder, a button's text, the default label of submit and reset buttons, value of a button input, alt of an image input.
      */
     controls_unnamed: number;
     insecure_subresources: Strings;
@@ -273,6 +410,10 @@ export interface HttpObservations {
      * Content of meta http-equiv=Content-Security-Policy.
      */
     csp_meta: string[];
+    /**
+     * Form controls left out of controls because they are not rendered (see controls).
+     */
+    controls_not_rendered: number;
   };
   /**
    * Markdown for agents: GET / with Accept: text/markdown, GET /index.md, and the advertised markdown alternate.
@@ -371,53 +512,62 @@ export interface Hop {
    */
   strict_transport_security: string | null;
 }
+/**
+ * One policy, read with "parse a serialized CSP" (CSP Level 3 section 2.2.1).
+ */
 export interface CspPolicy {
   raw: string;
   /**
-   * Directive name to its source list (keywords lower-cased); a repeated directive keeps its first value.
+   * Directive name (lower-cased) to its value; a repeated directive keeps its first value (browsers ignore the rest). Source lists hold only the expressions that match the source-expression grammar, normalised (keywords, schemes and hosts lower-cased; nonce and hash values and paths keep their case).
    */
   directives: {
     [k: string]: Strings | undefined;
   };
   duplicate_directives: Strings;
   unknown_directives: Strings;
+  syntax_errors: Strings;
+  sources: Strings;
+  script_elem: CspEffective;
+  script_attr: CspEffective;
+  script: CspEffective;
+  style_elem: CspEffective;
+  style_attr: CspEffective;
+  object: CspEffective;
   /**
-   * Effective script sources (script-src, else default-src); null when neither is set.
+   * The frame-ancestors source list; null when not set.
    */
-  script_src: string[] | null;
-  /**
-   * Effective object sources (object-src, else default-src).
-   */
-  object_src: string[] | null;
-  /**
-   * Inline scripts run: no script restriction, or 'unsafe-inline' not neutralised by a nonce, hash or 'strict-dynamic'.
-   */
-  script_unsafe_inline: boolean;
-  /**
-   * eval runs: no script restriction, or 'unsafe-eval'.
-   */
-  script_unsafe_eval: boolean;
-  /**
-   * Scripts may load from data: URLs.
-   */
-  script_data: boolean;
-  /**
-   * Scripts may load from any host: no restriction, *, http:, https: (unless 'strict-dynamic').
-   */
-  script_wildcard: boolean;
-  /**
-   * The effective object sources are exactly 'none'.
-   */
-  object_none: boolean;
-  insecure_sources: Strings;
   frame_ancestors: string[] | null;
+  /**
+   * The base-uri source list; null when not set.
+   */
   base_uri: string[] | null;
+  /**
+   * The form-action source list; null when not set.
+   */
   form_action: string[] | null;
   /**
-   * report-uri or report-to is set.
+   * The report-to value (an endpoint name from Reporting-Endpoints); null when not set.
    */
-  reporting: boolean;
+  report_to: string[] | null;
+  /**
+   * The report-uri URLs; null when not set.
+   */
+  report_uri: string[] | null;
 }
+export interface CspEffective {
+  /**
+   * The directive that governs this kind of content after the fallback list of CSP Level 3 section 6.8.3; null when none is set (nothing is restricted).
+   */
+  directive: string | null;
+  sources: Strings;
+  /**
+   * Inline content of this kind runs: no directive governs, or the list allows all inline behaviour (section 6.7.3.3: 'unsafe-inline' with no valid nonce-source or hash-source and, for scripts, no 'strict-dynamic'). null for kinds that have no inline form.
+   */
+  inline_allowed: boolean | null;
+}
+/**
+ * One Set-Cookie header read with the parsing algorithm of RFC 6265bis section 5.6; where an attribute repeats, the last valid one counts.
+ */
 export interface Cookie {
   name: string;
   /**
@@ -426,25 +576,40 @@ export interface Cookie {
   url: string;
   over_https: boolean;
   on_final_response: boolean;
+  /**
+   * Why a browser ignores the whole Set-Cookie (a control character, name and value both empty, or over 4096 octets), naming the production; null when it is stored.
+   */
+  rejected: string | null;
   secure: boolean;
   http_only: boolean;
   /**
-   * SameSite value, lower-cased.
+   * SameSite enforcement (RFC 6265bis section 5.6.7): none, strict or lax; default when the attribute has any other value; null when absent.
    */
-  same_site: string | null;
+  same_site: 'none' | 'strict' | 'lax' | 'default' | null;
+  /**
+   * The last non-empty Domain attribute, leading dot removed, lower-cased (an empty Domain is ignored, section 5.6.3); null when none.
+   */
   domain: string | null;
+  /**
+   * The last Path attribute; a value that does not start with "/" becomes the request's default-path (section 5.6.4); null when none.
+   */
   path: string | null;
+  /**
+   * The last Expires that parses with the cookie-date algorithm (RFC 6265 section 5.1.1), as ISO 8601 UTC; null when none does.
+   */
   expires: string | null;
+  /**
+   * The last Max-Age of the form ["-"] 1*DIGIT (section 5.6.2), uncapped; null when none.
+   */
   max_age: number | null;
   /**
-   * Seconds from observed_at to expiry (Max-Age wins over Expires); null for a session cookie.
+   * Seconds from observed_at to expiry as the site asked (Max-Age wins over Expires), not capped at the 400 days browsers apply; null for a session cookie.
    */
   lifetime_s: number | null;
-  prefix: '__Host-' | '__Secure-' | null;
   /**
-   * The name matches common session or login cookie names (heuristic, list version 1).
+   * __Host- or __Secure- when the name starts with it (matched case-insensitively, as RFC 6265bis section 4.1.3 does).
    */
-  session_like: boolean;
+  prefix: '__Host-' | '__Secure-' | null;
 }
 export interface JsonLd {
   /**
