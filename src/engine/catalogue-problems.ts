@@ -1,0 +1,113 @@
+// Everything that can be wrong with a catalogue once it loads, in one list: `dvs rules check` prints it and the
+// test suite asserts it is empty, so the two can never disagree about what a rule author must fix.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { renderCatalogue } from './catalogue.ts';
+import { lockProblems, readLock, runExamples, weakRuleGate, writeLock, type ExampleRun } from './rule-checks.ts';
+import { unstyledRuleFiles } from './rule-format.ts';
+import type { Ruleset } from './ruleset.ts';
+
+export type ProblemKind = 'unfinished' | 'example' | 'hollow' | 'style' | 'lock' | 'docs';
+
+/** The blank `dvs rules new` leaves in every field an author must write. */
+export const UNFINISHED = 'FILL-IN';
+
+export interface CatalogueProblem {
+  kind: ProblemKind;
+  /** Repository-relative file the author must change (or regenerate). */
+  file: string;
+  message: string;
+}
+
+export interface CatalogueReview {
+  problems: CatalogueProblem[];
+  /** Files `--fix` rewrote (restyled rules, the lock, docs/rules.md). */
+  fixed: string[];
+  runs: ExampleRun[];
+  gate: ReturnType<typeof weakRuleGate>;
+}
+
+export interface ReviewOptions {
+  rulesDir: string;
+  /** docs/rules.md; the catalogue is rendered from the rule files and must equal it. */
+  docsFile: string;
+  /** Restyle rule files, rewrite a stale lock (when no version bump is needed) and docs/rules.md. */
+  fix: boolean;
+}
+
+export function reviewCatalogue(ruleset: Ruleset, opts: ReviewOptions): CatalogueReview {
+  const problems: CatalogueProblem[] = [];
+  const fixed: string[] = [];
+  const rel = (file: string) => path.relative(path.dirname(opts.rulesDir), file);
+
+  const files = ruleset.rules.map((r) => r.file);
+  const root = path.dirname(opts.rulesDir);
+  for (const file of files.filter((f) => readFileSync(path.join(root, f), 'utf8').includes(UNFINISHED))) {
+    problems.push({ kind: 'unfinished', file, message: `still holds ${UNFINISHED} blanks from \`dvs rules new\`` });
+  }
+  for (const file of unstyledRuleFiles(files, opts.rulesDir, opts.fix)) {
+    if (opts.fix) fixed.push(file);
+    else problems.push({ kind: 'style', file, message: 'not in the house style' });
+  }
+
+  const runs = runExamples(ruleset);
+  for (const r of runs.filter((x) => x.got !== x.expected && !x.todo)) {
+    const why = r.reason ? ` (${r.reason})` : '';
+    const file = ruleset.byId.get(r.rule)?.file ?? r.rule;
+    problems.push({
+      kind: 'example',
+      file,
+      message: `example "${r.example}": expected ${r.expected}, got ${r.got}${why}`,
+    });
+  }
+
+  const gate = weakRuleGate(ruleset);
+  for (const id of gate.refused) {
+    problems.push({
+      kind: 'hollow',
+      file: ruleset.byId.get(id)?.file ?? id,
+      message:
+        'required rule passes on hollow evidence (every fact null or empty); test facts explicitly, or state hollow_pass_reason',
+    });
+  }
+
+  problems.push(...reviewLock(ruleset, opts, fixed, rel));
+  problems.push(...reviewDocs(ruleset, opts, fixed, rel));
+  return { problems, fixed, runs, gate };
+}
+
+// A lock that is merely stale is rewritten by --fix; one that needs a version bump is the author's decision.
+function reviewLock(
+  ruleset: Ruleset,
+  opts: ReviewOptions,
+  fixed: string[],
+  rel: (f: string) => string,
+): CatalogueProblem[] {
+  const lockFile = path.join(opts.rulesDir, 'ruleset.lock.json');
+  const lock = readLock(lockFile);
+  const issues = lock ? lockProblems(ruleset, lock) : ['the lock is missing'];
+  if (!issues.length) return [];
+  const needsBump = lock !== null && issues.some((p) => /bump|went back/.test(p));
+  if (opts.fix && !needsBump) {
+    writeLock(lockFile, ruleset);
+    fixed.push(rel(lockFile));
+    return [];
+  }
+  return issues.map((message) => ({ kind: 'lock', file: rel(lockFile), message }));
+}
+
+function reviewDocs(
+  ruleset: Ruleset,
+  opts: ReviewOptions,
+  fixed: string[],
+  rel: (f: string) => string,
+): CatalogueProblem[] {
+  const text = renderCatalogue(ruleset, opts.rulesDir);
+  if (existsSync(opts.docsFile) && readFileSync(opts.docsFile, 'utf8') === text) return [];
+  if (opts.fix) {
+    writeFileSync(opts.docsFile, text);
+    fixed.push(rel(opts.docsFile));
+    return [];
+  }
+  return [{ kind: 'docs', file: rel(opts.docsFile), message: 'stale: it no longer matches the rule files' }];
+}
