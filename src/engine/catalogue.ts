@@ -2,6 +2,8 @@
 // beside them), committed, and checked for staleness by the test suite.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { analyseLogic } from './logic-analysis.ts';
+import { refTarget, type ObservationSchemas, type SchemaNode } from './observation-schemas.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { Level, LoadedRule } from './types.ts';
 
@@ -24,6 +26,28 @@ function leftOutNotes(rulesDir: string): { file: string; text: string }[] {
   walk(rulesDir);
   return out;
 }
+
+function describe(node: SchemaNode): string | null {
+  if (typeof node.schema === 'boolean') return null;
+  const own = node.schema.description;
+  if (typeof own === 'string') return own;
+  const target = refTarget(node);
+  return target ? describe(target) : null;
+}
+
+/** What each fact a rule reads means, from its schema description, so an auditor needs no probe code. */
+function factLines(rule: LoadedRule, schemas: ObservationSchemas): string[] {
+  const read = [rule.when, rule.check].flatMap((logic) =>
+    logic === undefined ? [] : analyseLogic(logic, schemas).rootPaths,
+  );
+  const paths = [...new Set([...read, ...rule.requires])].sort();
+  return paths.map((p) => {
+    const text = schemas.resolve(p).map(describe).find((d) => d !== null);
+    return `  - \`${p}\`: ${text ? oneLine(text) : '(the schema does not describe it)'}`;
+  });
+}
+
+const logicText = (logic: unknown) => `\`${JSON.stringify(logic).replace(/\|/g, '\\|')}\``;
 
 function countRow(label: string, rules: LoadedRule[]): string {
   const by = (l: Level) => rules.filter((r) => r.level === l).length;
@@ -65,7 +89,9 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
       );
       lines.push(`- Why: ${oneLine(r.rationale)}`);
       lines.push(`- Fix: ${oneLine(r.remediation)}`);
-      lines.push(`- Evidence: ${r.requires.map((p) => `\`${p}\``).join(', ')}`);
+      if (r.when !== undefined) lines.push(`- Applies when: ${logicText(r.when)}`);
+      lines.push(`- Passes when: ${logicText(r.check)}`);
+      lines.push('- Facts it reads:', ...factLines(r, ruleset.schemas));
       lines.push(`- References: ${r.references.map(oneLine).join('; ')}`, '');
     }
   }
