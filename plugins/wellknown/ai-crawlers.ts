@@ -1,6 +1,6 @@
-// The crawler product tokens whose robots.txt access the probe reports (research/agent-checks.md section 3):
-// vendor-documented AI crawlers and fetchers, plus the two search crawlers that feed AI answers. Rules name
-// the tokens they judge; this list only decides which tokens are observed. Adding a token is a schema change.
+// The crawler product tokens whose robots.txt access the probe reports, from each vendor's own crawler
+// documentation: AI crawlers and fetchers, plus the two search crawlers that feed AI answers. Rules name the
+// tokens they judge; this list only decides which tokens are observed. Adding a token is a schema change.
 
 export const AI_CRAWLER_TOKENS = [
   // OpenAI

@@ -74,7 +74,7 @@ export interface WellknownObservations {
      */
     sitemap_path: string;
     /**
-     * Access per AI crawler product token (research/agent-checks.md section 3).
+     * Access per AI crawler product token: the tokens vendors document for their crawlers and fetchers (plugins/wellknown/ai-crawlers.ts lists each with its source).
      */
     access: {
       GPTBot: PathAccess;
