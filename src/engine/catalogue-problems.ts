@@ -2,12 +2,12 @@
 // test suite asserts it is empty, so the two can never disagree about what a rule author must fix.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { renderCatalogue } from './catalogue.ts';
+import { factMeanings, renderCatalogue } from './catalogue.ts';
 import { lockProblems, readLock, runExamples, weakRuleGate, writeLock, type ExampleRun } from './rule-checks.ts';
 import { unstyledRuleFiles } from './rule-format.ts';
 import type { Ruleset } from './ruleset.ts';
 
-export type ProblemKind = 'unfinished' | 'example' | 'hollow' | 'style' | 'lock' | 'docs';
+export type ProblemKind = 'unfinished' | 'undescribed' | 'example' | 'hollow' | 'style' | 'lock' | 'docs';
 
 /** The blank `dvs rules new` leaves in every field an author must write. */
 export const UNFINISHED = 'FILL-IN';
@@ -48,6 +48,17 @@ export function reviewCatalogue(ruleset: Ruleset, opts: ReviewOptions): Catalogu
   for (const file of unstyledRuleFiles(files, opts.rulesDir, opts.fix)) {
     if (opts.fix) fixed.push(file);
     else problems.push({ kind: 'style', file, message: 'not in the house style' });
+  }
+
+  // An auditor reads what a fact means beside the rule in docs/rules.md; the schema must say it.
+  for (const rule of ruleset.rules) {
+    for (const { path: fact } of factMeanings(rule, ruleset.schemas).filter((f) => f.meaning === null)) {
+      problems.push({
+        kind: 'undescribed',
+        file: rule.file,
+        message: `reads ${fact}, which its schema does not describe`,
+      });
+    }
   }
 
   const runs = runExamples(ruleset);

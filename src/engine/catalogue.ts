@@ -35,16 +35,32 @@ function describe(node: SchemaNode): string | null {
   return target ? describe(target) : null;
 }
 
-/** What each fact a rule reads means, from its schema description, so an auditor needs no probe code. */
-function factLines(rule: LoadedRule, schemas: ObservationSchemas): string[] {
+/** What each fact a rule reads means, from its schema description (null when the schema does not say). */
+export function factMeanings(
+  rule: LoadedRule,
+  schemas: ObservationSchemas,
+): { path: string; meaning: string | null }[] {
   const read = [rule.when, rule.check].flatMap((logic) =>
     logic === undefined ? [] : analyseLogic(logic, schemas).rootPaths,
   );
-  const paths = [...new Set([...read, ...rule.requires])].sort();
-  return paths.map((p) => {
-    const text = schemas.resolve(p).map(describe).find((d) => d !== null);
-    return `  - \`${p}\`: ${text ? oneLine(text) : '(the schema does not describe it)'}`;
-  });
+  const meaning = (p: string): string | null => {
+    const own =
+      schemas
+        .resolve(p)
+        .map(describe)
+        .find((d) => d !== null) ?? null;
+    const index = /\.(\d+)$/.exec(p);
+    if (own !== null || !index) return own;
+    const list = meaning(p.slice(0, index.index));
+    return list && `item ${index[1]} of: ${list}`;
+  };
+  return [...new Set([...read, ...rule.requires])].sort().map((path) => ({ path, meaning: meaning(path) }));
+}
+
+function factLines(rule: LoadedRule, schemas: ObservationSchemas): string[] {
+  return factMeanings(rule, schemas).map(
+    ({ path, meaning }) => `  - \`${path}\`: ${meaning ? oneLine(meaning) : '(the schema does not describe it)'}`,
+  );
 }
 
 const logicText = (logic: unknown) => `\`${JSON.stringify(logic).replace(/\|/g, '\\|')}\``;

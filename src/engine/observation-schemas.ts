@@ -19,8 +19,12 @@ const TARGET_SCHEMA: Schema = {
   additionalProperties: false,
   required: ['domain', 'observed_at'],
   properties: {
-    domain: { type: 'string', minLength: 1 },
-    observed_at: { type: 'string', format: 'date-time' },
+    domain: { type: 'string', minLength: 1, description: 'The scanned domain, normalised (lower case, A-labels).' },
+    observed_at: {
+      type: 'string',
+      format: 'date-time',
+      description: "The scan's one reading of the clock (UTC, second precision): rules judge dates against it.",
+    },
   },
 };
 

@@ -55,12 +55,27 @@ export interface DnsObservations {
     mname: string | null;
     rname: string | null;
     serial: number | null;
+    /**
+     * The SOA REFRESH field in seconds: how often secondaries check the primary for changes.
+     */
     refresh: number | null;
+    /**
+     * The SOA RETRY field in seconds: how long a secondary waits before retrying a failed refresh.
+     */
     retry: number | null;
+    /**
+     * The SOA EXPIRE field in seconds: how long secondaries keep serving the zone without reaching the primary (RFC 1035 section 3.3.13).
+     */
     expire: number | null;
+    /**
+     * The SOA MINIMUM field in seconds, the TTL of negative answers (RFC 2308 section 4).
+     */
     minimum: number | null;
     ttl: number | null;
   };
+  /**
+   * The MX records of the domain (RFC 5321 section 5.1), including the null MX of RFC 7505.
+   */
   mx?: {
     rcode: Rcode;
     ttl: number | null;
@@ -93,6 +108,9 @@ export interface DnsObservations {
      * TXT records of this kind (chosen by their version tag), strings joined, sorted.
      */
     records: string[];
+    /**
+     * Number of TXT records at the domain that start with v=spf1 (RFC 7208 section 4.5: more than one is a permerror).
+     */
     count: number;
     /**
      * Bytes of the record when exactly one is published.
@@ -163,6 +181,9 @@ export interface DnsObservations {
      * TXT records of this kind (chosen by their version tag), strings joined, sorted.
      */
     records: string[];
+    /**
+     * Number of TXT records at _dmarc.<domain> that start with v=DMARC1 (RFC 7489 section 6.6.3: more than one means no policy).
+     */
     count: number;
     /**
      * The organisational (registrable) domain.
@@ -205,6 +226,9 @@ export interface DnsObservations {
      * TXT records of this kind (chosen by their version tag), strings joined, sorted.
      */
     records: string[];
+    /**
+     * Number of TXT records at _mta-sts.<domain> that start with v=STSv1 (RFC 8461 section 3.1).
+     */
     count: number;
     id: string | null;
     /**
@@ -222,6 +246,9 @@ export interface DnsObservations {
      * TXT records of this kind (chosen by their version tag), strings joined, sorted.
      */
     records: string[];
+    /**
+     * Number of TXT records at _smtp._tls.<domain> that start with v=TLSRPTv1 (RFC 8460 section 3).
+     */
     count: number;
     rua: string[];
     /**
@@ -239,6 +266,9 @@ export interface DnsObservations {
      * TXT records of this kind (chosen by their version tag), strings joined, sorted.
      */
     records: string[];
+    /**
+     * Number of TXT records at default._bimi.<domain> that start with v=BIMI1.
+     */
     count: number;
     /**
      * l= (logo URL).
@@ -333,7 +363,13 @@ export interface DnsObservations {
       inception: string;
       expiration: string;
     }[];
+    /**
+     * The earliest expiration time among the RRSIG records seen for the zone's apex; null when no signature was seen.
+     */
     rrsig_earliest_expiration: string | null;
+    /**
+     * The latest inception time among the RRSIG records seen for the zone's apex; null when no signature was seen.
+     */
     rrsig_latest_inception: string | null;
   };
   /**
@@ -341,6 +377,9 @@ export interface DnsObservations {
    */
   ttl?: {
     address_min: number | null;
+    /**
+     * The largest TTL, in seconds, among the domain's A and AAAA records; null when it has none.
+     */
     address_max: number | null;
     ns: number | null;
     mx: number | null;
@@ -531,6 +570,9 @@ export interface HttpsSet {
    * null when the answer could not be decoded.
    */
   rcode: Rcode | null;
+  /**
+   * Why the HTTPS record's wire format could not be decoded (RFC 9460 section 2.2); null when it decoded or none was published.
+   */
   decode_error: string | null;
   /**
    * Sorted by priority, then target.

@@ -13,6 +13,9 @@ export interface HttpObservations {
    */
   response?: {
     chain: Chain;
+    /**
+     * HTTP status of the final response.
+     */
     status: number | null;
     /**
      * Final response headers, names lower-cased, repeated headers comma-joined; set-cookie is in the cookies facet.
@@ -68,6 +71,9 @@ export interface HttpObservations {
     } | null;
     vary: Strings;
     alt_svc: Strings;
+    /**
+     * The X-Robots-Tag header of the final response, as sent; null when absent.
+     */
     x_robots_tag: string | null;
     /**
      * Why the Alt-Svc value breaks the RFC 7838 grammar (naming the production); null when it parses or is absent.
@@ -142,6 +148,9 @@ export interface HttpObservations {
      * Permissions-Policy (W3C Permissions Policy), a Structured Fields dictionary (RFC 9651).
      */
     permissions_policy: {
+      /**
+       * The Permissions-Policy header as sent; null when absent.
+       */
       raw: string | null;
       features: Strings;
       /**
@@ -196,6 +205,9 @@ export interface HttpObservations {
      * Reporting-Endpoints (W3C Reporting API section 3.2): a Structured Fields dictionary of endpoint names to URL strings.
      */
     reporting_endpoints: {
+      /**
+       * The Reporting-Endpoints header as sent; null when absent.
+       */
       raw: string | null;
       /**
        * Why the value is not a Structured Fields dictionary (browsers then ignore the header); null when it parses or is absent.
@@ -213,11 +225,17 @@ export interface HttpObservations {
      * Report-To (the 2018 W3C Reporting API draft, section 3.1; still read by Chromium for NEL): JSON endpoint groups, comma-separated without the outer brackets.
      */
     report_to: {
+      /**
+       * The Report-To header as sent; null when absent.
+       */
       raw: string | null;
       /**
        * Why the value is not a list of JSON objects; null when it parses or is absent.
        */
       parse_error: string | null;
+      /**
+       * The Report-To header's endpoint groups, parsed as JSON objects (the legacy Reporting API).
+       */
       groups: {
         /**
          * The group member, "default" when absent.
@@ -235,6 +253,9 @@ export interface HttpObservations {
      * NEL (W3C Network Error Logging section 3.1): JSON policies without the outer brackets; a UA applies the first.
      */
     nel: {
+      /**
+       * The NEL header (Network Error Logging) as sent; null when absent.
+       */
       raw: string | null;
       /**
        * Why the value is not a list of JSON objects; null when it parses or is absent.
@@ -263,14 +284,26 @@ export interface HttpObservations {
    * Cookies set by the responses of the home page fetch, every hop included.
    */
   cookies?: {
+    /**
+     * Number of Set-Cookie headers on the final home page response.
+     */
     count: number;
+    /**
+     * Each Set-Cookie header parsed per RFC 6265 section 5.2 (with RFC 6265bis attributes).
+     */
     items: Cookie[];
   };
   /**
    * CORS headers of the home page for a foreign Origin (derived from the domain) and for Origin: null.
    */
   cors?: {
+    /**
+     * The foreign origin the probe sent in the Origin header.
+     */
     origin_sent: string;
+    /**
+     * HTTP status of the home page requested with the foreign Origin; null when the request failed.
+     */
     status: number | null;
     error: string | null;
     /**
@@ -282,24 +315,54 @@ export interface HttpObservations {
      */
     acac: string | null;
     vary_origin: boolean | null;
+    /**
+     * HTTP status of the home page requested with Origin: null; null when the request failed.
+     */
     null_origin_status: number | null;
+    /**
+     * Access-Control-Allow-Origin answered to a request with Origin: null (sandboxed documents and file: pages send it); null when absent.
+     */
     null_origin_acao: string | null;
+    /**
+     * Access-Control-Allow-Credentials (lower-cased) answered to a request with Origin: null; null when absent.
+     */
     null_origin_acac: string | null;
   };
   /**
    * The home page parsed with parse5 (scripting off: what a fetcher without JavaScript gets). parsed is false when the final response is not HTML.
    */
   html?: {
+    /**
+     * The body was parsed as HTML (an HTML media type, within the size limit).
+     */
     parsed: boolean;
+    /**
+     * The document mode the HTML parser chose from the doctype (WHATWG HTML 13.2.6.4.1): quirks mode changes layout; null when no HTML was parsed.
+     */
     document_mode: 'no-quirks' | 'quirks' | 'limited-quirks' | null;
+    /**
+     * The lang attribute of the <html> element; null when absent.
+     */
     lang: string | null;
     /**
      * Text of the first <title>, whitespace collapsed.
      */
     title: string | null;
+    /**
+     * Number of <title> elements in the page.
+     */
     title_count: number;
+    /**
+     * The content of <meta name="description">; null when absent.
+     */
     meta_description: string | null;
+    /**
+     * The character encoding the page declares in <meta charset> or its http-equiv form; null when none.
+     */
     meta_charset: string | null;
+    /**
+     * The content of <meta name="viewport">; null when absent.
+     */
     viewport: string | null;
     /**
      * Content of meta name=robots, lower-cased (several joined with ', ').
@@ -330,7 +393,13 @@ export interface HttpObservations {
       [k: string]: string | undefined;
     };
     json_ld: JsonLd;
+    /**
+     * Number of <h1> elements in the page.
+     */
     h1_count: number;
+    /**
+     * Number of <h1> elements with text content.
+     */
     h1_nonempty_count: number;
     /**
      * Characters of body text (script, style and template removed, noscript kept), whitespace collapsed.
@@ -340,6 +409,9 @@ export interface HttpObservations {
      * The part of text_chars inside <noscript>.
      */
     noscript_text_chars: number;
+    /**
+     * Number of words of text in the page's body as served, without running scripts.
+     */
     word_count: number;
     /**
      * Decoded size of the HTML body.
@@ -353,6 +425,9 @@ export interface HttpObservations {
      * Scripts loaded from another origin.
      */
     external_scripts: number;
+    /**
+     * Number of <script src> elements loading from another origin without an integrity attribute (Subresource Integrity).
+     */
     external_scripts_without_integrity: number;
     /**
      * Elements in <body> other than script, style, template, noscript (and its content), link and meta.
@@ -392,6 +467,9 @@ export interface HttpObservations {
        */
       nav: number;
     };
+    /**
+     * Number of <img> elements in the page.
+     */
     images: number;
     /**
      * <img> without an alt attribute (alt="" marks a decorative image and counts as present).
@@ -429,7 +507,13 @@ export interface HttpObservations {
   not_found?: {
     path: string;
     first_status: number | null;
+    /**
+     * HTTP status answered for a random path that cannot exist; a site without soft 404s answers 404 or 410.
+     */
     status: number | null;
+    /**
+     * Why the request for a random path failed (a network-layer error code); null when it was answered.
+     */
     error: string | null;
     redirects: number;
     content_type: string | null;
@@ -443,6 +527,9 @@ export interface HttpObservations {
    * OPTIONS / and the Allow header it returns.
    */
   methods?: {
+    /**
+     * HTTP status of an OPTIONS request to the home page; null when the request failed.
+     */
     options_status: number | null;
     error: string | null;
     allow: Strings;
@@ -452,16 +539,31 @@ export interface HttpObservations {
    */
   timing?: {
     samples_ms: number[];
+    /**
+     * Median time to first byte of three sequential GETs of the home page, in milliseconds; null when none answered.
+     */
     median_ttfb_ms: number | null;
   };
   /**
    * The canonical URL the home page declares, fetched when it is on the same registrable domain.
    */
   canonical?: {
+    /**
+     * The URL of the page's <link rel="canonical"> (RFC 6596), resolved against the page; null when none.
+     */
     url: string | null;
+    /**
+     * The canonical URL is http(s) on the scanned registrable domain; only then is it fetched. Null when the page declares none.
+     */
     same_site: boolean | null;
     fetched: boolean;
+    /**
+     * Final HTTP status of the canonical URL; null when it was not fetched or the fetch failed.
+     */
     status: number | null;
+    /**
+     * Redirects followed when fetching the canonical URL; null when it was not fetched.
+     */
     redirects: number | null;
     error: string | null;
   };
@@ -476,6 +578,9 @@ export interface Chain {
    */
   error: string | null;
   hops: Hop[];
+  /**
+   * Number of redirects followed.
+   */
   redirects: number;
   /**
    * A Location pointed back to a URL already requested.
@@ -485,8 +590,14 @@ export interface Chain {
    * Some hop went from an https: URL to an http: URL.
    */
   downgrade: boolean;
+  /**
+   * HTTP status of the first response; null when the first request failed.
+   */
   first_status: number | null;
   first_location: string | null;
+  /**
+   * Scheme of the first redirect's Location; null when the first response did not redirect.
+   */
   first_location_scheme: string | null;
   /**
    * The first Location names the host that was requested.
@@ -496,8 +607,17 @@ export interface Chain {
    * URL of the last response received.
    */
   final_url: string | null;
+  /**
+   * Scheme (http or https) of the last URL of the redirect chain.
+   */
   final_scheme: string | null;
+  /**
+   * Host name of the last URL of the redirect chain.
+   */
   final_host: string | null;
+  /**
+   * HTTP status of the last response of the chain; null when it failed.
+   */
   final_status: number | null;
 }
 export interface Hop {
@@ -616,9 +736,18 @@ export interface JsonLd {
    * <script type=application/ld+json> elements.
    */
   blocks: number;
+  /**
+   * JSON syntax errors of the JSON-LD blocks, one per block that is not valid JSON.
+   */
   parse_errors: string[];
   types: Strings;
+  /**
+   * Number of JSON-LD nodes in the page's <script type="application/ld+json"> blocks (top-level items and @graph members).
+   */
   nodes: number;
+  /**
+   * Number of JSON-LD nodes without an @type.
+   */
   untyped_nodes: number;
   /**
    * Every parsed block's @context is schema.org; null when none parsed.
@@ -629,7 +758,13 @@ export interface JsonLd {
    */
   identity: {
     type: string;
+    /**
+     * The name of the identity node (Organization, Person or WebSite), as published.
+     */
     name: string | null;
+    /**
+     * The url of the identity node, as published.
+     */
     url: string | null;
     logo: boolean;
     same_as: number;
@@ -640,9 +775,21 @@ export interface JsonLd {
   name_visible: boolean | null;
 }
 export interface Document {
+  /**
+   * The URL requested.
+   */
   url: string | null;
+  /**
+   * Final HTTP status; null when the request was not made or failed.
+   */
   status: number | null;
+  /**
+   * Why the document could not be fetched: a network-layer error code, or off_site for a URL outside the scanned site; null when fetched.
+   */
   error: string | null;
+  /**
+   * The media type of the response (Content-Type without parameters); null when none was received.
+   */
   content_type: string | null;
   vary: Strings;
   /**

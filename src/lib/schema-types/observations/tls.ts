@@ -59,20 +59,44 @@ export interface TlsObservations {
    * Protocol versions accepted, one handshake per version (TLS 1.0 and 1.1 offered at OpenSSL security level 0; SSL 3.0 with a hand-built ClientHello). A refusal is recorded only when some version was accepted.
    */
   versions?: {
+    /**
+     * The server answered at the TLS level, so its versions could be tested.
+     */
     reachable: boolean;
     error: string | null;
+    /**
+     * A handshake offering only SSL 3.0 was accepted; null when that could not be tested.
+     */
     ssl3: boolean | null;
+    /**
+     * A handshake offering only TLS 1.0 was accepted; null when that could not be tested.
+     */
     tls1_0: boolean | null;
+    /**
+     * A handshake offering only TLS 1.1 was accepted; null when that could not be tested.
+     */
     tls1_1: boolean | null;
+    /**
+     * A handshake offering only TLS 1.2 was accepted; null when that could not be tested.
+     */
     tls1_2: boolean | null;
+    /**
+     * A handshake offering only TLS 1.3 was accepted; null when that could not be tested.
+     */
     tls1_3: boolean | null;
   };
   /**
    * Suite classes the server accepts from a client offering TLS 1.0 to 1.2 and only suites of that class. Classes the local OpenSSL no longer implements (3DES, RC4, EXPORT, NULL, anonymous) are tested with a hand-built ClientHello.
    */
   ciphers?: {
+    /**
+     * The server answered at the TLS level, so its suites could be tested.
+     */
     reachable: boolean;
     error: string | null;
+    /**
+     * The server accepts an AEAD suite (AES-GCM, ChaCha20-Poly1305, AES-CCM, ARIA-GCM) for TLS 1.2 and below; null when that could not be tested.
+     */
     aead: boolean | null;
     /**
      * A CBC-mode suite is accepted.
@@ -83,15 +107,33 @@ export interface TlsObservations {
      */
     rsa_key_exchange: boolean | null;
     ecdhe: boolean | null;
+    /**
+     * The server accepts a finite-field Diffie-Hellman (DHE) suite; null when that could not be tested.
+     */
     dhe: boolean | null;
     /**
      * Prime size of the DHE group when only DHE suites are offered; null when DHE is not accepted.
      */
     dhe_bits: number | null;
+    /**
+     * The server accepts a 3DES suite (64-bit blocks, Sweet32); null when that could not be tested.
+     */
     triple_des: boolean | null;
+    /**
+     * The server accepts an RC4 suite (prohibited by RFC 7465); null when that could not be tested.
+     */
     rc4: boolean | null;
+    /**
+     * The server accepts an export-grade suite (40- or 56-bit keys); null when that could not be tested.
+     */
     export: boolean | null;
+    /**
+     * The server accepts a suite without encryption (NULL cipher); null when that could not be tested.
+     */
     null_cipher: boolean | null;
+    /**
+     * The server accepts an anonymous (unauthenticated) suite such as ADH or AECDH; null when that could not be tested.
+     */
     anonymous: boolean | null;
     /**
      * A TLS 1.2 handshake completes when the client offers only SHA-1 signature algorithms; null without TLS 1.2.
@@ -110,6 +152,9 @@ export interface TlsObservations {
    * The certificate the default handshake presented and how its chain verified (trust store: system roots plus configured extra anchors; no AIA fetching).
    */
   certificate?: {
+    /**
+     * The server answered at the TLS level, so its certificate chain could be read.
+     */
     reachable: boolean;
     error: string | null;
     /**
@@ -144,6 +189,9 @@ export interface TlsObservations {
   ocsp?: {
     reachable: boolean;
     error: string | null;
+    /**
+     * The server stapled an OCSP response in the handshake (RFC 6066 section 8); null when the handshake did not complete.
+     */
     stapled: boolean | null;
     response_bytes: number | null;
   };
@@ -177,13 +225,22 @@ export interface TlsObservations {
     resolves: boolean | null;
     reachable: boolean;
     error: string | null;
+    /**
+     * The certificate served for www.<domain> chains to a trusted root; null when there was no handshake.
+     */
     chain_verified: boolean | null;
+    /**
+     * The certificate served for www.<domain> names www.<domain> (RFC 6125); null when there was no handshake.
+     */
     hostname_match: boolean | null;
     sha256: string | null;
   };
 }
 export interface Certificate {
   subject: string;
+  /**
+   * The subject's common name; null when absent (names are in subjectAltName).
+   */
   subject_cn: string | null;
   issuer: string;
   issuer_cn: string | null;
@@ -191,7 +248,13 @@ export interface Certificate {
    * Upper-case hex.
    */
   serial: string;
+  /**
+   * Start of the validity period (RFC 5280 section 4.1.2.5).
+   */
   not_before: string;
+  /**
+   * End of the validity period (RFC 5280 section 4.1.2.5).
+   */
   not_after: string;
   /**
    * dNSName entries, lower-cased, sorted.
@@ -214,8 +277,17 @@ export interface Certificate {
    */
   signature_algorithm: string;
   signature_hash: Hash;
+  /**
+   * SHA-256 fingerprint of the certificate's DER bytes, lower-case hex.
+   */
   sha256: string;
+  /**
+   * The certificate's issuer equals its subject and its own key verifies its signature.
+   */
   self_signed: boolean;
+  /**
+   * The basic constraints extension marks the certificate as a CA (RFC 5280 section 4.2.1.9).
+   */
   is_ca: boolean;
   /**
    * TLS Feature extension with status_request (RFC 7633).
@@ -225,7 +297,13 @@ export interface Certificate {
    * Distinct CT log ids (base64) of embedded SCTs, sorted.
    */
   sct_log_ids: string[];
+  /**
+   * OCSP responder URLs from the Authority Information Access extension (RFC 5280 section 4.2.2.1).
+   */
   ocsp_urls: string[];
+  /**
+   * CRL distribution point URLs of the certificate (RFC 5280 section 4.2.1.13).
+   */
   crl_urls: string[];
   /**
    * EKU OIDs, sorted; null when the extension is absent.

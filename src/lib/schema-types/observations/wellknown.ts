@@ -108,6 +108,9 @@ export interface WellknownObservations {
     };
     wildcard: PathAccess;
   };
+  /**
+   * Declarations of how content may be used: Content-Signal lines in robots.txt, Content-Usage, license links and TDMRep.
+   */
   usage?: {
     /**
      * Content-Signal records of robots.txt (contentsignals.org); null when robots.txt is not available.
@@ -182,6 +185,9 @@ export interface WellknownObservations {
         | null;
     };
   };
+  /**
+   * The /llms.txt file (llmstxt.org), parsed as its Markdown structure.
+   */
   llms_txt?: {
     published: Published;
     document: Document;
@@ -266,6 +272,9 @@ export interface WellknownObservations {
         }[]
       | null;
   };
+  /**
+   * The /llms-full.txt file (llmstxt.org): the whole documentation in one Markdown file.
+   */
   llms_full_txt?: {
     published: Published;
     document: Document;
@@ -278,6 +287,9 @@ export interface WellknownObservations {
      */
     first_heading_level: number | null;
   };
+  /**
+   * The sitemap (sitemaps.org protocol): the one robots.txt declares, else /sitemap.xml.
+   */
   sitemap?: {
     published: Published;
     /**
