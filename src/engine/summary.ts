@@ -13,6 +13,21 @@ export function topFindings(report: Report, limit: number): RuleResult[] {
     .slice(0, limit);
 }
 
+/**
+ * What a Quick Scan could not see: it runs the quick tier only, so its verdict predicts the Full Validation's
+ * without promising it. Says how many required checks ran and which categories of required checks it left out.
+ */
+export function quickScope(ruleset: Ruleset): string[] {
+  const required = ruleset.rules.filter((r) => r.level === 'required');
+  const ran = required.filter((r) => r.tier === 'quick').length;
+  const others = ruleset.rules.filter((r) => r.level !== 'required' && r.tier === 'full').length;
+  const left = [...new Set(required.filter((r) => r.tier === 'full').map((r) => r.category))].sort();
+  return [
+    `Indicative: this Quick Scan ran ${ran} of the ${required.length} required checks, those that cost a few requests.`,
+    `A Full Validation adds the other ${required.length - ran} (${left.join(', ')}), ${others} more recommended and informational checks, and a signed certificate.`,
+  ];
+}
+
 export function summarise(report: Report, ruleset: Ruleset, limit = 10): string {
   const c = report.counts;
   const kind = report.tier === 'quick' ? 'Quick Scan (indicative)' : 'Full Validation';
@@ -21,6 +36,7 @@ export function summarise(report: Report, ruleset: Ruleset, limit = 10): string 
     `${report.results.length} checks: ${c.pass} passed, ${c.fail} failed, ${c.error} could not be evaluated, ${c.not_applicable} not applicable`,
     `Observed at ${report.observed_at}; ruleset ${report.ruleset.version} (${report.ruleset.digest.slice(0, 12)})`,
   ];
+  if (report.tier === 'quick') lines.push(...quickScope(ruleset));
   const failedProbes = Object.entries(report.probes).filter(([, s]) => s !== 'ok' && s !== 'skipped');
   if (failedProbes.length)
     lines.push(`Probes that did not finish: ${failedProbes.map(([n, s]) => `${n} (${s})`).join(', ')}`);

@@ -56,6 +56,8 @@ export const GOLDEN_SITES: readonly GoldenSite[] = [
 ];
 
 export const GOLDEN_DIR = path.join(import.meta.dirname);
+/** The full evidence of every site of the fixture internet (`npm run golden:update` writes it). */
+export const WORLD_EVIDENCE_DIR = path.join(import.meta.dirname, 'world');
 
 const quiet = { debug() {}, info() {}, warn() {} };
 

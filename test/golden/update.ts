@@ -1,14 +1,14 @@
 // `npm run golden:update`: re-scans the golden sites of the fixture internet and rewrites their saved evidence
 // and reports. `-- --rules-only` re-judges the saved evidence without scanning (after a rule change). Run it only
 // when a probe, a rule or a site changed on purpose, and review the diff before committing.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { evaluate } from '../../src/engine/evaluate.ts';
 import { loadRuleset } from '../../src/engine/ruleset.ts';
 import type { Observations } from '../../src/engine/types.ts';
 import { goldenJson, stableObservations } from './golden-format.ts';
-import { GOLDEN_DIR, GOLDEN_SITES, worldScanner } from './scan-world.ts';
+import { GOLDEN_DIR, GOLDEN_SITES, WORLD_EVIDENCE_DIR, worldScanner, type WorldScanner } from './scan-world.ts';
 
 const file = (domain: string, kind: 'observations' | 'report') => path.join(GOLDEN_DIR, `${domain}.${kind}.json`);
 
@@ -16,6 +16,21 @@ function judge(domain: string, observations: Observations, ruleset = loadRuleset
   const report = evaluate(observations, ruleset, 'full');
   writeFileSync(file(domain, 'report'), goldenJson(canonicalJson(report)));
   console.log(`${domain}: ${report.verdict} (score ${report.score})`);
+}
+
+/** The full evidence of every site of the fixture internet, which the quick/full agreement test judges. */
+async function saveWorldEvidence(ws: WorldScanner): Promise<void> {
+  mkdirSync(WORLD_EVIDENCE_DIR, { recursive: true });
+  const queue = ws.world.sites.map((s) => s.domain);
+  const worker = async () => {
+    for (let domain = queue.shift(); domain !== undefined; domain = queue.shift()) {
+      const { observations } = await ws.scan(domain, 'full');
+      const stable = stableObservations(observations, { https: ws.world.httpsPort, http: ws.world.httpPort });
+      writeFileSync(path.join(WORLD_EVIDENCE_DIR, `${domain}.json`), JSON.stringify(stable, null, 2) + '\n');
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+  console.log(`saved the full evidence of ${ws.world.sites.length} sites in ${path.relative(process.cwd(), WORLD_EVIDENCE_DIR)}`);
 }
 
 if (process.argv.includes('--rules-only')) {
@@ -32,6 +47,7 @@ if (process.argv.includes('--rules-only')) {
       writeFileSync(file(domain, 'observations'), JSON.stringify(stable, null, 2) + '\n');
       judge(domain, stable, ws.ruleset);
     }
+    await saveWorldEvidence(ws);
   } finally {
     await ws.stop();
   }

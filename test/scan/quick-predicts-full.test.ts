@@ -1,0 +1,76 @@
+// The free Quick Scan predicts the paid Full Validation. Over the saved full evidence of every site of the
+// fixture internet (test/golden/world, refreshed by `npm run golden:update`), the quick tier's verdict agrees
+// with the full verdict on at least AGREEMENT_FLOOR of the sites; and a real Quick Scan gives the verdict of
+// the quick rules over the full evidence, so the agreement measured here is the one a user sees.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/engine/evaluate.ts';
+import { loadRuleset } from '../../src/engine/ruleset.ts';
+import type { Observations, Verdict } from '../../src/engine/types.ts';
+import { WORLD_EVIDENCE_DIR, worldScanner, type WorldScanner } from '../golden/scan-world.ts';
+
+/**
+ * Measured 48 of 55 (87 %) with the quick tier held to ten requests; the goal is 95 %. The rest needs more than
+ * that budget without connection reuse: TLS 1.0/1.1 handshakes, every address of the domain, the CORS probes
+ * and the agent documents (A2A, JWKS, MCP, OAuth), one request each.
+ */
+const AGREEMENT_FLOOR = 0.87;
+/** Sites that fail only full-tier required checks: a Quick Scan cannot see them within its budget. */
+const KNOWN_DISAGREEMENTS = [
+  'ag-card-incomplete.test',
+  'ag-jwks-private.test',
+  'ag-mcp-broken.test',
+  'ag-oauth-http.test',
+  'http-cors-null.test',
+  'reach-dead-address.test',
+  'tls-legacy.test',
+];
+
+const ruleset = loadRuleset();
+const verdicts = new Map<string, { full: Verdict; quick: Verdict }>();
+for (const file of readdirSync(WORLD_EVIDENCE_DIR).sort()) {
+  const observations = JSON.parse(readFileSync(path.join(WORLD_EVIDENCE_DIR, file), 'utf8')) as Observations;
+  verdicts.set(observations.target.domain, {
+    full: evaluate(observations, ruleset, 'full').verdict,
+    quick: evaluate(observations, ruleset, 'quick').verdict,
+  });
+}
+
+describe('the Quick Scan predicts the Full Validation', () => {
+  it(`agrees on at least ${AGREEMENT_FLOOR * 100} % of the fixture internet's sites`, () => {
+    const all = [...verdicts.entries()];
+    expect(all.length).toBeGreaterThanOrEqual(50);
+    const disagree = all
+      .filter(([, v]) => v.quick !== v.full)
+      .map(([d, v]) => `${d}: quick ${v.quick}, full ${v.full}`);
+    const agreement = (all.length - disagree.length) / all.length;
+    expect(agreement, disagree.join('\n')).toBeGreaterThanOrEqual(AGREEMENT_FLOOR);
+  });
+
+  it('misses only full-only failures, and never reports a failure the Full Validation does not', () => {
+    for (const [domain, v] of verdicts) {
+      if (v.quick === v.full) continue;
+      expect([domain, v.quick, v.full]).toEqual([domain, 'CERTIFIED', 'NOT_CONFORMANT']);
+      expect(KNOWN_DISAGREEMENTS).toContain(domain);
+    }
+  });
+
+  describe('a real Quick Scan', () => {
+    let ws: WorldScanner;
+    beforeAll(async () => {
+      ws = await worldScanner();
+    });
+    afterAll(async () => {
+      await ws?.stop();
+    });
+
+    it.each(['good.test', 'http-bad-cookies.test', 'wk-security-txt-expired.test', 'tls-legacy.test'])(
+      'of %s gives the verdict of the quick rules over the full evidence',
+      async (domain) => {
+        const { report } = await ws.scan(domain, 'quick');
+        expect(report.verdict).toBe(verdicts.get(domain)?.quick);
+      },
+    );
+  });
+});
