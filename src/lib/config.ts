@@ -24,7 +24,7 @@ export interface Config {
   dataDir: string;
   /** Public base URL of this service, used in every published document. */
   baseUrl: string;
-  listen: { host: string; port: number; httpPort: number | null; metricsPort: number | null };
+  listen: { host: string; port: number; httpPort: number | null; metricsPort: number | null; metricsHost: string };
   tls: { certFile: string | null; keyFile: string | null };
   trustProxy: boolean;
   net: {
@@ -187,6 +187,8 @@ export function loadConfig(env: Source = process.env): Config {
       port,
       httpPort: r.optPort('DVS_HTTP_PORT'),
       metricsPort: r.optPort('DVS_METRICS_PORT'),
+      // Metrics are for the operator's network: loopback unless they are sent elsewhere on purpose.
+      metricsHost: r.str('DVS_METRICS_HOST', '127.0.0.1'),
     },
     tls: { certFile, keyFile },
     trustProxy: r.bool('DVS_TRUST_PROXY', false),

@@ -144,7 +144,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const metricsServer =
     config.listen.metricsPort === null
       ? null
-      : await startMetricsServer(metrics, config.listen.host, config.listen.metricsPort);
+      : await startMetricsServer(metrics, config.listen.metricsHost, config.listen.metricsPort);
   log.info(
     {
       url: `https://localhost:${port}`,
