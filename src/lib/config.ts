@@ -160,6 +160,20 @@ function durationSeconds(r: Reader, name: string, fallback: number): number {
   return s;
 }
 
+/** Time a validation needs after its deadline to sign its certificate and commit it with the token. */
+export const LEASE_MARGIN_MS = 2_000;
+
+/**
+ * A reservation must outlive the validation holding it: a shorter lease lets a retry take the token from under a
+ * running validation, whose commit then fails.
+ */
+function checkLease(leaseSeconds: number, fullDeadlineMs: number): void {
+  if (leaseSeconds * 1000 >= fullDeadlineMs + LEASE_MARGIN_MS) return;
+  throw new ConfigError(
+    `DVS_RESERVATION_LEASE (${leaseSeconds} s) must be longer than DVS_FULL_DEADLINE_MS (${fullDeadlineMs} ms) by at least ${LEASE_MARGIN_MS / 1000} s, or a second request could take a token while its validation still runs`,
+  );
+}
+
 export function loadConfig(env: Source = process.env): Config {
   const r = new Reader({ ...fileSource(env), ...env });
   const port = r.int('DVS_PORT', 8443, 0, 65535);
@@ -174,6 +188,12 @@ export function loadConfig(env: Source = process.env): Config {
   const certFile = r.optStr('DVS_TLS_CERT');
   const keyFile = r.optStr('DVS_TLS_KEY');
   if ((certFile === null) !== (keyFile === null)) throw new ConfigError('DVS_TLS_CERT and DVS_TLS_KEY go together');
+  const deadlines = {
+    quickMs: r.int('DVS_QUICK_DEADLINE_MS', 20_000, 100, 600_000),
+    fullMs: r.int('DVS_FULL_DEADLINE_MS', 90_000, 100, 1_800_000),
+  };
+  const reservationLeaseSeconds = durationSeconds(r, 'DVS_RESERVATION_LEASE', 15 * 60);
+  checkLease(reservationLeaseSeconds, deadlines.fullMs);
   const databaseUrl = r.optStr('DVS_DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DVS_DATABASE_URL: only postgres:// URLs are supported (SQLite is the default)');
@@ -210,10 +230,7 @@ export function loadConfig(env: Source = process.env): Config {
       },
     },
     extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => s.toLowerCase().replace(/^\.+|\.+$/g, '')),
-    deadlines: {
-      quickMs: r.int('DVS_QUICK_DEADLINE_MS', 20_000, 100, 600_000),
-      fullMs: r.int('DVS_FULL_DEADLINE_MS', 90_000, 100, 1_800_000),
-    },
+    deadlines,
     quickScan: {
       cacheTtlSeconds: durationSeconds(r, 'DVS_QUICK_CACHE_TTL', 600),
       rateLimitPerMinute: r.int('DVS_QUICK_RATE_LIMIT', 30, 1, 100_000),
@@ -224,7 +241,7 @@ export function loadConfig(env: Source = process.env): Config {
       priceCents: r.int('DVS_PRICE_CENTS', 4900, 0, 10_000_000),
       currency: r.str('DVS_CURRENCY', 'usd').toLowerCase(),
       tokenTtlSeconds: durationSeconds(r, 'DVS_TOKEN_TTL', 90 * 86400),
-      reservationLeaseSeconds: durationSeconds(r, 'DVS_RESERVATION_LEASE', 15 * 60),
+      reservationLeaseSeconds,
       stripeSecretKey: r.optStr('DVS_STRIPE_SECRET_KEY'),
       stripeWebhookSecret: r.optStr('DVS_STRIPE_WEBHOOK_SECRET'),
       stripeApiBase: r.optStr('DVS_STRIPE_API_BASE'),
