@@ -15,6 +15,7 @@ import { signResponses } from '../api/response-signing.ts';
 import { ScanOperations } from '../api/scan-operations.ts';
 import { scanRoutes } from '../api/scan-routes.ts';
 import { createLogger, type AppLogger } from '../lib/log.ts';
+import { privateDir } from '../lib/private-files.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
@@ -58,6 +59,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startService(config: Config, opts: ServiceOptions): Promise<RunningService> {
   const log = opts.log ?? createLogger(config);
+  privateDir(config.dataDir);
   const ruleset = loadRuleset();
   const signingKey = await loadSigningKey(config.dataDir);
   const jwks = buildJwks(signingKey.publicJwk, loadRetiredKeys(config.dataDir));
