@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../lib/log.ts';
 import { ApiError } from './errors.ts';
-import { BODY_LIMIT, jsonBodyParser } from './json-body.ts';
+import { BODY_LIMIT, EncodingError, parseJsonBody } from './json-body.ts';
 import { callTool, MCP_TOOLS } from './mcp-tools.ts';
 import type { ScanOperations } from './scan-operations.ts';
 import { callerOf } from './scan-routes.ts';
@@ -51,9 +51,14 @@ export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
     // a wrong content type with its own JSON-RPC error.
     if (ctx.is('application/json')) {
       try {
-        await jsonBodyParser(ctx, async () => {});
+        await parseJsonBody(ctx);
       } catch (raw) {
         const err = raw as { type?: string };
+        if (err instanceof EncodingError) {
+          ctx.set(err.headers);
+          const code = err.status === 415 ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
+          return rpcError(ctx, err.status, code, err.message);
+        }
         if (err.type === 'entity.too.large')
           return rpcError(ctx, 413, ErrorCode.InvalidRequest, `the message is larger than ${BODY_LIMIT}`);
         return rpcError(ctx, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');

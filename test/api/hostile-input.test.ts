@@ -1,6 +1,7 @@
 // Input a hostile caller sends, over REST and MCP: special-use names, bodies that do not decompress or come in
 // an encoding the service does not speak, and MCP messages of the wrong shape. Each is a clear 4xx (or JSON-RPC
 // error), never a 500 or a stack trace.
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validationProblem } from '../../src/api/api-schemas.ts';
 import { specialUseProblem } from '../../src/api/special-use-names.ts';
@@ -58,5 +59,70 @@ describe('special-use names', () => {
     expect(specialUseProblem('example.com', [])).toBeNull();
     expect(specialUseProblem('notlocal', [])).toBeNull();
     expect(specialUseProblem('onion.example.org', [])).toBeNull();
+  });
+});
+
+describe('compressed request bodies', () => {
+  const json = Buffer.from(JSON.stringify({ domain: 'nxdomain.test' }));
+  const send = (pathname: string, body: Buffer, encoding: string, accept?: string) =>
+    svc.call('POST', pathname, {
+      body: body as unknown as string,
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': encoding,
+        ...(accept ? { accept } : {}),
+      },
+    });
+
+  it('decodes a gzip, deflate or br body, whatever the case of the coding', async () => {
+    const bodies: [string, Buffer][] = [
+      ['gzip', gzipSync(json)],
+      ['deflate', deflateSync(json)],
+      ['br', brotliCompressSync(json)],
+      ['GZip', gzipSync(json)],
+    ];
+    for (const [encoding, body] of bodies) {
+      const res = await send('/api/quickscan', body, encoding);
+      expect(res.status, `${encoding}: ${res.text}`).toBe(200);
+    }
+  });
+
+  it.each([
+    ['gzip', Buffer.from('not gzip at all')],
+    ['gzip', gzipSync(json).subarray(0, 12)],
+    ['deflate', Buffer.from('not deflate at all')],
+    ['br', Buffer.from('not brotli at all, not at all')],
+  ])('answers 400 for a corrupt %s body', async (encoding, body) => {
+    expectError(await send('/api/quickscan', body, encoding), 400, /does not decompress/);
+    expectError(await send('/api/fullvalidation', body, encoding), 400, /does not decompress/);
+  });
+
+  it.each(['compress', 'zstd', 'gzip, gzip', 'x-unknown'])(
+    'answers 415 naming the accepted encodings for Content-Encoding: %s',
+    async (encoding) => {
+      const res = await send('/api/quickscan', json, encoding);
+      expectError(res, 415, /not supported.*gzip, deflate, br/);
+      expect(res.headers['accept-encoding']).toBe('gzip, deflate, br');
+    },
+  );
+
+  it('answers MCP with a JSON-RPC error for a corrupt or unsupported encoding', async () => {
+    const accept = 'application/json, text/event-stream';
+    const message = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    const corrupt = await send('/mcp', Buffer.from('not gzip'), 'gzip', accept);
+    expect(corrupt.status).toBe(400);
+    expect(corrupt.json()).toMatchObject({ error: { code: -32700, message: /does not decompress/ } });
+    const unsupported = await send('/mcp', message, 'zstd', accept);
+    expect(unsupported.status).toBe(415);
+    expect(unsupported.json()).toMatchObject({ error: { message: /gzip, deflate, br/ } });
+    expect((await send('/mcp', gzipSync(message), 'gzip', accept)).status).toBe(200);
+  });
+
+  it('lists 415 in OpenAPI for every operation that takes a body', async () => {
+    const spec = (await svc.call('GET', '/openapi.json')).json() as {
+      paths: Record<string, { post?: { responses: Record<string, unknown> } }>;
+    };
+    for (const p of ['/api/quickscan', '/api/fullvalidation', '/mcp'])
+      expect(Object.keys(spec.paths[p]!.post!.responses), p).toContain('415');
   });
 });
