@@ -126,3 +126,44 @@ describe('compressed request bodies', () => {
       expect(Object.keys(spec.paths[p]!.post!.responses), p).toContain('415');
   });
 });
+
+describe('malformed MCP messages', () => {
+  const accept = { accept: 'application/json, text/event-stream' };
+  const toolsCall = (id: number, params: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
+  type RpcReply = { id: unknown; error?: { code: number; message: string }; result?: unknown };
+
+  it.each([
+    ['null arguments', { name: 'service_quickscan', arguments: null }, /the body must be a JSON object/],
+    ['array arguments', { name: 'service_quickscan', arguments: [] }, /the body must be a JSON object/],
+    ['string arguments', { name: 'service_fullvalidation', arguments: 'good.test' }, /the body must be a JSON object/],
+    ['a numeric tool name', { name: 5, arguments: {} }, /params.name must be a string.*service_quickscan/],
+    ['a null tool name', { name: null, arguments: { domain: 'good.test' } }, /params.name must be a string/],
+  ])('answers %s with -32602 and the REST message, no schema dump', async (_what, params, message) => {
+    const res = await svc.post('/mcp', toolsCall(7, params), accept);
+    expect(res.status).toBe(200);
+    const reply = res.json() as RpcReply;
+    expect(reply.id).toBe(7);
+    expect(reply.error!.code).toBe(-32602);
+    expect(reply.error!.message).toMatch(message);
+    expect(reply.error!.message).not.toMatch(/invalid_type|expected record/);
+  });
+
+  it('answers each malformed call of a batch with -32602 and the others as usual', async () => {
+    const batch = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      toolsCall(2, { name: 'service_quickscan', arguments: null }),
+      toolsCall(3, { name: 'service_quickscan', arguments: { domain: 'printer.local' } }),
+    ];
+    const replies = (await svc.post('/mcp', batch, accept)).json() as RpcReply[];
+    const byId = new Map(replies.map((r) => [r.id, r]));
+    expect(byId.get(1)!.result).toBeDefined();
+    expect(byId.get(2)!.error).toMatchObject({ code: -32602 });
+    expect(byId.get(3)!.result).toMatchObject({ isError: true });
+  });
+
+  it('answers an empty batch with a JSON-RPC Invalid Request error, not 202', async () => {
+    const res = await svc.post('/mcp', [], accept);
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: /empty batch/ } });
+  });
+});
