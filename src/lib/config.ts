@@ -26,6 +26,8 @@ export interface Config {
   baseUrl: string;
   listen: { host: string; port: number; httpPort: number | null; metricsPort: number | null; metricsHost: string };
   tls: { certFile: string | null; keyFile: string | null };
+  /** How long a client may take over the TLS handshake, its request headers, and then its body (ms). */
+  clientTimeouts: { handshakeMs: number; headersMs: number; bodyMs: number };
   trustProxy: boolean;
   net: {
     dnsServers: string[];
@@ -211,6 +213,11 @@ export function loadConfig(env: Source = process.env): Config {
       metricsHost: r.str('DVS_METRICS_HOST', '127.0.0.1'),
     },
     tls: { certFile, keyFile },
+    clientTimeouts: {
+      handshakeMs: r.int('DVS_CLIENT_HANDSHAKE_TIMEOUT_MS', 10_000, 100, 600_000),
+      headersMs: r.int('DVS_CLIENT_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      bodyMs: r.int('DVS_CLIENT_BODY_TIMEOUT_MS', 30_000, 100, 600_000),
+    },
     trustProxy: r.bool('DVS_TRUST_PROXY', false),
     net: {
       dnsServers,

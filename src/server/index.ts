@@ -24,6 +24,7 @@ import { QuickScans } from '../service/quick-scans.ts';
 import { openSharedState } from '../service/shared-state.ts';
 import { buildJwks, loadRetiredKeys } from '../signing/jwks.ts';
 import { loadAgentKey, loadSigningKey } from '../signing/keys.ts';
+import { clientTimeoutOptions } from './client-timeouts.ts';
 import { startRedirectServer } from './http-redirect.ts';
 import { PromMetrics, startMetricsServer } from './metrics.ts';
 import { selfSignedForLocalhost } from './self-signed.ts';
@@ -124,9 +125,10 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const tlsMaterial = config.tls.certFile
     ? { cert: readFileSync(config.tls.certFile, 'utf8'), key: readFileSync(config.tls.keyFile!, 'utf8') }
     : await selfSignedForLocalhost(config.dataDir);
-  const server = https.createServer({ ...tlsMaterial, minVersion: 'TLSv1.2' }, app.callback());
-  server.headersTimeout = 15_000;
-  server.requestTimeout = Math.max(config.deadlines.fullMs, config.deadlines.quickMs) + 30_000;
+  const server = https.createServer(
+    { ...tlsMaterial, minVersion: 'TLSv1.2', ...clientTimeoutOptions(config.clientTimeouts) },
+    app.callback(),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
