@@ -20,6 +20,16 @@ export interface NetLimits {
   maxConcurrentPerScan: number;
 }
 
+/**
+ * Which forwarding headers to read and how far to believe them: `hops` proxies in front, or every proxy whose
+ * address is in `networks`. The client is the rightmost address the trusted proxies did not add themselves.
+ */
+export interface ProxyTrust {
+  header: 'x-forwarded' | 'forwarded';
+  hops: number | null;
+  networks: string[];
+}
+
 export interface Config {
   dataDir: string;
   /** Public base URL of this service, used in every published document. */
@@ -28,7 +38,8 @@ export interface Config {
   tls: { certFile: string | null; keyFile: string | null };
   /** How long a client may take over the TLS handshake, its request headers, and then its body (ms). */
   clientTimeouts: { handshakeMs: number; headersMs: number; bodyMs: number };
-  trustProxy: boolean;
+  /** The proxies in front of the service, whose forwarding headers are believed; null: none. */
+  trustProxy: ProxyTrust | null;
   net: {
     dnsServers: string[];
     allowNetworks: string[];
@@ -176,6 +187,33 @@ function checkLease(leaseSeconds: number, fullDeadlineMs: number): void {
   );
 }
 
+/** DVS_TRUST_PROXY: off, a hop count (`true` is one hop), or the proxies' addresses and CIDR ranges. */
+function proxyTrust(r: Reader): ProxyTrust | null {
+  const raw = r.str('DVS_TRUST_PROXY', '0').trim();
+  const header = r.str('DVS_TRUST_PROXY_HEADER', 'x-forwarded').toLowerCase();
+  if (header !== 'x-forwarded' && header !== 'forwarded')
+    throw new ConfigError(`DVS_TRUST_PROXY_HEADER: expected x-forwarded or forwarded, got "${header}"`);
+  if (/^(0|false|no|off)$/i.test(raw)) return null;
+  if (/^(true|yes|on)$/i.test(raw)) return { header, hops: 1, networks: [] };
+  if (/^\d+$/.test(raw)) return { header, hops: r.int('DVS_TRUST_PROXY', 0, 1, 20), networks: [] };
+  const networks = r.list('DVS_TRUST_PROXY').map((entry) => (entry.includes('/') ? entry : hostRange(entry)));
+  networks.forEach((c) => checkCidr('DVS_TRUST_PROXY', c));
+  return { header, hops: null, networks };
+}
+
+/** A bare address as the one-address range it stands for. */
+function hostRange(address: string): string {
+  return ipaddr.isValid(address) ? `${address}/${ipaddr.parse(address).kind() === 'ipv4' ? 32 : 128}` : address;
+}
+
+function clientTimeouts(r: Reader): Config['clientTimeouts'] {
+  return {
+    handshakeMs: r.int('DVS_CLIENT_HANDSHAKE_TIMEOUT_MS', 10_000, 100, 600_000),
+    headersMs: r.int('DVS_CLIENT_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    bodyMs: r.int('DVS_CLIENT_BODY_TIMEOUT_MS', 30_000, 100, 600_000),
+  };
+}
+
 export function loadConfig(env: Source = process.env): Config {
   const r = new Reader({ ...fileSource(env), ...env });
   const port = r.int('DVS_PORT', 8443, 0, 65535);
@@ -213,12 +251,8 @@ export function loadConfig(env: Source = process.env): Config {
       metricsHost: r.str('DVS_METRICS_HOST', '127.0.0.1'),
     },
     tls: { certFile, keyFile },
-    clientTimeouts: {
-      handshakeMs: r.int('DVS_CLIENT_HANDSHAKE_TIMEOUT_MS', 10_000, 100, 600_000),
-      headersMs: r.int('DVS_CLIENT_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
-      bodyMs: r.int('DVS_CLIENT_BODY_TIMEOUT_MS', 30_000, 100, 600_000),
-    },
-    trustProxy: r.bool('DVS_TRUST_PROXY', false),
+    clientTimeouts: clientTimeouts(r),
+    trustProxy: proxyTrust(r),
     net: {
       dnsServers,
       allowNetworks,
