@@ -50,7 +50,7 @@ export function documentRoutes(deps: DocumentDeps): Router {
   const now = deps.now ?? (() => new Date());
   const { baseUrl } = deps.config;
   // Built once: they depend only on configuration and the schemas, both fixed at start.
-  const openapi = buildOpenApi({ baseUrl, trustProxy: deps.config.trustProxy });
+  const openapi = buildOpenApi({ baseUrl, trustProxy: deps.config.trustProxy !== null });
   const manifest = buildMcpManifest(baseUrl);
   const guides = new Map(GUIDES.map((name) => [name, readGuide(name)]));
   const router = new Router();

@@ -1,11 +1,16 @@
-// Request bodies: JSON only, size-limited, parsed once (the operation validates them against its schema).
+// Request bodies: JSON only, size-limited (after decompression), parsed once (the operation validates them
+// against its schema). A body may come compressed in one of the encodings the parser decodes; any other
+// Content-Encoding is a 415, and a body that does not decode is the caller's 400, never a 500.
 import { bodyParser } from '@koa/bodyparser';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { ApiError } from './errors.ts';
 
 export const BODY_LIMIT = '16kb';
 
-/** The JSON body parser alone, for a route that answers other content types itself (MCP). */
+/** The content codings a request body may use (RFC 9110 section 8.4.1), as the parser names them. */
+export const ACCEPTED_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
+
+/** The JSON body parser alone (no encoding checks), for a route that answers errors in its own format (MCP). */
 export const jsonBodyParser = bodyParser({
   enableTypes: ['json'],
   jsonLimit: BODY_LIMIT,
@@ -13,12 +18,57 @@ export const jsonBodyParser = bodyParser({
   jsonStrict: true,
 });
 
+export class EncodingError extends ApiError {
+  override name = 'EncodingError';
+}
+
+/**
+ * The body's one content coding, lower-cased for the parser (codings are case-insensitive), or a 415 naming the
+ * accepted ones, with Accept-Encoding as RFC 9110 section 15.5.16 asks.
+ */
+export function requireKnownEncoding(ctx: Context): void {
+  const raw = ctx.get('content-encoding').trim().toLowerCase();
+  if (raw === '' || raw === 'identity') return;
+  if ((ACCEPTED_ENCODINGS as readonly string[]).includes(raw)) {
+    ctx.req.headers['content-encoding'] = raw;
+    return;
+  }
+  throw new EncodingError(
+    415,
+    `Content-Encoding "${raw}" is not supported; send the body unencoded or in one of: ${ACCEPTED_ENCODINGS.join(', ')}`,
+    '/docs/api#requests',
+    { 'Accept-Encoding': ACCEPTED_ENCODINGS.join(', ') },
+  );
+}
+
+/** True for the errors zlib raises on a body that is not what its Content-Encoding says. */
+function isDecodingFailure(err: unknown): boolean {
+  const e = err as { code?: unknown; errno?: unknown; status?: unknown };
+  return e.status === undefined && typeof e.code === 'string' && /^(Z_|ERR_BROTLI|ERR__ERROR)/.test(e.code);
+}
+
+/** Parses the JSON body into ctx.request.body, turning a body that does not decompress into a 400. */
+export async function parseJsonBody(ctx: Context): Promise<void> {
+  requireKnownEncoding(ctx);
+  try {
+    await jsonBodyParser(ctx, async () => {});
+  } catch (err) {
+    if (!isDecodingFailure(err)) throw err;
+    throw new EncodingError(
+      400,
+      `the request body is not valid ${ctx.get('content-encoding')} data (it does not decompress)`,
+      '/docs/api#requests',
+    );
+  }
+}
+
 /** Parses the JSON body (refusing any other content type) and keeps it on ctx.request.body. */
 export function jsonBody(): Middleware {
   return async function requireJson(ctx, next) {
     if (!ctx.is('application/json')) {
       throw new ApiError(400, 'send the body as JSON with Content-Type: application/json', '/docs/api#requests');
     }
-    await jsonBodyParser(ctx, next);
+    await parseJsonBody(ctx);
+    await next();
   };
 }

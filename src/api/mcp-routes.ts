@@ -5,10 +5,11 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../lib/log.ts';
 import { ApiError } from './errors.ts';
-import { BODY_LIMIT, jsonBodyParser } from './json-body.ts';
+import { BODY_LIMIT, EncodingError, parseJsonBody } from './json-body.ts';
+import { screenMcpBody } from './mcp-screen.ts';
 import { callTool, MCP_TOOLS } from './mcp-tools.ts';
 import type { ScanOperations } from './scan-operations.ts';
 import { callerOf } from './scan-routes.ts';
@@ -22,15 +23,17 @@ function rpcError(ctx: Context, status: number, code: number, message: string): 
   ctx.body = { jsonrpc: '2.0', id: null, error: { code, message } };
 }
 
-function buildServer(ops: ScanOperations, ctx: Context, log: Logger): Server {
+function buildServer(ops: ScanOperations, ctx: Context, log: Logger, problems: Map<string, string>): Server {
   const server = new Server(
     { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
     { capabilities: { tools: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(ops, request.params.name, request.params.arguments, callerOf(ctx), log),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const problem = problems.get(request.params.name);
+    if (problem !== undefined) throw new McpError(ErrorCode.InvalidParams, problem);
+    return callTool(ops, request.params.name, request.params.arguments, callerOf(ctx), log);
+  });
   return server;
 }
 
@@ -51,15 +54,24 @@ export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
     // a wrong content type with its own JSON-RPC error.
     if (ctx.is('application/json')) {
       try {
-        await jsonBodyParser(ctx, async () => {});
+        await parseJsonBody(ctx);
       } catch (raw) {
         const err = raw as { type?: string };
+        if (err instanceof EncodingError) {
+          ctx.set(err.headers);
+          const code = err.status === 415 ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
+          return rpcError(ctx, err.status, code, err.message);
+        }
         if (err.type === 'entity.too.large')
           return rpcError(ctx, 413, ErrorCode.InvalidRequest, `the message is larger than ${BODY_LIMIT}`);
         return rpcError(ctx, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
       }
     }
-    const server = buildServer(ops, ctx, log);
+    const parsed: unknown = ctx.is('application/json') ? ctx.request.body : undefined;
+    if (Array.isArray(parsed) && parsed.length === 0)
+      return rpcError(ctx, 400, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch holds no message');
+    const { body, problems } = screenMcpBody(parsed);
+    const server = buildServer(ops, ctx, log, problems);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.respond = false;
     ctx.res.on('close', () => {
@@ -69,7 +81,7 @@ export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
       server.close().catch(closeFailed);
     });
     await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, ctx.is('application/json') ? ctx.request.body : undefined);
+    await transport.handleRequest(ctx.req, ctx.res, body);
   });
   return router;
 }

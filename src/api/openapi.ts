@@ -1,7 +1,7 @@
 // /openapi.json, generated at start from the API schemas and the certificate schema (never hand-copied), so
 // the published description cannot drift from what ajv enforces.
 import { apiSchema } from './api-schemas.ts';
-import { BODY_LIMIT } from './json-body.ts';
+import { ACCEPTED_ENCODINGS, BODY_LIMIT } from './json-body.ts';
 import { MCP_PATH } from './mcp-routes.ts';
 import { RESPONSE_SIGNATURE_FIELDS, RESPONSE_SIGNATURE_LABEL } from './response-signing.ts';
 import { SERVICE_INFO } from './service-info.ts';
@@ -44,9 +44,13 @@ function jsonResponse(description: string, schemaName: string, extraHeaders: Jso
 function commonErrors(trustProxy: boolean): Json {
   const out: Json = {
     '400': errorResponse(
-      'The body is not valid JSON, is not sent as application/json, has unknown fields, or the domain is invalid (a scheme, path, port, IP literal, bad label, too long, or no public suffix).',
+      'The body is not valid JSON (or does not decompress as its Content-Encoding says), is not sent as application/json, has unknown fields, or the domain is invalid (a scheme, path, port, IP literal, bad label, too long, no public suffix, or a special-use name such as .onion or .local).',
     ),
     '413': errorResponse(`The request body is larger than ${BODY_LIMIT}.`),
+    '415': errorResponse(
+      `The body's Content-Encoding is not one the service decodes (${ACCEPTED_ENCODINGS.join(', ')}, or none).`,
+      { 'Accept-Encoding': { description: 'The accepted encodings.', schema: { type: 'string' } } },
+    ),
     '504': errorResponse('The scan did not finish within its deadline; nothing was charged.'),
     '500': errorResponse('The service failed; the request id in X-Request-Id finds it in the logs.'),
   };
@@ -165,6 +169,10 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
             },
             '413': {
               description: `A JSON-RPC error: the message is larger than ${BODY_LIMIT}.`,
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            '415': {
+              description: `A JSON-RPC error: the body's Content-Encoding is not one of ${ACCEPTED_ENCODINGS.join(', ')}.`,
               content: { 'application/json': { schema: { type: 'object' } } },
             },
           },

@@ -7,6 +7,7 @@ import { RateLimitedError, type QuickScans } from '../service/quick-scans.ts';
 import type { ScanResult } from '../service/scan-result.ts';
 import { validationProblem, type ApiSchemaName } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
+import { specialUseProblem } from './special-use-names.ts';
 
 export interface ScanOperationDeps {
   quickScans: QuickScans;
@@ -36,6 +37,8 @@ function validInput<T>(schema: ApiSchemaName, body: unknown): T {
 }
 
 function domainOf(input: string, extraSuffixes: readonly string[]): string {
+  const specialUse = specialUseProblem(input, extraSuffixes);
+  if (specialUse) throw new ApiError(400, `invalid domain: ${specialUse}`, '/docs/api#domains');
   try {
     return normaliseDomain(input, extraSuffixes).ascii;
   } catch (err) {

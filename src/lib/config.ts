@@ -20,13 +20,26 @@ export interface NetLimits {
   maxConcurrentPerScan: number;
 }
 
+/**
+ * Which forwarding headers to read and how far to believe them: `hops` proxies in front, or every proxy whose
+ * address is in `networks`. The client is the rightmost address the trusted proxies did not add themselves.
+ */
+export interface ProxyTrust {
+  header: 'x-forwarded' | 'forwarded';
+  hops: number | null;
+  networks: string[];
+}
+
 export interface Config {
   dataDir: string;
   /** Public base URL of this service, used in every published document. */
   baseUrl: string;
-  listen: { host: string; port: number; httpPort: number | null; metricsPort: number | null };
+  listen: { host: string; port: number; httpPort: number | null; metricsPort: number | null; metricsHost: string };
   tls: { certFile: string | null; keyFile: string | null };
-  trustProxy: boolean;
+  /** How long a client may take over the TLS handshake, its request headers, and then its body (ms). */
+  clientTimeouts: { handshakeMs: number; headersMs: number; bodyMs: number };
+  /** The proxies in front of the service, whose forwarding headers are believed; null: none. */
+  trustProxy: ProxyTrust | null;
   net: {
     dnsServers: string[];
     allowNetworks: string[];
@@ -160,6 +173,47 @@ function durationSeconds(r: Reader, name: string, fallback: number): number {
   return s;
 }
 
+/** Time a validation needs after its deadline to sign its certificate and commit it with the token. */
+export const LEASE_MARGIN_MS = 2_000;
+
+/**
+ * A reservation must outlive the validation holding it: a shorter lease lets a retry take the token from under a
+ * running validation, whose commit then fails.
+ */
+function checkLease(leaseSeconds: number, fullDeadlineMs: number): void {
+  if (leaseSeconds * 1000 >= fullDeadlineMs + LEASE_MARGIN_MS) return;
+  throw new ConfigError(
+    `DVS_RESERVATION_LEASE (${leaseSeconds} s) must be longer than DVS_FULL_DEADLINE_MS (${fullDeadlineMs} ms) by at least ${LEASE_MARGIN_MS / 1000} s, or a second request could take a token while its validation still runs`,
+  );
+}
+
+/** DVS_TRUST_PROXY: off, a hop count (`true` is one hop), or the proxies' addresses and CIDR ranges. */
+function proxyTrust(r: Reader): ProxyTrust | null {
+  const raw = r.str('DVS_TRUST_PROXY', '0').trim();
+  const header = r.str('DVS_TRUST_PROXY_HEADER', 'x-forwarded').toLowerCase();
+  if (header !== 'x-forwarded' && header !== 'forwarded')
+    throw new ConfigError(`DVS_TRUST_PROXY_HEADER: expected x-forwarded or forwarded, got "${header}"`);
+  if (/^(0|false|no|off)$/i.test(raw)) return null;
+  if (/^(true|yes|on)$/i.test(raw)) return { header, hops: 1, networks: [] };
+  if (/^\d+$/.test(raw)) return { header, hops: r.int('DVS_TRUST_PROXY', 0, 1, 20), networks: [] };
+  const networks = r.list('DVS_TRUST_PROXY').map((entry) => (entry.includes('/') ? entry : hostRange(entry)));
+  networks.forEach((c) => checkCidr('DVS_TRUST_PROXY', c));
+  return { header, hops: null, networks };
+}
+
+/** A bare address as the one-address range it stands for. */
+function hostRange(address: string): string {
+  return ipaddr.isValid(address) ? `${address}/${ipaddr.parse(address).kind() === 'ipv4' ? 32 : 128}` : address;
+}
+
+function clientTimeouts(r: Reader): Config['clientTimeouts'] {
+  return {
+    handshakeMs: r.int('DVS_CLIENT_HANDSHAKE_TIMEOUT_MS', 10_000, 100, 600_000),
+    headersMs: r.int('DVS_CLIENT_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    bodyMs: r.int('DVS_CLIENT_BODY_TIMEOUT_MS', 30_000, 100, 600_000),
+  };
+}
+
 export function loadConfig(env: Source = process.env): Config {
   const r = new Reader({ ...fileSource(env), ...env });
   const port = r.int('DVS_PORT', 8443, 0, 65535);
@@ -174,6 +228,12 @@ export function loadConfig(env: Source = process.env): Config {
   const certFile = r.optStr('DVS_TLS_CERT');
   const keyFile = r.optStr('DVS_TLS_KEY');
   if ((certFile === null) !== (keyFile === null)) throw new ConfigError('DVS_TLS_CERT and DVS_TLS_KEY go together');
+  const deadlines = {
+    quickMs: r.int('DVS_QUICK_DEADLINE_MS', 20_000, 100, 600_000),
+    fullMs: r.int('DVS_FULL_DEADLINE_MS', 90_000, 100, 1_800_000),
+  };
+  const reservationLeaseSeconds = durationSeconds(r, 'DVS_RESERVATION_LEASE', 15 * 60);
+  checkLease(reservationLeaseSeconds, deadlines.fullMs);
   const databaseUrl = r.optStr('DVS_DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DVS_DATABASE_URL: only postgres:// URLs are supported (SQLite is the default)');
@@ -187,9 +247,12 @@ export function loadConfig(env: Source = process.env): Config {
       port,
       httpPort: r.optPort('DVS_HTTP_PORT'),
       metricsPort: r.optPort('DVS_METRICS_PORT'),
+      // Metrics are for the operator's network: loopback unless they are sent elsewhere on purpose.
+      metricsHost: r.str('DVS_METRICS_HOST', '127.0.0.1'),
     },
     tls: { certFile, keyFile },
-    trustProxy: r.bool('DVS_TRUST_PROXY', false),
+    clientTimeouts: clientTimeouts(r),
+    trustProxy: proxyTrust(r),
     net: {
       dnsServers,
       allowNetworks,
@@ -208,10 +271,7 @@ export function loadConfig(env: Source = process.env): Config {
       },
     },
     extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => s.toLowerCase().replace(/^\.+|\.+$/g, '')),
-    deadlines: {
-      quickMs: r.int('DVS_QUICK_DEADLINE_MS', 20_000, 100, 600_000),
-      fullMs: r.int('DVS_FULL_DEADLINE_MS', 90_000, 100, 1_800_000),
-    },
+    deadlines,
     quickScan: {
       cacheTtlSeconds: durationSeconds(r, 'DVS_QUICK_CACHE_TTL', 600),
       rateLimitPerMinute: r.int('DVS_QUICK_RATE_LIMIT', 30, 1, 100_000),
@@ -222,7 +282,7 @@ export function loadConfig(env: Source = process.env): Config {
       priceCents: r.int('DVS_PRICE_CENTS', 4900, 0, 10_000_000),
       currency: r.str('DVS_CURRENCY', 'usd').toLowerCase(),
       tokenTtlSeconds: durationSeconds(r, 'DVS_TOKEN_TTL', 90 * 86400),
-      reservationLeaseSeconds: durationSeconds(r, 'DVS_RESERVATION_LEASE', 15 * 60),
+      reservationLeaseSeconds,
       stripeSecretKey: r.optStr('DVS_STRIPE_SECRET_KEY'),
       stripeWebhookSecret: r.optStr('DVS_STRIPE_WEBHOOK_SECRET'),
       stripeApiBase: r.optStr('DVS_STRIPE_API_BASE'),

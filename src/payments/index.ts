@@ -47,12 +47,5 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     throw err;
   }
   log.info({ ledger: ledger.backend, processor: processor.name, mode: processor.mode }, 'payments ready');
-  if (config.payments.reservationLeaseSeconds * 1000 <= config.deadlines.fullMs) {
-    // A live validation would outlast its own reservation, and a retry could take the token from under it.
-    log.warn(
-      { lease_s: config.payments.reservationLeaseSeconds, full_deadline_ms: config.deadlines.fullMs },
-      'DVS_RESERVATION_LEASE is not longer than DVS_FULL_DEADLINE_MS',
-    );
-  }
   return { gate: ledger, ledger, processor, ready: () => ledger.ready(), close: () => ledger.close() };
 }

@@ -1,8 +1,8 @@
 // Chooses the ledger backend from the configuration: PostgreSQL when DVS_DATABASE_URL is set (several service
 // processes share it), otherwise SQLite in the data dir.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../lib/config.ts';
+import { privateDir, privateFile, tightenExisting } from '../lib/private-files.ts';
 import { Ledger } from './ledger.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
@@ -18,8 +18,11 @@ export async function openLedger(config: Config, opts: { now?: () => number } = 
   if (config.databaseUrl) {
     store = await openPostgresStore(config.databaseUrl);
   } else {
-    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-    store = openSqliteStore(path.join(config.dataDir, SQLITE_FILE));
+    privateDir(config.dataDir);
+    const file = path.join(config.dataDir, SQLITE_FILE);
+    privateFile(file);
+    tightenExisting([`${file}-wal`, `${file}-shm`]);
+    store = openSqliteStore(file);
   }
   return new Ledger(store, {
     mode: tokenMode(config),

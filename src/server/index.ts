@@ -15,6 +15,7 @@ import { signResponses } from '../api/response-signing.ts';
 import { ScanOperations } from '../api/scan-operations.ts';
 import { scanRoutes } from '../api/scan-routes.ts';
 import { createLogger, type AppLogger } from '../lib/log.ts';
+import { privateDir } from '../lib/private-files.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
@@ -23,6 +24,7 @@ import { QuickScans } from '../service/quick-scans.ts';
 import { openSharedState } from '../service/shared-state.ts';
 import { buildJwks, loadRetiredKeys } from '../signing/jwks.ts';
 import { loadAgentKey, loadSigningKey } from '../signing/keys.ts';
+import { clientTimeoutOptions } from './client-timeouts.ts';
 import { startRedirectServer } from './http-redirect.ts';
 import { PromMetrics, startMetricsServer } from './metrics.ts';
 import { selfSignedForLocalhost } from './self-signed.ts';
@@ -58,6 +60,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startService(config: Config, opts: ServiceOptions): Promise<RunningService> {
   const log = opts.log ?? createLogger(config);
+  privateDir(config.dataDir);
   const ruleset = loadRuleset();
   const signingKey = await loadSigningKey(config.dataDir);
   const jwks = buildJwks(signingKey.publicJwk, loadRetiredKeys(config.dataDir));
@@ -122,9 +125,10 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const tlsMaterial = config.tls.certFile
     ? { cert: readFileSync(config.tls.certFile, 'utf8'), key: readFileSync(config.tls.keyFile!, 'utf8') }
     : await selfSignedForLocalhost(config.dataDir);
-  const server = https.createServer({ ...tlsMaterial, minVersion: 'TLSv1.2' }, app.callback());
-  server.headersTimeout = 15_000;
-  server.requestTimeout = Math.max(config.deadlines.fullMs, config.deadlines.quickMs) + 30_000;
+  const server = https.createServer(
+    { ...tlsMaterial, minVersion: 'TLSv1.2', ...clientTimeoutOptions(config.clientTimeouts) },
+    app.callback(),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -144,7 +148,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const metricsServer =
     config.listen.metricsPort === null
       ? null
-      : await startMetricsServer(metrics, config.listen.host, config.listen.metricsPort);
+      : await startMetricsServer(metrics, config.listen.metricsHost, config.listen.metricsPort);
   log.info(
     {
       url: `https://localhost:${port}`,

@@ -2,9 +2,10 @@
 // directory (key file mode 0600) and reused, so a browser exception or a pinned CA survives restarts.
 import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
+import { privateDir, tightenExisting } from '../lib/private-files.ts';
 
 export interface TlsMaterial {
   cert: string;
@@ -52,11 +53,13 @@ export async function selfSignedForLocalhost(dataDir: string, now: Date = new Da
   const dir = path.join(dataDir, 'tls');
   const certFile = path.join(dir, 'localhost-cert.pem');
   const keyFile = path.join(dir, 'localhost-key.pem');
-  if (existsSync(certFile) && existsSync(keyFile))
+  if (existsSync(certFile) && existsSync(keyFile)) {
+    tightenExisting([certFile, keyFile]);
     return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
+  }
   const material = await create(now);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  privateDir(dir);
   writeFileSync(keyFile, material.key, { mode: 0o600 });
-  writeFileSync(certFile, material.cert, { mode: 0o644 });
+  writeFileSync(certFile, material.cert, { mode: 0o600 });
   return material;
 }

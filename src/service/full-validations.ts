@@ -1,6 +1,6 @@
-// A Full Validation: reserve the payment token, scan every rule, sign the certificate, and commit the token
-// with it. If the validation does not complete (the engine failed, or passed its deadline) the token is
-// released, so the buyer can try again. Nothing is lost.
+// A Full Validation: reserve the payment token (before any DNS work), scan every rule, sign the certificate, and
+// commit the token with it. If the validation does not complete (the domain has nothing to scan, the engine
+// failed, or passed its deadline) the token is released, so the buyer can try again. Nothing is lost.
 import type { Ruleset } from '../engine/ruleset.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
@@ -59,18 +59,10 @@ export class FullValidations {
   }
 
   async run(domain: string, token: string, signal?: AbortSignal): Promise<FullValidationOutcome> {
-    const { scanner, gate } = this.deps;
-    // A domain with nothing to scan is answered before the token is touched.
-    const started = process.hrtime.bigint();
-    const preflight = await scanner.preflight(domain);
-    if (!preflight.ok) {
-      this.deps.metrics.scanFinished('full', 'not_scanned', seconds(started));
-      return { result: scanError(preflight.text), certificate: null, replayed: false };
-    }
-
+    // The token is looked at before any DNS work: an unknown, spent or expired one buys nothing.
     const waitUntil = Date.now() + this.deps.waitForHolderMs;
     for (;;) {
-      const r = await gate.reserve(token, domain);
+      const r = await this.deps.gate.reserve(token, domain);
       if (r.kind === 'refused') throw new PaymentRequiredError(r.message);
       if (r.kind === 'redeemed') return this.fromStored(r.certificate);
       if (r.kind === 'reserved') return this.validate(domain, token, r.reservationId, signal);
@@ -95,6 +87,12 @@ export class FullValidations {
     let committed = false;
     const started = process.hrtime.bigint();
     try {
+      // A domain with nothing to scan is answered, and the reservation released: the token stays unused.
+      const preflight = await scanner.preflight(domain);
+      if (!preflight.ok) {
+        metrics.scanFinished('full', 'not_scanned', seconds(started));
+        return { result: scanError(preflight.text), certificate: null, replayed: false };
+      }
       const { report } = await scanner.scan(domain, 'full', signal).catch((err: unknown) => {
         if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
         throw err;

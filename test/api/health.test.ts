@@ -9,7 +9,7 @@ import { createLogger } from '../../src/lib/log.ts';
 async function get(problem: string | null, pathname: string): Promise<{ status: number; body: unknown }> {
   const app = createApp({
     baseUrl: 'https://dvs.example.net',
-    trustProxy: false,
+    trustProxy: null,
     log: createLogger({ logLevel: 'silent' }),
     routers: [healthRoutes({ problem: async () => problem })],
   });

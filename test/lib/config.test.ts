@@ -31,7 +31,7 @@ describe('loadConfig', () => {
     const config = loadConfig({ DVS_CONFIG_FILE: file });
     expect(config.net.dnsServers).toEqual(['127.0.0.1:5353', '[::1]:53']);
     expect(config.listen.port).toBe(9443);
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxy).toEqual({ header: 'x-forwarded', hops: 1, networks: [] });
     expect(config.databaseUrl).toBeNull();
   });
 

@@ -42,7 +42,7 @@ export async function startCheckoutApp(env: Record<string, string> = {}): Promis
   const payments = await openPayments(config, log);
   const app = createApp({
     baseUrl: config.baseUrl,
-    trustProxy: false,
+    trustProxy: null,
     log,
     routers: paymentRoutes(payments, config, log),
   });

@@ -60,7 +60,7 @@ describe('a validation that does not complete leaves the token usable', () => {
   it('killed mid-validation: the reservation lapses after its lease, and the token then pays', async () => {
     const token = await issueOne(ledger);
     const child = await startChild(
-      serviceEnv(world, dataDir, { DVS_RESERVATION_LEASE: '3s', DVS_LOG_LEVEL: 'warn' }),
+      serviceEnv(world, dataDir, { DVS_RESERVATION_LEASE: '5s', DVS_FULL_DEADLINE_MS: '3000', DVS_LOG_LEVEL: 'warn' }),
       dataDir,
     );
     const cut = child.client.rest('slow-payments.test', token).catch((err: Error) => err);
