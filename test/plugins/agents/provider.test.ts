@@ -50,7 +50,7 @@ describe('agents provider on good.test', () => {
       json_parsed: true,
     });
     expect(obs.mcp.manifest.remotes).toEqual([
-      { url: 'https://good.test/mcp', transport: 'streamable-http', https: true, on_site: true },
+      { url: 'https://good.test/mcp', transport: 'streamable-http', declared_in: 'remotes', on_site: true },
     ]);
     expect(obs.mcp.server_card).toMatchObject({ published: false, document: { status: 404 } });
     expect(obs.mcp.endpoint).toMatchObject({

@@ -501,7 +501,7 @@ export interface AgentsObservations {
   };
 }
 /**
- * An MCP server card or legacy mcp.json manifest.
+ * An MCP server card, SEP-1649 mcp.json manifest, or published client configuration.
  */
 export interface McpDocument {
   published: Published;
@@ -509,11 +509,11 @@ export interface McpDocument {
   json_parsed: JsonParsed;
   json_error: JsonError;
   /**
-   * Shape found: SEP-2127 server card (remotes[]), SEP-1649 manifest (serverInfo/transport), another JSON object; null when no JSON object was read.
+   * Shape found: SEP-2127 server card (remotes[]), SEP-1649 manifest (serverInfo/transport), a client configuration (mcpServers or servers), another JSON object; null when no JSON object was read.
    */
-  format: 'server-card' | 'legacy-manifest' | 'unknown' | null;
+  format: 'server-card' | 'legacy-manifest' | 'client-config' | 'unknown' | null;
   /**
-   * `name` (server card) or `serverInfo.name` (legacy manifest).
+   * `name` (server card), `serverInfo.name` (legacy manifest), or the first server's key or `name` in a client configuration.
    */
   name: string | null;
   /**
@@ -533,13 +533,13 @@ export interface McpDocument {
    */
   protocol_version: string | null;
   /**
-   * Declared endpoints (remotes[], transport.endpoint, top-level endpoint/url), resolved against the document URL, in document order.
+   * Declared endpoints (remotes[], transport.endpoint/url, top-level endpoint and url, mcpServers and servers entries with url/serverUrl/httpUrl, endpoints), resolved against the document URL, in that order of members and document order within each.
    *
    * Items: One declared endpoint.
    */
   remotes: {
     /**
-     * Absolute URL.
+     * Absolute URL (scheme and host lower-cased by URL resolution).
      */
     url: string;
     /**
@@ -547,9 +547,9 @@ export interface McpDocument {
      */
     transport: string | null;
     /**
-     * The URL uses https.
+     * The member of the document that declared the endpoint.
      */
-    https: boolean;
+    declared_in: 'remotes' | 'transport' | 'endpoint' | 'url' | 'mcpServers' | 'servers' | 'endpoints';
     /**
      * The host is the scanned domain or one of its subdomains.
      */
