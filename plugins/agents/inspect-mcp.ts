@@ -115,7 +115,7 @@ export function readJsonRpc(body: string, mediaType: string | null, id: number):
   } else {
     framing = 'json';
     const parsed = parseJson(body);
-    candidates.push(...(Array.isArray(parsed) ? parsed : [parsed]));
+    candidates.push(...(asArray(parsed) ?? [parsed]));
   }
   for (const candidate of candidates) {
     const msg = asObject(candidate);

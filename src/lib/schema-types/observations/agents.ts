@@ -655,6 +655,10 @@ export interface AgentCard {
    */
   interface_style: 'supported-interfaces' | 'top-level-url' | null;
   /**
+   * The A2A schema line the card is judged against, from the version it declares (1.0 for a supportedInterfaces card; 0.1 (v0.1.0), 0.2 (v0.2.0-0.2.4), 0.3 (v0.2.5-0.3.x); a card declaring none: 0.1 when it carries `authentication`, else 0.2); null when no JSON object was read.
+   */
+  judged_against: '0.1' | '0.2' | '0.3' | '1.0' | null;
+  /**
    * `name`.
    */
   name: string | null;
@@ -667,7 +671,7 @@ export interface AgentCard {
    */
   version: string | null;
   /**
-   * First interface protocolVersion, else top-level protocolVersion.
+   * The declared protocol version: first interface protocolVersion, else top-level protocolVersion.
    */
   protocol_version: string | null;
   /**
@@ -683,15 +687,11 @@ export interface AgentCard {
    */
   endpoint_urls_non_https_count: number | null;
   /**
-   * `capabilities` is an object.
-   */
-  capabilities_present: boolean;
-  /**
    * Length of `skills`; null when not a list.
    */
   skills_count: number | null;
   /**
-   * Skills lacking string id, name or description, or a tags list.
+   * Skills that break the judged version's AgentSkill (a missing required member or a member of the wrong type).
    */
   skills_incomplete_count: number | null;
   /**
@@ -702,6 +702,10 @@ export interface AgentCard {
    * `defaultOutputModes`, sorted; null when absent.
    */
   default_output_modes: string[] | null;
+  /**
+   * Input and output modes (card defaults and skills) that are not media types (RFC 9110 section 8.3.1 type "/" subtype), sorted.
+   */
+  modes_not_media_types: string[];
   /**
    * Keys of `securitySchemes`, sorted.
    */
@@ -715,9 +719,13 @@ export interface AgentCard {
    */
   signatures_count: number | null;
   /**
-   * A2A 1.0 required members absent (capabilities, defaultInputModes, defaultOutputModes, description, name, skills, version; supportedInterfaces when no endpoint is declared either way), sorted.
+   * Members the judged version requires of the card that are absent, sorted.
    */
   missing_required: string[];
+  /**
+   * Other violations of the judged version's schema outside skills, as `<production> <JSON pointer>: <reason>` (at most 20).
+   */
+  form_violations: string[];
 }
 /**
  * OAuth authorization server metadata (RFC 8414) or OpenID Connect discovery document.
