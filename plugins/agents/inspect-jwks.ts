@@ -1,7 +1,11 @@
 // Facts about a JSON Web Key Set (RFC 7517), as published at /.well-known/jwks.json or as a Web Bot Auth key
 // directory. Thumbprints (RFC 7638, RFC 8037 for OKP) come from jose; `observedAt` dates the nbf/exp check.
 import { calculateJwkThumbprint, type JWK } from 'jose';
+import jwkSetSchema from './schemas/jwk-set.json' with { type: 'json' };
+import { documentValidator, violationText } from './document-schema.ts';
 import { asArray, asObject, asString } from './json-value.ts';
+
+const validateJwkSet = documentValidator(jwkSetSchema, 'JWKSet');
 
 /** Members that only a private or symmetric key carries (RFC 7518 sections 6.2.2, 6.3.2, 6.4.1). */
 const PRIVATE_MEMBERS = ['d', 'dp', 'dq', 'k', 'oth', 'p', 'q', 'qi'];
@@ -26,6 +30,8 @@ export interface JwksFacts {
   duplicate_kids: string[];
   kid_thumbprint_mismatch_count: number;
   keys_valid_at_observation_count: number;
+  /** Members that break RFC 7517/7518 (a key type's required members, base64url values), as violation lines. */
+  form_violations: string[];
 }
 
 /** A NumericDate (seconds since the epoch) as an ISO date, or null. */
@@ -80,5 +86,6 @@ export async function inspectJwks(json: unknown, observedAt: string): Promise<Jw
       .sort(),
     kid_thumbprint_mismatch_count: keys.filter((k) => k.kid_is_thumbprint === false).length,
     keys_valid_at_observation_count: keys.filter(validNow).length,
+    form_violations: list ? validateJwkSet(json).map(violationText) : [],
   };
 }

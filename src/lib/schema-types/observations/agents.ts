@@ -212,7 +212,7 @@ export interface AgentsObservations {
     item_count: number;
   };
   /**
-   * OAuth discovery metadata at the root well-known paths.
+   * OAuth discovery metadata at the root well-known paths, at the locations of the authorization servers the protected resource names, and the key sets their jwks_uri name.
    */
   oauth?: {
     /**
@@ -228,9 +228,13 @@ export interface AgentsObservations {
        */
       resource: string | null;
       /**
-       * `resource` equals https://<domain> (a trailing slash allowed); null without one.
+       * The resource identifier the document's location names (RFC 9728 section 3.1): https://<domain> for the root well-known path.
        */
-      resource_matches_origin: boolean | null;
+      expected_resource: string | null;
+      /**
+       * `authorization_servers` entries that are strings, in document order.
+       */
+      authorization_servers: string[];
       /**
        * Length of `authorization_servers`; null when absent.
        */
@@ -254,6 +258,14 @@ export interface AgentsObservations {
     };
     authorization_server: AuthorizationServer;
     openid_configuration: AuthorizationServer;
+    /**
+     * Each authorization server the protected resource names that is not the site's origin (at most 3), in document order.
+     */
+    named_servers: NamedServer[];
+    /**
+     * Every https jwks_uri the OAuth metadata names (at most 4), fetched once each, in the order first named.
+     */
+    key_sets: KeySet[];
   };
   /**
    * Published public keys.
@@ -299,6 +311,10 @@ export interface AgentsObservations {
        * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
        */
       keys_valid_at_observation_count: number;
+      /**
+       * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, base64url values), as `<production> <JSON pointer>: <reason>` (at most 20).
+       */
+      form_violations: string[];
     };
     /**
      * /.well-known/http-message-signatures-directory (Web Bot Auth key directory).
@@ -348,6 +364,10 @@ export interface AgentsObservations {
        * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
        */
       keys_valid_at_observation_count: number;
+      /**
+       * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, base64url values), as `<production> <JSON pointer>: <reason>` (at most 20).
+       */
+      form_violations: string[];
     };
   };
   /**
@@ -740,9 +760,9 @@ export interface AuthorizationServer {
    */
   issuer: string | null;
   /**
-   * The issuer equals https://<domain> (a trailing slash allowed); null without an issuer.
+   * The issuer the document's location names (RFC 8414 section 3.3, OpenID Connect Discovery section 4.3), without a terminating slash: https://<domain> for the root well-known paths.
    */
-  issuer_matches_origin: boolean | null;
+  expected_issuer: string | null;
   /**
    * `authorization_endpoint`.
    */
@@ -775,6 +795,70 @@ export interface AuthorizationServer {
    * `code_challenge_methods_supported`, sorted; null when absent.
    */
   code_challenge_methods_supported: string[] | null;
+}
+/**
+ * An authorization server named by the protected resource metadata, read at both locations its identifier implies.
+ */
+export interface NamedServer {
+  /**
+   * The identifier as authorization_servers names it.
+   */
+  named_as: string;
+  oauth_authorization_server: AuthorizationServer;
+  openid_configuration: AuthorizationServer;
+}
+/**
+ * A key set named by jwks_uri.
+ */
+export interface KeySet {
+  /**
+   * The jwks_uri.
+   */
+  url: string;
+  /**
+   * The documents naming it: protected_resource, authorization_server, openid_configuration, or named_servers:<identifier>; sorted.
+   */
+  named_by: string[];
+  published: Published;
+  document: Document;
+  json_parsed: JsonParsed;
+  json_error: JsonError;
+  /**
+   * Length of `keys`; null when the document has no keys list.
+   */
+  keys_count: number | null;
+  /**
+   * Facts per key, in document order.
+   */
+  keys: Jwk[];
+  /**
+   * Private or symmetric key members (d, dp, dq, k, oth, p, q, qi) found in any key, sorted.
+   */
+  private_members: string[];
+  /**
+   * Keys without a string `kty`.
+   */
+  keys_without_kty_count: number;
+  /**
+   * Keys without a string `kid`.
+   */
+  keys_without_kid_count: number;
+  /**
+   * `kid` values used by more than one key, sorted.
+   */
+  duplicate_kids: string[];
+  /**
+   * Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
+   */
+  kid_thumbprint_mismatch_count: number;
+  /**
+   * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
+   */
+  keys_valid_at_observation_count: number;
+  /**
+   * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, base64url values), as `<production> <JSON pointer>: <reason>` (at most 20).
+   */
+  form_violations: string[];
 }
 /**
  * One key of a key set.
