@@ -7,6 +7,8 @@ export interface SchemaViolation {
   production: string;
   pointer: string;
   reason: string;
+  /** The JSON Schema keyword broken (required, type, pattern...). */
+  keyword: string;
 }
 
 /** Violations kept per document: enough to explain, bounded so facts stay small. */
@@ -49,7 +51,12 @@ function violations(errors: readonly ErrorObject[], title: string): SchemaViolat
   const out: SchemaViolation[] = [];
   for (const error of errors) {
     if (error.keyword === 'if') continue;
-    const v = { production: productionOf(error, title), pointer: error.instancePath || '/', reason: reasonOf(error) };
+    const v = {
+      production: productionOf(error, title),
+      pointer: error.instancePath || '/',
+      reason: reasonOf(error),
+      keyword: error.keyword,
+    };
     const key = `${v.pointer} ${v.reason}`;
     if (seen.has(key)) continue;
     seen.add(key);

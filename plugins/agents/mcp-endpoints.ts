@@ -33,12 +33,15 @@ function entries(value: unknown, source: EndpointSource): DeclaredEndpoint[] {
   return list.map((item) => entryEndpoint(item, source)).filter((e) => e !== null);
 }
 
+/** Keys of an `endpoints` object that name an MCP transport; other keys (`agenda`, `search`) name site APIs. */
+const TRANSPORT_KEY = /^(streamable[-_]?http|http|sse|mcp)$/i;
+
 /** Endpoints of an `endpoints` object keyed by transport (`{"streamable-http": "https://…"}`) or a list. */
 function keyedEndpoints(value: unknown): DeclaredEndpoint[] {
   const obj = asObject(value);
   if (!obj) return entries(value, 'endpoints');
   return Object.entries(obj).flatMap(([key, item]) => {
-    const found = entryEndpoint(item, 'endpoints');
+    const found = TRANSPORT_KEY.test(key) ? entryEndpoint(item, 'endpoints') : null;
     return found ? [{ ...found, transport: found.transport ?? key }] : [];
   });
 }

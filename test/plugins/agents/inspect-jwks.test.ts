@@ -44,6 +44,7 @@ describe('inspectJwks', () => {
       kid_thumbprint_mismatch_count: 0,
       keys_valid_at_observation_count: 1,
       form_violations: [],
+      encoding_violations: [],
     });
   });
 

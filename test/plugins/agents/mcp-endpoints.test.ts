@@ -41,6 +41,8 @@ describe('declaredEndpoints', () => {
       { url: 'https://example.com/mcp', transport: 'streamable-http', declared_in: 'endpoints' },
     ]);
     expect(declaredEndpoints({ endpoint: 'https://example.com/mcp' })[0]?.declared_in).toBe('endpoint');
+    // Site APIs listed under `endpoints` are not MCP endpoints.
+    expect(declaredEndpoints({ endpoints: { agenda: '/api/agenda.json' } })).toEqual([]);
   });
 
   it('finds no endpoint where none is named', () => {

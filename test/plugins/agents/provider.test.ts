@@ -125,6 +125,7 @@ describe('agents provider on good.test', () => {
         keys_count: 1,
         private_members: [],
         form_violations: [],
+        encoding_violations: [],
       }),
     ]);
     expect(obs.identity.jwks).toMatchObject({ keys_count: 1, private_members: [], kid_thumbprint_mismatch_count: 0 });

@@ -312,9 +312,13 @@ export interface AgentsObservations {
        */
       keys_valid_at_observation_count: number;
       /**
-       * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, base64url values), as `<production> <JSON pointer>: <reason>` (at most 20).
+       * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, member types), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
        */
       form_violations: string[];
+      /**
+       * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+       */
+      encoding_violations: string[];
     };
     /**
      * /.well-known/http-message-signatures-directory (Web Bot Auth key directory).
@@ -365,9 +369,13 @@ export interface AgentsObservations {
        */
       keys_valid_at_observation_count: number;
       /**
-       * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, base64url values), as `<production> <JSON pointer>: <reason>` (at most 20).
+       * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, member types), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
        */
       form_violations: string[];
+      /**
+       * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+       */
+      encoding_violations: string[];
     };
   };
   /**
@@ -856,9 +864,13 @@ export interface KeySet {
    */
   keys_valid_at_observation_count: number;
   /**
-   * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, base64url values), as `<production> <JSON pointer>: <reason>` (at most 20).
+   * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, member types), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
    */
   form_violations: string[];
+  /**
+   * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+   */
+  encoding_violations: string[];
 }
 /**
  * One key of a key set.
