@@ -11,6 +11,8 @@ import { inspectJwks } from './inspect-jwks.ts';
 import { inspectAiPlugin, inspectSkillsIndex, inspectUcpProfile } from './inspect-manifests.ts';
 import { EMPTY_CARD, inspectMcpCard, pickEndpoint } from './inspect-mcp.ts';
 import { inspectAuthorizationServer, inspectProtectedResource } from './inspect-oauth.ts';
+import { isHttpsUrl } from './json-value.ts';
+import { identifierOf, metadataUrl } from './oauth-locations.ts';
 import { inspectOpenApi } from './inspect-openapi.ts';
 import { inspectPaymentChallenge } from './inspect-payment.ts';
 import { talkToEndpoint } from './mcp-session.ts';
@@ -114,18 +116,82 @@ async function apiCatalog(f: DocumentFetcher) {
   };
 }
 
-async function oauth(f: DocumentFetcher) {
-  // Issuers and resources name the site by its public origin, whatever port the probe reaches it on.
+/** Authorization servers followed from protected resource metadata, and key sets followed from jwks_uri. */
+const MAX_NAMED_SERVERS = 3;
+const MAX_KEY_SETS = 4;
+const JWKS_ACCEPT = 'application/jwk-set+json, application/json;q=0.9';
+
+/** Metadata of an authorization server the protected resource names, at both locations its issuer implies. */
+async function namedServer(f: DocumentFetcher, issuer: string) {
+  const at = async (kind: 'oauth-authorization-server' | 'openid-configuration') => {
+    const location = metadataUrl(issuer, kind)!;
+    const doc = await json(f, location);
+    return { ...doc.facts, ...inspectAuthorizationServer(doc.json, identifierOf(location, kind)) };
+  };
+  const [oauthServer, openidConfiguration] = await Promise.all([
+    at('oauth-authorization-server'),
+    at('openid-configuration'),
+  ]);
+  return { named_as: issuer, oauth_authorization_server: oauthServer, openid_configuration: openidConfiguration };
+}
+
+/** Each key set a metadata document names in jwks_uri, fetched once, with the documents that name it. */
+async function keySets(f: DocumentFetcher, named: { name: string; jwks_uri: string | null }[], observedAt: string) {
+  const byUrl = new Map<string, string[]>();
+  for (const { name, jwks_uri } of named) {
+    if (jwks_uri === null || !isHttpsUrl(jwks_uri)) continue;
+    byUrl.set(jwks_uri, [...(byUrl.get(jwks_uri) ?? []), name]);
+  }
+  const entries = [...byUrl].slice(0, MAX_KEY_SETS);
+  return Promise.all(
+    entries.map(async ([url, namedBy]) => {
+      const doc = await json(f, url, JWKS_ACCEPT);
+      return {
+        url,
+        named_by: [...new Set(namedBy)].sort(),
+        ...doc.facts,
+        ...(await inspectJwks(doc.json, observedAt)),
+      };
+    }),
+  );
+}
+
+/** An identifier with metadata locations that is not the scanned origin (whose root locations are read anyway). */
+function followable(issuer: string, origin: string): boolean {
+  const at = metadataUrl(issuer, 'oauth-authorization-server');
+  return at !== null && identifierOf(at, 'oauth-authorization-server') !== origin;
+}
+
+async function oauth(f: DocumentFetcher, observedAt: string) {
+  // Identifiers name the site by its public origin, whatever port the probe reaches it on.
   const origin = `https://${f.domain}`;
   const [resource, server, openid] = await Promise.all([
     json(f, '/.well-known/oauth-protected-resource'),
     json(f, '/.well-known/oauth-authorization-server'),
     json(f, '/.well-known/openid-configuration'),
   ]);
+  const protectedResource = { ...resource.facts, ...inspectProtectedResource(resource.json, origin) };
+  const authorizationServer = { ...server.facts, ...inspectAuthorizationServer(server.json, origin) };
+  const openidConfiguration = { ...openid.facts, ...inspectAuthorizationServer(openid.json, origin) };
+  const issuers = protectedResource.authorization_servers
+    .filter((i) => followable(i, origin))
+    .slice(0, MAX_NAMED_SERVERS);
+  const namedServers = await Promise.all(issuers.map((issuer) => namedServer(f, issuer)));
+  const named = [
+    { name: 'protected_resource', jwks_uri: protectedResource.jwks_uri },
+    { name: 'authorization_server', jwks_uri: authorizationServer.jwks_uri },
+    { name: 'openid_configuration', jwks_uri: openidConfiguration.jwks_uri },
+    ...namedServers.flatMap((s) => [
+      { name: `named_servers:${s.named_as}`, jwks_uri: s.oauth_authorization_server.jwks_uri },
+      { name: `named_servers:${s.named_as}`, jwks_uri: s.openid_configuration.jwks_uri },
+    ]),
+  ];
   return {
-    protected_resource: { ...resource.facts, ...inspectProtectedResource(resource.json, origin) },
-    authorization_server: { ...server.facts, ...inspectAuthorizationServer(server.json, origin) },
-    openid_configuration: { ...openid.facts, ...inspectAuthorizationServer(openid.json, origin) },
+    protected_resource: protectedResource,
+    authorization_server: authorizationServer,
+    openid_configuration: openidConfiguration,
+    named_servers: namedServers,
+    key_sets: await keySets(f, named, observedAt),
   };
 }
 
@@ -184,7 +250,7 @@ async function collect(domain: string, ctx: ProbeContext): Promise<Record<string
     a2a: () => a2a(f),
     openapi: () => openapi(f),
     api_catalog: () => apiCatalog(f),
-    oauth: () => oauth(f),
+    oauth: () => oauth(f, ctx.observedAt),
     identity: () => identity(f, ctx.observedAt),
     manifests: () => manifests(f),
     commerce: () => commerce(f),

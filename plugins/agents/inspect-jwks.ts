@@ -1,7 +1,11 @@
 // Facts about a JSON Web Key Set (RFC 7517), as published at /.well-known/jwks.json or as a Web Bot Auth key
 // directory. Thumbprints (RFC 7638, RFC 8037 for OKP) come from jose; `observedAt` dates the nbf/exp check.
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import { calculateJwkThumbprint } from 'jose';
+import jwkSetSchema from './schemas/jwk-set.json' with { type: 'json' };
+import { documentValidator, violationText, type SchemaViolation } from './document-schema.ts';
 import { asArray, asObject, asString } from './json-value.ts';
+
+const validateJwkSet = documentValidator(jwkSetSchema, 'JWKSet');
 
 /** Members that only a private or symmetric key carries (RFC 7518 sections 6.2.2, 6.3.2, 6.4.1). */
 const PRIVATE_MEMBERS = ['d', 'dp', 'dq', 'k', 'oth', 'p', 'q', 'qi'];
@@ -26,6 +30,10 @@ export interface JwksFacts {
   duplicate_kids: string[];
   kid_thumbprint_mismatch_count: number;
   keys_valid_at_observation_count: number;
+  /** Members that break RFC 7517/7518/8037 (a key type's required members, member types), as violation lines. */
+  form_violations: string[];
+  /** Values that are not base64url without padding (RFC 7515 section 2), as violation lines. */
+  encoding_violations: string[];
 }
 
 /** A NumericDate (seconds since the epoch) as an ISO date, or null. */
@@ -38,11 +46,23 @@ function numericDate(value: unknown): string | null {
 async function thumbprintMatches(key: Record<string, unknown>, kid: string | null): Promise<boolean | null> {
   if (kid === null) return null;
   try {
-    return (await calculateJwkThumbprint(key as JWK, 'sha256')) === kid;
+    return (await calculateJwkThumbprint(key, 'sha256')) === kid;
   } catch {
     // jose refuses keys lacking the members a thumbprint covers: such a kid cannot be a thumbprint.
     return false;
   }
+}
+
+/**
+ * A key without a member its type requires cannot be imported at all; a value in standard base64 or padded is
+ * read by most decoders and refused by strict ones, so the two are separate facts.
+ */
+function splitViolations(violations: readonly SchemaViolation[]) {
+  const encoding = (v: SchemaViolation) => v.keyword === 'pattern';
+  return {
+    form_violations: violations.filter((v) => !encoding(v)).map(violationText),
+    encoding_violations: violations.filter(encoding).map(violationText),
+  };
 }
 
 export async function inspectJwks(json: unknown, observedAt: string): Promise<JwksFacts> {
@@ -80,5 +100,6 @@ export async function inspectJwks(json: unknown, observedAt: string): Promise<Jw
       .sort(),
     kid_thumbprint_mismatch_count: keys.filter((k) => k.kid_is_thumbprint === false).length,
     keys_valid_at_observation_count: keys.filter(validNow).length,
+    ...splitViolations(list ? validateJwkSet(json) : []),
   };
 }

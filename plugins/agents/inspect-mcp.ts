@@ -1,17 +1,19 @@
 // Facts about MCP discovery documents and about a server's answers to initialize and tools/list.
-// Two card shapes are in use: the SEP-2127 server card (`name`, `version`, `remotes[]`) and the older SEP-1649
-// `mcp.json` manifest (`serverInfo`, `transport.endpoint`, `authentication`, `tools`). Both are read; the
-// shape found is itself a fact so rules can tell legacy documents apart.
+// Three shapes are in use: the SEP-2127 server card (`name`, `version`, `remotes[]`), the older SEP-1649
+// `mcp.json` manifest (`serverInfo`, `transport.endpoint`, `authentication`, `tools`), and the client
+// configuration many sites publish as it is (`mcpServers` or `servers`). All are read; the shape found is itself
+// a fact so rules can tell them apart, and every endpoint records the member that declared it.
 import { InitializeResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { asArray, asObject, asString, isHttpsUrl, objectKeys, parseJson, resolveUrl, urlOnSite } from './json-value.ts';
+import { declaredEndpoints, type DeclaredEndpoint, type EndpointSource } from './mcp-endpoints.ts';
 import { parseSse } from './parse-sse.ts';
 
-export type McpCardFormat = 'server-card' | 'legacy-manifest' | 'unknown';
+export type McpCardFormat = 'server-card' | 'legacy-manifest' | 'client-config' | 'unknown';
 
 export interface McpRemote {
   url: string;
   transport: string | null;
-  https: boolean;
+  declared_in: EndpointSource;
   on_site: boolean;
 }
 
@@ -39,10 +41,30 @@ export const EMPTY_CARD: McpCardFacts = {
   auth_schemes: [],
 };
 
-function remote(url: unknown, transport: unknown, base: string, domain: string): McpRemote | null {
-  const abs = resolveUrl(url, base);
-  if (abs === null) return null;
-  return { url: abs, transport: asString(transport), https: isHttpsUrl(abs), on_site: urlOnSite(abs, domain) };
+function remote(declared: DeclaredEndpoint, base: string, domain: string): McpRemote | null {
+  const url = resolveUrl(declared.url, base);
+  if (url === null) return null;
+  return { url, transport: declared.transport, declared_in: declared.declared_in, on_site: urlOnSite(url, domain) };
+}
+
+function cardFormat(card: Record<string, unknown>): McpCardFormat {
+  if (asArray(card.remotes)) return 'server-card';
+  if (asObject(card.serverInfo) || asObject(card.transport)) return 'legacy-manifest';
+  if (asObject(card.mcpServers) || asArray(card.mcpServers) || asObject(card.servers) || asArray(card.servers)) {
+    return 'client-config';
+  }
+  return 'unknown';
+}
+
+/** The name a client configuration gives its first server: the key of a map entry, or a list entry's `name`. */
+function configEntryName(card: Record<string, unknown>): string | null {
+  for (const value of [card.mcpServers, card.servers]) {
+    const list = asArray(value);
+    if (list) return asString(asObject(list[0])?.name);
+    const first = Object.keys(asObject(value) ?? {})[0];
+    if (first !== undefined) return first;
+  }
+  return null;
 }
 
 /** Reads an MCP server card or legacy manifest; `base` resolves relative endpoint URLs. */
@@ -50,30 +72,17 @@ export function inspectMcpCard(json: unknown, base: string, domain: string): Mcp
   const card = asObject(json);
   if (!card) return EMPTY_CARD;
   const serverInfo = asObject(card.serverInfo);
-  const transport = asObject(card.transport);
-  const remotesList = asArray(card.remotes);
-  const format: McpCardFormat = remotesList ? 'server-card' : serverInfo || transport ? 'legacy-manifest' : 'unknown';
-
-  const remotes: McpRemote[] = [];
-  for (const item of remotesList ?? []) {
-    const r = asObject(item);
-    const found = r ? remote(r.url, r.type, base, domain) : null;
-    if (found) remotes.push(found);
-  }
-  if (transport) {
-    const found = remote(transport.endpoint ?? transport.url, transport.type, base, domain);
-    if (found) remotes.push(found);
-  }
-  const topLevel = remote(card.endpoint ?? card.url, null, base, domain);
-  if (topLevel) remotes.push(topLevel);
+  const remotes = declaredEndpoints(card)
+    .map((d) => remote(d, base, domain))
+    .filter((r) => r !== null);
 
   const auth = asObject(card.authentication) ?? asObject(card.auth);
   const schemes = asArray(auth?.schemes) ?? (asString(auth?.type) ? [auth?.type] : []);
   const tools = asArray(card.tools);
 
   return {
-    format,
-    name: asString(card.name) ?? asString(serverInfo?.name),
+    format: cardFormat(card),
+    name: asString(card.name) ?? asString(serverInfo?.name) ?? configEntryName(card),
     version: asString(serverInfo?.version) ?? asString(card.version),
     description: asString(card.description),
     schema_url: asString(card.$schema),
@@ -86,7 +95,7 @@ export function inspectMcpCard(json: unknown, base: string, domain: string): Mcp
 
 /** The remote worth one initialize: on the scanned site, https, and not the legacy SSE transport (GET stream). */
 export function pickEndpoint(remotes: readonly McpRemote[]): McpRemote | null {
-  return remotes.find((r) => r.https && r.on_site && r.transport !== 'sse') ?? null;
+  return remotes.find((r) => isHttpsUrl(r.url) && r.on_site && r.transport !== 'sse') ?? null;
 }
 
 export interface JsonRpcReading {
@@ -106,7 +115,7 @@ export function readJsonRpc(body: string, mediaType: string | null, id: number):
   } else {
     framing = 'json';
     const parsed = parseJson(body);
-    candidates.push(...(Array.isArray(parsed) ? parsed : [parsed]));
+    candidates.push(...(asArray(parsed) ?? [parsed]));
   }
   for (const candidate of candidates) {
     const msg = asObject(candidate);

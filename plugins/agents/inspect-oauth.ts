@@ -1,17 +1,11 @@
 // Facts about OAuth discovery metadata: authorization server metadata (RFC 8414, and OpenID Connect Discovery
-// which shares its members) and protected resource metadata (RFC 9728). `origin` is the scanned site's
-// origin, `https://<domain>`: a document at the root well-known path describes that origin.
+// which shares its members) and protected resource metadata (RFC 9728). `expected` is the identifier the
+// document's location names (oauth-locations.ts); rules compare it with the one the document states.
 import { asArray, asObject, asString, isHttpsUrl, stringList } from './json-value.ts';
-
-/** An identifier names the origin when it equals it, a trailing slash allowed. */
-function namesOrigin(value: string | null, origin: string): boolean | null {
-  if (value === null) return null;
-  return value === origin || value === `${origin}/`;
-}
 
 export interface AuthorizationServerFacts {
   issuer: string | null;
-  issuer_matches_origin: boolean | null;
+  expected_issuer: string | null;
   authorization_endpoint: string | null;
   token_endpoint: string | null;
   jwks_uri: string | null;
@@ -22,7 +16,7 @@ export interface AuthorizationServerFacts {
   code_challenge_methods_supported: string[] | null;
 }
 
-export function inspectAuthorizationServer(json: unknown, origin: string): AuthorizationServerFacts {
+export function inspectAuthorizationServer(json: unknown, expected: string | null): AuthorizationServerFacts {
   const doc = asObject(json) ?? {};
   const issuer = asString(doc.issuer);
   // Every URL-valued member that a client calls or fetches keys from must be https (RFC 8414 section 2).
@@ -35,7 +29,7 @@ export function inspectAuthorizationServer(json: unknown, origin: string): Autho
     .sort();
   return {
     issuer,
-    issuer_matches_origin: namesOrigin(issuer, origin),
+    expected_issuer: expected,
     authorization_endpoint: asString(doc.authorization_endpoint),
     token_endpoint: asString(doc.token_endpoint),
     jwks_uri: asString(doc.jwks_uri),
@@ -49,7 +43,8 @@ export function inspectAuthorizationServer(json: unknown, origin: string): Autho
 
 export interface ProtectedResourceFacts {
   resource: string | null;
-  resource_matches_origin: boolean | null;
+  expected_resource: string | null;
+  authorization_servers: string[];
   authorization_servers_count: number | null;
   authorization_servers_non_https_count: number | null;
   bearer_methods_supported: string[] | null;
@@ -57,13 +52,14 @@ export interface ProtectedResourceFacts {
   jwks_uri: string | null;
 }
 
-export function inspectProtectedResource(json: unknown, origin: string): ProtectedResourceFacts {
+export function inspectProtectedResource(json: unknown, expected: string | null): ProtectedResourceFacts {
   const doc = asObject(json) ?? {};
   const resource = asString(doc.resource);
   const servers = asArray(doc.authorization_servers);
   return {
     resource,
-    resource_matches_origin: namesOrigin(resource, origin),
+    expected_resource: expected,
+    authorization_servers: servers ? servers.filter((s): s is string => typeof s === 'string') : [],
     authorization_servers_count: servers ? servers.length : null,
     authorization_servers_non_https_count: servers ? servers.filter((s) => !isHttpsUrl(s)).length : null,
     bearer_methods_supported: stringList(doc.bearer_methods_supported),

@@ -43,6 +43,8 @@ describe('inspectJwks', () => {
       duplicate_kids: [],
       kid_thumbprint_mismatch_count: 0,
       keys_valid_at_observation_count: 1,
+      form_violations: [],
+      encoding_violations: [],
     });
   });
 

@@ -29,7 +29,7 @@ describe('inspectMcpCard', () => {
       tools_count: null,
     });
     expect(facts.remotes).toEqual([
-      { url: 'https://example.com/mcp', transport: 'streamable-http', https: true, on_site: true },
+      { url: 'https://example.com/mcp', transport: 'streamable-http', declared_in: 'remotes', on_site: true },
     ]);
   });
 
@@ -62,7 +62,7 @@ describe('inspectMcpCard', () => {
       BASE,
       'example.com',
     );
-    expect(facts.remotes.map((r) => [r.https, r.on_site])).toEqual([
+    expect(facts.remotes.map((r) => [r.url.startsWith('https:'), r.on_site])).toEqual([
       [false, true],
       [true, false],
     ]);

@@ -21,7 +21,7 @@ describe('inspectAuthorizationServer', () => {
       ),
     ).toEqual({
       issuer: 'https://example.com',
-      issuer_matches_origin: true,
+      expected_issuer: 'https://example.com',
       authorization_endpoint: 'https://example.com/authorize',
       token_endpoint: 'https://example.com/token',
       jwks_uri: 'https://example.com/.well-known/jwks.json',
@@ -43,14 +43,13 @@ describe('inspectAuthorizationServer', () => {
       },
       ORIGIN,
     );
-    expect(facts.issuer_matches_origin).toBe(false);
+    expect(facts).toMatchObject({ issuer: 'https://login.other.test', expected_issuer: ORIGIN });
     expect(facts.non_https_endpoints).toEqual(['jwks_uri', 'token_endpoint']);
     expect(facts.code_challenge_methods_supported).toBeNull();
   });
 
-  it('accepts a trailing slash on the issuer and answers null without one', () => {
-    expect(inspectAuthorizationServer({ issuer: 'https://example.com/' }, ORIGIN).issuer_matches_origin).toBe(true);
-    expect(inspectAuthorizationServer({}, ORIGIN).issuer_matches_origin).toBeNull();
+  it('answers null without an issuer', () => {
+    expect(inspectAuthorizationServer({}, ORIGIN).issuer).toBeNull();
   });
 });
 
@@ -68,7 +67,8 @@ describe('inspectProtectedResource', () => {
       ),
     ).toEqual({
       resource: 'https://example.com',
-      resource_matches_origin: true,
+      expected_resource: ORIGIN,
+      authorization_servers: ['https://auth.example.com', 'http://legacy.example.com'],
       authorization_servers_count: 2,
       authorization_servers_non_https_count: 1,
       bearer_methods_supported: ['header'],
@@ -79,7 +79,8 @@ describe('inspectProtectedResource', () => {
 
   it('notices a resource for another origin', () => {
     expect(inspectProtectedResource({ resource: 'https://api.example.com' }, ORIGIN)).toMatchObject({
-      resource_matches_origin: false,
+      resource: 'https://api.example.com',
+      expected_resource: ORIGIN,
       authorization_servers_count: null,
     });
   });

@@ -50,7 +50,7 @@ describe('agents provider on good.test', () => {
       json_parsed: true,
     });
     expect(obs.mcp.manifest.remotes).toEqual([
-      { url: 'https://good.test/mcp', transport: 'streamable-http', https: true, on_site: true },
+      { url: 'https://good.test/mcp', transport: 'streamable-http', declared_in: 'remotes', on_site: true },
     ]);
     expect(obs.mcp.server_card).toMatchObject({ published: false, document: { status: 404 } });
     expect(obs.mcp.endpoint).toMatchObject({
@@ -94,11 +94,40 @@ describe('agents provider on good.test', () => {
 
   it('reads OAuth resource metadata and the key sets', () => {
     expect(obs.oauth.protected_resource).toMatchObject({
-      resource_matches_origin: true,
-      authorization_servers_count: 1,
+      resource: 'https://good.test',
+      expected_resource: 'https://good.test',
+      authorization_servers: ['https://good.test/auth'],
       authorization_servers_non_https_count: 0,
     });
     expect(obs.oauth.authorization_server.document.status).toBe(404);
+    // The issuer has a path: RFC 8414 places its metadata at /.well-known/oauth-authorization-server/auth (not
+    // published here), OpenID Discovery at /auth/.well-known/openid-configuration (published).
+    expect(obs.oauth.named_servers).toHaveLength(1);
+    expect(obs.oauth.named_servers[0]).toMatchObject({
+      named_as: 'https://good.test/auth',
+      oauth_authorization_server: {
+        published: false,
+        document: { url: expect.stringMatching(/\/\.well-known\/oauth-authorization-server\/auth$/), status: 404 },
+      },
+      openid_configuration: {
+        published: true,
+        issuer: 'https://good.test/auth',
+        expected_issuer: 'https://good.test/auth',
+        jwks_uri: 'https://good.test/auth/keys.json',
+      },
+    });
+    // The keys are where jwks_uri says, not at /.well-known/jwks.json.
+    expect(obs.oauth.key_sets).toEqual([
+      expect.objectContaining({
+        url: 'https://good.test/auth/keys.json',
+        named_by: ['named_servers:https://good.test/auth'],
+        published: true,
+        keys_count: 1,
+        private_members: [],
+        form_violations: [],
+        encoding_violations: [],
+      }),
+    ]);
     expect(obs.identity.jwks).toMatchObject({ keys_count: 1, private_members: [], kid_thumbprint_mismatch_count: 0 });
     expect(obs.identity.wba_directory.document.content_type).toBe('application/http-message-signatures-directory+json');
     expect(obs.identity.wba_directory).toMatchObject({
@@ -160,7 +189,7 @@ describe('agents provider on the broken sites', () => {
   it('ag-oauth-http: http endpoints and no PKCE', async () => {
     const obs = await collect('ag-oauth-http.test', ['oauth']);
     expect(obs.oauth.authorization_server).toMatchObject({
-      issuer_matches_origin: true,
+      expected_issuer: 'https://ag-oauth-http.test',
       non_https_endpoints: ['registration_endpoint', 'token_endpoint'],
       code_challenge_methods_supported: null,
     });

@@ -212,7 +212,7 @@ export interface AgentsObservations {
     item_count: number;
   };
   /**
-   * OAuth discovery metadata at the root well-known paths.
+   * OAuth discovery metadata at the root well-known paths, at the locations of the authorization servers the protected resource names, and the key sets their jwks_uri name.
    */
   oauth?: {
     /**
@@ -228,9 +228,13 @@ export interface AgentsObservations {
        */
       resource: string | null;
       /**
-       * `resource` equals https://<domain> (a trailing slash allowed); null without one.
+       * The resource identifier the document's location names (RFC 9728 section 3.1): https://<domain> for the root well-known path.
        */
-      resource_matches_origin: boolean | null;
+      expected_resource: string | null;
+      /**
+       * `authorization_servers` entries that are strings, in document order.
+       */
+      authorization_servers: string[];
       /**
        * Length of `authorization_servers`; null when absent.
        */
@@ -254,6 +258,14 @@ export interface AgentsObservations {
     };
     authorization_server: AuthorizationServer;
     openid_configuration: AuthorizationServer;
+    /**
+     * Each authorization server the protected resource names that is not the site's origin (at most 3), in document order.
+     */
+    named_servers: NamedServer[];
+    /**
+     * Every https jwks_uri the OAuth metadata names (at most 4), fetched once each, in the order first named.
+     */
+    key_sets: KeySet[];
   };
   /**
    * Published public keys.
@@ -299,6 +311,14 @@ export interface AgentsObservations {
        * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
        */
       keys_valid_at_observation_count: number;
+      /**
+       * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, member types), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+       */
+      form_violations: string[];
+      /**
+       * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+       */
+      encoding_violations: string[];
     };
     /**
      * /.well-known/http-message-signatures-directory (Web Bot Auth key directory).
@@ -348,6 +368,14 @@ export interface AgentsObservations {
        * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
        */
       keys_valid_at_observation_count: number;
+      /**
+       * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, member types), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+       */
+      form_violations: string[];
+      /**
+       * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+       */
+      encoding_violations: string[];
     };
   };
   /**
@@ -501,7 +529,7 @@ export interface AgentsObservations {
   };
 }
 /**
- * An MCP server card or legacy mcp.json manifest.
+ * An MCP server card, SEP-1649 mcp.json manifest, or published client configuration.
  */
 export interface McpDocument {
   published: Published;
@@ -509,11 +537,11 @@ export interface McpDocument {
   json_parsed: JsonParsed;
   json_error: JsonError;
   /**
-   * Shape found: SEP-2127 server card (remotes[]), SEP-1649 manifest (serverInfo/transport), another JSON object; null when no JSON object was read.
+   * Shape found: SEP-2127 server card (remotes[]), SEP-1649 manifest (serverInfo/transport), a client configuration (mcpServers or servers), another JSON object; null when no JSON object was read.
    */
-  format: 'server-card' | 'legacy-manifest' | 'unknown' | null;
+  format: 'server-card' | 'legacy-manifest' | 'client-config' | 'unknown' | null;
   /**
-   * `name` (server card) or `serverInfo.name` (legacy manifest).
+   * `name` (server card), `serverInfo.name` (legacy manifest), or the first server's key or `name` in a client configuration.
    */
   name: string | null;
   /**
@@ -533,13 +561,13 @@ export interface McpDocument {
    */
   protocol_version: string | null;
   /**
-   * Declared endpoints (remotes[], transport.endpoint, top-level endpoint/url), resolved against the document URL, in document order.
+   * Declared endpoints (remotes[], transport.endpoint/url, top-level endpoint and url, mcpServers and servers entries with url/serverUrl/httpUrl, endpoints), resolved against the document URL, in that order of members and document order within each.
    *
    * Items: One declared endpoint.
    */
   remotes: {
     /**
-     * Absolute URL.
+     * Absolute URL (scheme and host lower-cased by URL resolution).
      */
     url: string;
     /**
@@ -547,9 +575,9 @@ export interface McpDocument {
      */
     transport: string | null;
     /**
-     * The URL uses https.
+     * The member of the document that declared the endpoint.
      */
-    https: boolean;
+    declared_in: 'remotes' | 'transport' | 'endpoint' | 'url' | 'mcpServers' | 'servers' | 'endpoints';
     /**
      * The host is the scanned domain or one of its subdomains.
      */
@@ -655,6 +683,10 @@ export interface AgentCard {
    */
   interface_style: 'supported-interfaces' | 'top-level-url' | null;
   /**
+   * The A2A schema line the card is judged against, from the version it declares (1.0 for a supportedInterfaces card; 0.1 (v0.1.0), 0.2 (v0.2.0-0.2.4), 0.3 (v0.2.5-0.3.x); a card declaring none: 0.1 when it carries `authentication`, else 0.2); null when no JSON object was read.
+   */
+  judged_against: '0.1' | '0.2' | '0.3' | '1.0' | null;
+  /**
    * `name`.
    */
   name: string | null;
@@ -667,7 +699,7 @@ export interface AgentCard {
    */
   version: string | null;
   /**
-   * First interface protocolVersion, else top-level protocolVersion.
+   * The declared protocol version: first interface protocolVersion, else top-level protocolVersion.
    */
   protocol_version: string | null;
   /**
@@ -683,15 +715,11 @@ export interface AgentCard {
    */
   endpoint_urls_non_https_count: number | null;
   /**
-   * `capabilities` is an object.
-   */
-  capabilities_present: boolean;
-  /**
    * Length of `skills`; null when not a list.
    */
   skills_count: number | null;
   /**
-   * Skills lacking string id, name or description, or a tags list.
+   * Skills that break the judged version's AgentSkill (a missing required member or a member of the wrong type).
    */
   skills_incomplete_count: number | null;
   /**
@@ -702,6 +730,10 @@ export interface AgentCard {
    * `defaultOutputModes`, sorted; null when absent.
    */
   default_output_modes: string[] | null;
+  /**
+   * Input and output modes (card defaults and skills) that are not media types (RFC 9110 section 8.3.1 type "/" subtype), sorted.
+   */
+  modes_not_media_types: string[];
   /**
    * Keys of `securitySchemes`, sorted.
    */
@@ -715,9 +747,13 @@ export interface AgentCard {
    */
   signatures_count: number | null;
   /**
-   * A2A 1.0 required members absent (capabilities, defaultInputModes, defaultOutputModes, description, name, skills, version; supportedInterfaces when no endpoint is declared either way), sorted.
+   * Members the judged version requires of the card that are absent, sorted.
    */
   missing_required: string[];
+  /**
+   * Other violations of the judged version's schema outside skills, as `<production> <JSON pointer>: <reason>` (at most 20).
+   */
+  form_violations: string[];
 }
 /**
  * OAuth authorization server metadata (RFC 8414) or OpenID Connect discovery document.
@@ -732,9 +768,9 @@ export interface AuthorizationServer {
    */
   issuer: string | null;
   /**
-   * The issuer equals https://<domain> (a trailing slash allowed); null without an issuer.
+   * The issuer the document's location names (RFC 8414 section 3.3, OpenID Connect Discovery section 4.3), without a terminating slash: https://<domain> for the root well-known paths.
    */
-  issuer_matches_origin: boolean | null;
+  expected_issuer: string | null;
   /**
    * `authorization_endpoint`.
    */
@@ -767,6 +803,74 @@ export interface AuthorizationServer {
    * `code_challenge_methods_supported`, sorted; null when absent.
    */
   code_challenge_methods_supported: string[] | null;
+}
+/**
+ * An authorization server named by the protected resource metadata, read at both locations its identifier implies.
+ */
+export interface NamedServer {
+  /**
+   * The identifier as authorization_servers names it.
+   */
+  named_as: string;
+  oauth_authorization_server: AuthorizationServer;
+  openid_configuration: AuthorizationServer;
+}
+/**
+ * A key set named by jwks_uri.
+ */
+export interface KeySet {
+  /**
+   * The jwks_uri.
+   */
+  url: string;
+  /**
+   * The documents naming it: protected_resource, authorization_server, openid_configuration, or named_servers:<identifier>; sorted.
+   */
+  named_by: string[];
+  published: Published;
+  document: Document;
+  json_parsed: JsonParsed;
+  json_error: JsonError;
+  /**
+   * Length of `keys`; null when the document has no keys list.
+   */
+  keys_count: number | null;
+  /**
+   * Facts per key, in document order.
+   */
+  keys: Jwk[];
+  /**
+   * Private or symmetric key members (d, dp, dq, k, oth, p, q, qi) found in any key, sorted.
+   */
+  private_members: string[];
+  /**
+   * Keys without a string `kty`.
+   */
+  keys_without_kty_count: number;
+  /**
+   * Keys without a string `kid`.
+   */
+  keys_without_kid_count: number;
+  /**
+   * `kid` values used by more than one key, sorted.
+   */
+  duplicate_kids: string[];
+  /**
+   * Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
+   */
+  kid_thumbprint_mismatch_count: number;
+  /**
+   * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
+   */
+  keys_valid_at_observation_count: number;
+  /**
+   * Violations of RFC 7517/7518/8037 JWK members (a key type's required members, member types), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+   */
+  form_violations: string[];
+  /**
+   * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
+   */
+  encoding_violations: string[];
 }
 /**
  * One key of a key set.
