@@ -43,8 +43,19 @@ export interface WellknownObservations {
     parse_errors:
       | {
           line: number;
+          /**
+           * missing_separator, rule_outside_group and invalid_path lose or change a rule (RFC 9309 section 2.2); invalid_user_agent breaks only the letter of the product-token grammar, since crawlers match the value's leading token; invalid_crawl_delay is a record outside RFC 9309.
+           */
           code:
             'missing_separator' | 'rule_outside_group' | 'invalid_user_agent' | 'invalid_path' | 'invalid_crawl_delay';
+          /**
+           * The RFC 9309 ABNF production the line breaks (crawl-delay for that record).
+           */
+          production: string;
+          /**
+           * The line as written, comment removed, at most 200 characters.
+           */
+          value: string;
         }[]
       | null;
     /**
