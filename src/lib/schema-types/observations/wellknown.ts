@@ -413,7 +413,7 @@ export interface WellknownObservations {
       preferred_languages: string[];
     } | null;
     /**
-     * Other field names, lower-cased, sorted.
+     * Field names outside the IANA security.txt registry (a misspelt Acknowledgements among them), as first written, sorted case-insensitively.
      */
     unknown_fields: string[] | null;
     /**
@@ -425,12 +425,28 @@ export interface WellknownObservations {
      */
     insecure_uris: string[] | null;
     /**
-     * Lines that do not parse, in line order.
+     * Lines that break the RFC 9116 section 4 grammar, in line order: the line syntax (field-name ":" SP value) or their field's value grammar.
      */
     parse_errors:
       | {
           line: number;
-          code: 'missing_separator' | 'empty_value' | 'invalid_expires' | 'unterminated_signature';
+          code:
+            | 'missing_separator'
+            | 'invalid_field_name'
+            | 'missing_space'
+            | 'empty_value'
+            | 'invalid_uri'
+            | 'invalid_expires'
+            | 'invalid_language_tag'
+            | 'unterminated_signature';
+          /**
+           * The RFC 9116 section 4 ABNF production the line breaks.
+           */
+          production: string;
+          /**
+           * The line as written, at most 200 characters.
+           */
+          value: string;
         }[]
       | null;
   };
