@@ -2,7 +2,7 @@
 // issue-value grammar (section 4.2, shared by issuewild, RFC 9495's issuemail and the BIMI issuevmc), and the
 // URL of iodef (section 4.4). Pure; which tags a CA understands is for the rules.
 import type { CaaRecord } from '../../src/lib/schema-types/observations/dns.ts';
-import { parseUri } from './uri.ts';
+import { parseUri } from '../shared/uri.ts';
 
 export type CaaRecordFacts = CaaRecord;
 

@@ -4,7 +4,7 @@
 // strong enough is for the rules.
 import type { DmarcParsed } from '../../src/lib/schema-types/observations/dns.ts';
 import { parseTagList, tagValue, uriList, type TagList } from './parse-tags.ts';
-import { parseUri } from './uri.ts';
+import { parseUri } from '../shared/uri.ts';
 
 export type DmarcFacts = DmarcParsed;
 

@@ -3,7 +3,7 @@
 // Definition"). Pure; every error names the production it breaks.
 import type { BimiFacet, MtaStsFacet, TlsRptFacet } from './facts.ts';
 import { parseTagList, tagValue, uriList, type TagGrammar, type TagList } from './parse-tags.ts';
-import { parseUri, uriHost } from './uri.ts';
+import { parseUri, uriHost } from '../shared/uri.ts';
 
 /** Records whose first field is the version (case-sensitive %s in RFC 8461 and RFC 8460), then ";", WSP or the end. */
 export const MTA_STS_VERSION = /^v=STSv1(?=[ \t;]|$)/;

@@ -9,9 +9,22 @@ export const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
 export type RobotsErrorCode =
   'missing_separator' | 'rule_outside_group' | 'invalid_user_agent' | 'invalid_path' | 'invalid_crawl_delay';
 
+/** The RFC 9309 section 2.2 production each error breaks (Crawl-delay is no RFC record: its own name). */
+export const ROBOTS_ERROR_PRODUCTION: Record<RobotsErrorCode, string> = {
+  missing_separator: 'rule',
+  rule_outside_group: 'group',
+  invalid_user_agent: 'product-token',
+  invalid_path: 'path-pattern',
+  invalid_crawl_delay: 'crawl-delay',
+};
+
 export interface RobotsParseError {
   line: number;
   code: RobotsErrorCode;
+  /** The ABNF production the line breaks. */
+  production: string;
+  /** The line as written (comment removed), cut to VALUE_LIMIT characters. */
+  value: string;
 }
 
 export interface RobotsRule {
@@ -56,10 +69,12 @@ export interface ParsedRobots {
   licenses: string[];
 }
 
-// RFC 9309's identifier is letters, "-" and "_"; digits are accepted too because vendors publish tokens with
-// them (AI2Bot) and crawlers match those lines.
-const PRODUCT_TOKEN = /^[A-Za-z0-9_-]+$/;
+// RFC 9309's identifier: 1*(%x2D / %x41-5A / %x5F / %x61-7A), letters, "-" and "_" only. A value outside it
+// (`Sogou web spider`, `AI2Bot`, `Googlebot/2.1`) is reported, yet still names the crawler its leading run of
+// token characters spells, digits included, as Google's parser and others match it.
+const PRODUCT_TOKEN = /^[A-Za-z_-]+$/;
 const LEADING_TOKEN = /^[A-Za-z0-9_-]+/;
+const VALUE_LIMIT = 200;
 const DELAY = /^\d+(?:\.\d+)?$/;
 
 /** Bytes beyond the parse limit are not read; the line the limit cuts through is dropped. */
@@ -69,17 +84,17 @@ function withinLimit(bytes: Uint8Array): { text: string; utf8Valid: boolean; bom
   return { ...decoded, cut };
 }
 
-export function parseRobots(bytes: Uint8Array): ParsedRobots {
+/** The lines to parse: within the limit, without the line it cuts or the empty one after a final newline. */
+function readLines(bytes: Uint8Array): { lines: string[]; utf8Valid: boolean; bom: boolean } {
   const { text, utf8Valid, bom, cut } = withinLimit(bytes);
   const lines = splitLines(text);
   if (cut) lines.pop();
   else if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return { lines, utf8Valid, bom };
+}
 
-  const out: ParsedRobots = {
-    bom,
-    utf8Valid,
-    lines: lines.length,
-    unknownLines: 0,
+function emptyParse(bom: boolean, utf8Valid: boolean, lines: number): ParsedRobots {
+  const lists = {
     unknownKeys: [],
     errors: [],
     groups: [],
@@ -88,25 +103,33 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
     contentUsage: [],
     licenses: [],
   };
+  return { bom, utf8Valid, lines, unknownLines: 0, ...lists };
+}
+
+export function parseRobots(bytes: Uint8Array): ParsedRobots {
+  const { lines, utf8Valid, bom } = readLines(bytes);
+  const out = emptyParse(bom, utf8Valid, lines.length);
   const unknownKeys = new Set<string>();
   let current: RobotsGroup | null = null;
   // A user-agent line joins the current group until the group has a member line; then it starts a new one.
   let members = 0;
-
+  let line = '';
+  const error = (n: number, code: RobotsErrorCode) =>
+    out.errors.push({ line: n, code, production: ROBOTS_ERROR_PRODUCTION[code], value: line.slice(0, VALUE_LIMIT) });
   const inGroup = (n: number): RobotsGroup | null => {
     if (current) return current;
-    out.errors.push({ line: n, code: 'rule_outside_group' });
+    error(n, 'rule_outside_group');
     return null;
   };
 
   lines.forEach((raw, i) => {
     const n = i + 1;
     const hash = raw.indexOf('#');
-    const line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
+    line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
     if (line === '') return;
     const colon = line.indexOf(':');
     if (colon < 0) {
-      out.errors.push({ line: n, code: 'missing_separator' });
+      error(n, 'missing_separator');
       return;
     }
     const key = line.slice(0, colon).trim().toLowerCase();
@@ -119,7 +142,7 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
           members = 0;
         }
         const valid = value === '*' || PRODUCT_TOKEN.test(value);
-        if (!valid) out.errors.push({ line: n, code: 'invalid_user_agent' });
+        if (!valid) error(n, 'invalid_user_agent');
         // An invalid value still names the crawler its leading token spells (`Googlebot/2.1` -> googlebot).
         const token = value === '*' ? '*' : (LEADING_TOKEN.exec(value)?.[0] ?? '').toLowerCase();
         if (token && !current.userAgents.includes(token)) current.userAgents.push(token);
@@ -130,8 +153,7 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
         const group = inGroup(n);
         if (!group) return;
         members++;
-        if (value !== '' && !value.startsWith('/') && !value.startsWith('*'))
-          out.errors.push({ line: n, code: 'invalid_path' });
+        if (value !== '' && !value.startsWith('/') && !value.startsWith('*')) error(n, 'invalid_path');
         group.rules.push({ kind: key, pattern: value, line: n });
         return;
       }
@@ -139,7 +161,7 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
         const group = inGroup(n);
         if (!group) return;
         members++;
-        if (!DELAY.test(value)) out.errors.push({ line: n, code: 'invalid_crawl_delay' });
+        if (!DELAY.test(value)) error(n, 'invalid_crawl_delay');
         else if (group.crawlDelay === null) group.crawlDelay = Number(value);
         return;
       }
@@ -152,10 +174,8 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
         return;
       }
       case 'sitemap':
-        out.sitemaps.push(value);
-        return;
       case 'license':
-        out.licenses.push(value);
+        (key === 'sitemap' ? out.sitemaps : out.licenses).push(value);
         return;
       default:
         out.unknownLines++;

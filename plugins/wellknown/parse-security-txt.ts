@@ -1,9 +1,12 @@
-// security.txt per RFC 9116: `Field: value` lines (names case-insensitive), comments, and an optional OpenPGP
-// cleartext signature around the whole file (section 2.3). Facts only: the values as written, the one
-// Expires date normalised to ISO 8601 when it parses, and what did not parse.
+// security.txt per RFC 9116 section 4 (ABNF): `field-name ":" SP value` lines, comments, blank lines, and an optional
+// OpenPGP cleartext signature around the whole file (section 2.3). Each value is read against its field's grammar
+// (uri per RFC 3986, date-time per RFC 3339, Language-Tag per RFC 5646); every error names the production it breaks.
+// Facts only: the values as written, the one Expires date as ISO 8601, fields outside the registry, what did not parse.
+import { parse as parseLanguageTag } from 'bcp-47';
+import { parseUri } from '../shared/uri.ts';
 import { decodeUtf8, splitLines } from './text.ts';
 
-/** The fields RFC 9116 section 2.5 defines, plus CSAF (registered in the IANA security.txt registry). */
+/** The fields of the IANA "security.txt Fields" registry: RFC 9116 section 2.5 and CSAF. */
 const SECURITY_TXT_FIELDS = [
   'acknowledgments',
   'canonical',
@@ -18,7 +21,7 @@ const SECURITY_TXT_FIELDS = [
 
 export type SecurityTxtField = (typeof SECURITY_TXT_FIELDS)[number];
 
-/** Fields whose values are URIs (section 2.5); `http:` in any of them is an insecure web URI. */
+/** Fields whose value is `uri`; `http:` in any of them is an insecure web URI. */
 const URI_FIELDS: readonly SecurityTxtField[] = [
   'acknowledgments',
   'canonical',
@@ -29,7 +32,35 @@ const URI_FIELDS: readonly SecurityTxtField[] = [
   'policy',
 ];
 
-export type SecurityTxtErrorCode = 'missing_separator' | 'empty_value' | 'invalid_expires' | 'unterminated_signature';
+export type SecurityTxtErrorCode =
+  | 'missing_separator'
+  | 'invalid_field_name'
+  | 'missing_space'
+  | 'empty_value'
+  | 'invalid_uri'
+  | 'invalid_expires'
+  | 'invalid_language_tag'
+  | 'unterminated_signature';
+
+/** The RFC 9116 section 4 production each error breaks. */
+export const SECURITY_TXT_ERROR_PRODUCTION: Record<SecurityTxtErrorCode, string> = {
+  missing_separator: 'fs',
+  invalid_field_name: 'field-name',
+  missing_space: 'SP',
+  empty_value: 'unstructured',
+  invalid_uri: 'uri',
+  invalid_expires: 'date-time',
+  invalid_language_tag: 'lang-tag',
+  unterminated_signature: 'sign-footer',
+};
+
+export interface SecurityTxtError {
+  line: number;
+  code: SecurityTxtErrorCode;
+  production: string;
+  /** The line as written, cut to VALUE_LIMIT characters. */
+  value: string;
+}
 
 export interface ParsedSecurityTxt {
   /** The file is an OpenPGP cleartext signed message. */
@@ -37,33 +68,53 @@ export interface ParsedSecurityTxt {
   /** A signed file carries a complete BEGIN/END PGP SIGNATURE block after the message. */
   signatureComplete: boolean | null;
   fields: Record<SecurityTxtField, string[]>;
-  /** Field names outside the list above, lower-cased, sorted, unique. */
+  /** Field names outside the registry, as written (first spelling), sorted case-insensitively, unique. */
   unknownFields: string[];
   /** The single Expires value as ISO 8601 UTC, when there is exactly one and it is an RFC 3339 date-time. */
   expires: string | null;
   /** `http:` URIs in URI-valued fields, in file order. */
   insecureUris: string[];
-  errors: { line: number; code: SecurityTxtErrorCode }[];
+  errors: SecurityTxtError[];
 }
 
-const FIELD = /^([A-Za-z0-9-]+)\s*:\s*(.*)$/;
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2}(?:\.\d+)?)([Zz]|[+-]\d{2}:\d{2})$/;
+/** RFC 5322 section 3.6.8: field-name = 1*ftext, ftext = %d33-57 / %d59-126. */
+const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2}(?:\.\d+)?)([Zz]|[+-]\d{2}:\d{2})$/;
 const SIGNED_START = '-----BEGIN PGP SIGNED MESSAGE-----';
 const SIGNATURE_START = '-----BEGIN PGP SIGNATURE-----';
 const SIGNATURE_END = '-----END PGP SIGNATURE-----';
+const VALUE_LIMIT = 200;
 
-/** An RFC 3339 date-time as ISO 8601 UTC, or null. */
+/** An RFC 3339 date-time (section 5.6) as ISO 8601 UTC, or null. */
 export function rfc3339ToIso(value: string): string | null {
-  const m = RFC3339.exec(value.trim());
+  const m = RFC3339.exec(value);
   if (!m) return null;
-  const [, y, mo, d, h, mi] = m.map(Number) as number[];
-  if (mo! < 1 || mo! > 12 || d! < 1 || d! > 31 || h! > 23 || mi! > 59 || Number(m[6]) >= 61) return null;
-  const t = Date.parse(value.trim().replace(' ', 'T').replace(/z$/, 'Z'));
-  if (Number.isNaN(t)) return null;
-  const date = new Date(t);
-  // Date.parse rolls 31 February over into March; the calendar day must survive the round trip (UTC offsets aside).
-  if (m[7]!.toUpperCase() === 'Z' && date.getUTCDate() !== d) return null;
-  return date.toISOString();
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (mo < 1 || mo > 12 || d < 1 || d > days || h > 23 || mi > 59 || s >= 61) return null;
+  const t = Date.parse(value.replace('t', 'T').replace(/z$/, 'Z'));
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+/** RFC 9116 lang-values: lang-tag *(*WSP "," *WSP lang-tag), each tag per RFC 5646 section 2.1. */
+function languagesValid(value: string): boolean {
+  return value.split(/[ \t]*,[ \t]*/).every((tag) => {
+    let ok = tag !== '';
+    parseLanguageTag(tag, {
+      forgiving: false,
+      warning: () => {
+        ok = false;
+      },
+    });
+    return ok;
+  });
+}
+
+/** The value grammar a known field's value breaks, or null. */
+function valueError(field: SecurityTxtField, value: string): SecurityTxtErrorCode | null {
+  if (field === 'expires') return rfc3339ToIso(value) === null ? 'invalid_expires' : null;
+  if (field === 'preferred-languages') return languagesValid(value) ? null : 'invalid_language_tag';
+  return parseUri(value) === null ? 'invalid_uri' : null;
 }
 
 /** The message lines of a cleartext-signed file (armor headers dropped, dash-escaping undone). */
@@ -82,53 +133,73 @@ function signedBody(lines: string[]): { body: { text: string; n: number }[]; com
   return { body, complete: false };
 }
 
-export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurityTxt {
-  const lines = splitLines(decodeUtf8(bytes, cut).text);
-  const signed = lines[0]?.trim() === SIGNED_START;
-  const out: ParsedSecurityTxt = {
+function emptyParse(signed: boolean): ParsedSecurityTxt {
+  const fields = Object.fromEntries(SECURITY_TXT_FIELDS.map((f) => [f, [] as string[]]));
+  return {
     signed,
     signatureComplete: null,
-    fields: Object.fromEntries(SECURITY_TXT_FIELDS.map((f) => [f, [] as string[]])) as unknown as Record<
-      SecurityTxtField,
-      string[]
-    >,
+    fields: fields as Record<SecurityTxtField, string[]>,
     unknownFields: [],
     expires: null,
     insecureUris: [],
     errors: [],
   };
+}
+
+type Line =
+  { kind: 'skip' } | { kind: 'error'; code: SecurityTxtErrorCode } | { kind: 'field'; name: string; value: string };
+
+/** RFC 9116 `line = [ (field / comment) ] eol`, eol = *WSP [CR] LF: what one line is. */
+function readLine(text: string): Line {
+  const line = text.replace(/[ \t]+$/, '');
+  if (line === '' || line.startsWith('#')) return { kind: 'skip' };
+  const colon = line.indexOf(':');
+  if (colon < 0) return { kind: 'error', code: 'missing_separator' };
+  const name = line.slice(0, colon);
+  if (!FIELD_NAME.test(name)) return { kind: 'error', code: 'invalid_field_name' };
+  const rest = line.slice(colon + 1);
+  if (rest === '' || rest === ' ') return { kind: 'error', code: 'empty_value' };
+  if (!rest.startsWith(' ')) return { kind: 'error', code: 'missing_space' };
+  return { kind: 'field', name, value: rest.slice(1) };
+}
+
+export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurityTxt {
+  const lines = splitLines(decodeUtf8(bytes, cut).text);
+  const out = emptyParse(lines[0]?.trim() === SIGNED_START);
   let body = lines.map((text, i) => ({ text, n: i + 1 }));
-  if (signed) {
+  const error = (n: number, code: SecurityTxtErrorCode, text: string) =>
+    out.errors.push({
+      line: n,
+      code,
+      production: SECURITY_TXT_ERROR_PRODUCTION[code],
+      value: text.slice(0, VALUE_LIMIT),
+    });
+  if (out.signed) {
     const s = signedBody(lines);
     body = s.body;
     out.signatureComplete = s.complete;
-    if (!s.complete) out.errors.push({ line: lines.length, code: 'unterminated_signature' });
+    if (!s.complete) error(lines.length, 'unterminated_signature', lines[lines.length - 1] ?? '');
   }
-  const unknown = new Set<string>();
+  const unknown = new Map<string, string>();
   for (const { text, n } of body) {
-    const line = text.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const m = FIELD.exec(line);
-    if (!m) {
-      out.errors.push({ line: n, code: 'missing_separator' });
+    const read = readLine(text);
+    if (read.kind === 'skip') continue;
+    if (read.kind === 'error') {
+      error(n, read.code, text);
       continue;
     }
-    const name = m[1]!.toLowerCase();
-    const value = m[2]!.trim();
-    if (value === '') {
-      out.errors.push({ line: n, code: 'empty_value' });
+    const lower = read.name.toLowerCase();
+    if (!(SECURITY_TXT_FIELDS as readonly string[]).includes(lower)) {
+      if (!unknown.has(lower)) unknown.set(lower, read.name);
       continue;
     }
-    if (!(SECURITY_TXT_FIELDS as readonly string[]).includes(name)) {
-      unknown.add(name);
-      continue;
-    }
-    const field = name as SecurityTxtField;
-    out.fields[field].push(value);
-    if (field === 'expires' && rfc3339ToIso(value) === null) out.errors.push({ line: n, code: 'invalid_expires' });
-    if (URI_FIELDS.includes(field) && /^http:/i.test(value)) out.insecureUris.push(value);
+    const field = lower as SecurityTxtField;
+    out.fields[field].push(read.value);
+    const code = valueError(field, read.value);
+    if (code) error(n, code, text);
+    if (URI_FIELDS.includes(field) && /^http:/i.test(read.value)) out.insecureUris.push(read.value);
   }
-  out.unknownFields = [...unknown].sort();
+  out.unknownFields = [...unknown.keys()].sort().map((k) => unknown.get(k)!);
   if (out.fields.expires.length === 1) out.expires = rfc3339ToIso(out.fields.expires[0]!);
   return out;
 }

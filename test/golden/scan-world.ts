@@ -69,10 +69,11 @@ export interface WorldScanner {
   stop(): Promise<void>;
 }
 
-export async function worldScanner(env: Record<string, string> = {}): Promise<WorldScanner> {
+/** `sitesDir`: another sites folder (the real-world corpus builds one); the world's own sites by default. */
+export async function worldScanner(env: Record<string, string> = {}, sitesDir?: string): Promise<WorldScanner> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dvs-scan-'));
   const agentKey = await loadAgentKey(dataDir);
-  const world = await startWorld({ trustedAgentKeys: [agentKey.publicJwk] });
+  const world = await startWorld({ trustedAgentKeys: [agentKey.publicJwk], ...(sitesDir ? { sitesDir } : {}) });
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: dataDir, DVS_BASE_URL: 'https://dvs.test', ...env });
   const ruleset = loadRuleset();
   const scanner = createScanner({ config, ruleset, providers, log: quiet, agentKey });

@@ -2,7 +2,7 @@
 // texts that break it (which the WHATWG URL parser would repair).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseUri, uriHost } from '../../../plugins/dns/uri.ts';
+import { parseUri, uriHost } from '../../../plugins/shared/uri.ts';
 
 describe('parseUri', () => {
   it.each([

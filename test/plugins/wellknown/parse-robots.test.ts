@@ -36,7 +36,7 @@ describe('parseRobots', () => {
       ['allow', '/publications/'],
     ]);
     // The trailing "EOF" has no separator.
-    expect(p.errors).toEqual([{ line: 17, code: 'missing_separator' }]);
+    expect(p.errors).toEqual([{ line: 17, code: 'missing_separator', production: 'rule', value: 'EOF' }]);
   });
 
   it('does not end a group at blank lines, comments or sitemap records', () => {
@@ -68,10 +68,10 @@ describe('parseRobots', () => {
   it('reports rules before any group, bad tokens, bad paths and bad crawl delays with their lines', () => {
     const p = parseRobots(bytes('Disallow: /a\nUser-agent: Googlebot/2.1\nDisallow: private\nCrawl-delay: soon\n'));
     expect(p.errors).toEqual([
-      { line: 1, code: 'rule_outside_group' },
-      { line: 2, code: 'invalid_user_agent' },
-      { line: 3, code: 'invalid_path' },
-      { line: 4, code: 'invalid_crawl_delay' },
+      { line: 1, code: 'rule_outside_group', production: 'group', value: 'Disallow: /a' },
+      { line: 2, code: 'invalid_user_agent', production: 'product-token', value: 'User-agent: Googlebot/2.1' },
+      { line: 3, code: 'invalid_path', production: 'path-pattern', value: 'Disallow: private' },
+      { line: 4, code: 'invalid_crawl_delay', production: 'crawl-delay', value: 'Crawl-delay: soon' },
     ]);
     // An invalid value still names the token it starts with.
     expect(p.groups[0]!.userAgents).toEqual(['googlebot']);
@@ -124,6 +124,73 @@ describe('parseRobots', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 500 }), fc.string({ maxLength: 40 }), (text, path) => {
         decide(parseRobots(bytes(text)), 'testbot', '/' + path);
+      }),
+    );
+  });
+});
+
+// RFC 9309 section 2.2 ABNF, as generators of valid files.
+const identifier = fc.stringMatching(/^[A-Za-z_-]{1,20}$/);
+const productToken = fc.oneof(identifier, fc.constant('*'));
+const ws = fc.constantFrom('', ' ', '\t', '  ');
+const pathPattern = fc.stringMatching(/^[A-Za-z0-9._~%*$/-]{0,30}$/).map((rest) => '/' + rest.replace(/\$(?=.)/g, ''));
+const keyCase = (key: string) => fc.constantFrom(key, key.toUpperCase(), key[0]!.toUpperCase() + key.slice(1));
+const startGroupLine = fc
+  .tuple(ws, keyCase('user-agent'), ws, ws, productToken)
+  .map(([a, k, b, c, t]) => ({ line: `${a}${k}${b}:${c}${t}`, token: t.toLowerCase() }));
+const ruleLine = fc
+  .tuple(ws, fc.constantFrom('allow', 'disallow'), ws, ws, fc.oneof(pathPattern, fc.constant('')))
+  .map(([a, k, b, c, p]) => ({ line: `${a}${k}${b}:${c}${p}`, kind: k, pattern: p }));
+const group = fc.tuple(
+  fc.array(startGroupLine, { minLength: 1, maxLength: 3 }),
+  fc.array(ruleLine, { minLength: 1, maxLength: 4 }),
+);
+const robotsFile = fc.array(group, { minLength: 1, maxLength: 4 });
+
+const render = (groups: [{ line: string }[], { line: string }[]][]) =>
+  groups.map(([agents, rules]) => [...agents, ...rules].map((l) => l.line).join('\n')).join('\n\n') + '\n';
+
+describe('parseRobots against the RFC 9309 grammar', () => {
+  it('parses every file the ABNF generates, with its groups, tokens and rules', () => {
+    fc.assert(
+      fc.property(robotsFile, (groups) => {
+        const p = parseRobots(bytes(render(groups)));
+        expect(p.errors).toEqual([]);
+        expect(p.groups.map((g) => g.userAgents)).toEqual(
+          groups.map(([agents]) => [...new Set(agents.map((a) => a.token))]),
+        );
+        expect(p.groups.map((g) => g.rules.map((r) => [r.kind, r.pattern]))).toEqual(
+          groups.map(([, rules]) => rules.map((r) => [r.kind, r.pattern])),
+        );
+      }),
+    );
+  });
+
+  // Each mutation breaks one production; the error names it.
+  const mutations: [string, (file: string) => string, string][] = [
+    ['drops the separator of a rule', (f) => f.replace(/(allow|disallow)(\s*):/i, '$1$2'), 'rule'],
+    ['puts a rule before the first group', (f) => 'Disallow: /x\n' + f, 'group'],
+    [
+      'writes a product token with a space',
+      (f) => f.replace(/(user-agent\s*:\s*)\S+/i, '$1Sogou web spider'),
+      'product-token',
+    ],
+    [
+      'writes a product token with a version',
+      (f) => f.replace(/(user-agent\s*:\s*)\S+/i, '$1Googlebot/2.1'),
+      'product-token',
+    ],
+    [
+      'writes a path without its leading slash',
+      (f) => f.replace(/((?:allow|disallow)[ \t]*:[ \t]*)\/?/i, '$1x'),
+      'path-pattern',
+    ],
+  ];
+  it.each(mutations)('refuses a file that %s, naming the production', (_name, mutate, production) => {
+    fc.assert(
+      fc.property(robotsFile, (groups) => {
+        const p = parseRobots(bytes(mutate(render(groups))));
+        expect(p.errors.map((e) => e.production)).toContain(production);
       }),
     );
   });

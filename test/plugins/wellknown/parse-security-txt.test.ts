@@ -24,7 +24,7 @@ describe('parseSecurityTxt', () => {
     expect(p.fields.contact).toEqual(['mailto:security@example.test', 'https://example.test/security-contact.html']);
     expect(p.fields['preferred-languages']).toEqual(['en, fr']);
     expect(p.expires).toBe('2030-01-01T00:00:00.000Z');
-    expect(p.unknownFields).toEqual(['x-custom']);
+    expect(p.unknownFields).toEqual(['X-Custom']);
     expect(p.insecureUris).toEqual(['http://example.test/security-policy.html']);
     expect(p.errors).toEqual([]);
   });
@@ -41,7 +41,9 @@ describe('parseSecurityTxt', () => {
     expect(two.expires).toBeNull();
     const bad = parseSecurityTxt(bytes('Contact: mailto:a@b.test\nExpires: next year\n'));
     expect(bad.expires).toBeNull();
-    expect(bad.errors).toEqual([{ line: 2, code: 'invalid_expires' }]);
+    expect(bad.errors).toEqual([
+      { line: 2, code: 'invalid_expires', production: 'date-time', value: 'Expires: next year' },
+    ]);
   });
 
   it('reads an OpenPGP cleartext-signed file', () => {
@@ -68,15 +70,134 @@ describe('parseSecurityTxt', () => {
   });
 
   it('reports lines that are not fields', () => {
-    const p = parseSecurityTxt(bytes('Contact mailto:a@b.test\nPolicy:\n'));
+    const p = parseSecurityTxt(bytes('Contact security team\nContact mailto:a@b.test\nPolicy:\n'));
     expect(p.errors).toEqual([
-      { line: 1, code: 'missing_separator' },
-      { line: 2, code: 'empty_value' },
+      { line: 1, code: 'missing_separator', production: 'fs', value: 'Contact security team' },
+      // The first colon is the URI's, so the name before it holds a space.
+      { line: 2, code: 'invalid_field_name', production: 'field-name', value: 'Contact mailto:a@b.test' },
+      { line: 3, code: 'empty_value', production: 'unstructured', value: 'Policy:' },
     ]);
   });
 
   it('never throws', () => {
     fc.assert(fc.property(fc.string({ maxLength: 500 }), (s) => void parseSecurityTxt(bytes(s))));
+  });
+
+  it('reports a field outside the registry as written, a misspelt Acknowledgements among them', () => {
+    const p = parseSecurityTxt(bytes('Contact: mailto:a@b.test\nAcknowledgements: https://b.test/thanks\n'));
+    expect(p.unknownFields).toEqual(['Acknowledgements']);
+    expect(p.fields.acknowledgments).toEqual([]);
+  });
+});
+
+// RFC 9116 section 2.5: the examples of each field, verbatim.
+const RFC_9116_FIELD_EXAMPLES = [
+  'Acknowledgments: https://example.com/hall-of-fame.html',
+  'Canonical: https://www.example.com/.well-known/security.txt',
+  'Canonical: https://someserver.example.com/.well-known/security.txt',
+  'Contact: mailto:security@example.com',
+  'Contact: tel:+1-201-555-0123',
+  'Contact: https://example.com/security-contact.html',
+  'Encryption: https://example.com/pgp-key.txt',
+  'Encryption: dns:5d2d37ab76d47d36._openpgpkey.example.com?type=OPENPGPKEY',
+  'Encryption: openpgp4fpr:5f2de5521c63a801ab59ccb603d49de44b29100f',
+  'Expires: 2021-12-31T18:37:07.000Z',
+  'Hiring: https://example.com/jobs.html',
+  'Policy: https://example.com/disclosure.html',
+  'Preferred-Languages: en, es, fr',
+];
+
+// RFC 9116 section 4, as generators of valid lines.
+const scheme = fc.constantFrom('https', 'mailto', 'tel', 'dns', 'openpgp4fpr');
+const uri = fc
+  .tuple(scheme, fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/), fc.stringMatching(/^(\/[A-Za-z0-9._~-]{0,8}){0,3}$/))
+  .map(([s, host, path]) => (s === 'https' ? `https://${host}.example${path}` : `${s}:${host}`));
+const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+const dateTime = fc
+  .tuple(
+    fc.integer({ min: 2000, max: 2099 }),
+    fc.integer({ min: 1, max: 12 }),
+    fc.integer({ min: 1, max: 28 }),
+    two(23),
+    two(59),
+    two(59),
+  )
+  .chain(([y, mo, d, h, mi, s]) =>
+    fc
+      .constantFrom('Z', 'z', '+02:00', '-05:30')
+      .map((zone) => `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${h}:${mi}:${s}${zone}`),
+  );
+const langTag = fc.constantFrom(
+  'en',
+  'fr',
+  'de-CH',
+  'zh-Hant-TW',
+  'es-419',
+  'sr-Latn',
+  'x-private',
+  'en-GB-oxendict',
+  'i-klingon',
+);
+const langValues = fc
+  .array(fc.tuple(langTag, fc.constantFrom('', ' ', '\t')), { minLength: 1, maxLength: 4 })
+  .map((tags) => tags.map(([t, w], i) => (i === 0 ? t : `${w},${w}${t}`)).join(''));
+const field = fc.oneof(
+  fc.tuple(fc.constantFrom('Contact', 'Acknowledgments', 'Canonical', 'Encryption', 'Hiring', 'Policy', 'CSAF'), uri),
+  fc.tuple(fc.constant('Expires'), dateTime),
+  fc.tuple(fc.constant('Preferred-Languages'), langValues),
+);
+
+describe('parseSecurityTxt against the RFC 9116 grammar', () => {
+  it.each(RFC_9116_FIELD_EXAMPLES)('reads the specification example %s', (line) => {
+    const p = parseSecurityTxt(bytes(line + '\n'));
+    expect(p.errors).toEqual([]);
+    const [name, value] = [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 2)];
+    expect(p.fields[name as 'contact']).toEqual([value]);
+  });
+
+  it('parses every file the ABNF generates, with each value as written', () => {
+    fc.assert(
+      fc.property(fc.array(field, { minLength: 1, maxLength: 8 }), fc.constantFrom('\n', '\r\n'), (fields, eol) => {
+        const p = parseSecurityTxt(bytes(fields.map(([n, v]) => `${n}: ${v}`).join(eol) + eol));
+        expect(p.errors).toEqual([]);
+        for (const [n, v] of fields) expect(p.fields[n.toLowerCase() as 'contact']).toContain(v);
+      }),
+    );
+  });
+
+  // Each mutation breaks one production; the error names it.
+  const mutations: [string, (name: string, value: string) => string, string][] = [
+    // Without its colon the line's first colon (if any) is the value's, and the name before it holds a space.
+    ['drops the colon', (n, v) => `${n} ${v}`, 'fs or field-name'],
+    ['drops the space after the colon', (n, v) => `${n}:${v}`, 'SP'],
+    ['puts a space inside the field name', (n, v) => `${n} x: ${v}`, 'field-name'],
+    ['leaves the value empty', (n) => `${n}: `, 'unstructured'],
+  ];
+  it.each(mutations)('refuses a line that %s, naming the production', (_name, mutate, production) => {
+    fc.assert(
+      fc.property(field, ([n, v]) => {
+        const p = parseSecurityTxt(bytes(mutate(n, v) + '\n'));
+        const expected = production === 'fs or field-name' ? (v.includes(':') ? 'field-name' : 'fs') : production;
+        expect(p.errors.map((e) => e.production)).toEqual([expected]);
+      }),
+    );
+  });
+
+  const valueMutations: [string, string, string][] = [
+    ['Contact', 'security@example.com', 'uri'],
+    ['Contact', 'https://example.com/a b', 'uri'],
+    ['Policy', 'example.com/policy', 'uri'],
+    ['Expires', '2030-01-01 00:00:00Z', 'date-time'],
+    ['Expires', '2030-01-01T00:00:00', 'date-time'],
+    ['Expires', 'Tue, 31 Dec 2030 00:00:00 GMT', 'date-time'],
+    ['Preferred-Languages', 'en_US', 'lang-tag'],
+    ['Preferred-Languages', 'en; fr', 'lang-tag'],
+    ['Preferred-Languages', 'en,,fr', 'lang-tag'],
+    ['Preferred-Languages', 'e', 'lang-tag'],
+    ['Preferred-Languages', 'en-', 'lang-tag'],
+  ];
+  it.each(valueMutations)('refuses %s: %s, naming %s', (name, value, production) => {
+    expect(parseSecurityTxt(bytes(`${name}: ${value}\n`)).errors.map((e) => e.production)).toEqual([production]);
   });
 });
 

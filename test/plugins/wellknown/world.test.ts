@@ -87,9 +87,9 @@ describe('wellknown probe in the fixture world', () => {
 
   it('lists the lines of a malformed robots.txt', async () => {
     const wk = await observe('wk-robots-malformed.test');
-    expect(wk.robots.parse_errors).toEqual([
-      { line: 1, code: 'rule_outside_group' },
-      { line: 5, code: 'missing_separator' },
+    expect(wk.robots.parse_errors.map((e: { line: number; code: string }) => [e.line, e.code])).toEqual([
+      [1, 'rule_outside_group'],
+      [5, 'missing_separator'],
     ]);
     expect(wk.robots.groups[0].crawl_delay).toBe(3600);
     expect(wk.usage.content_signals[0].problems).toEqual(['invalid_value']);

@@ -43,8 +43,19 @@ export interface WellknownObservations {
     parse_errors:
       | {
           line: number;
+          /**
+           * missing_separator, rule_outside_group and invalid_path lose or change a rule (RFC 9309 section 2.2); invalid_user_agent breaks only the letter of the product-token grammar, since crawlers match the value's leading token; invalid_crawl_delay is a record outside RFC 9309.
+           */
           code:
             'missing_separator' | 'rule_outside_group' | 'invalid_user_agent' | 'invalid_path' | 'invalid_crawl_delay';
+          /**
+           * The RFC 9309 ABNF production the line breaks (crawl-delay for that record).
+           */
+          production: string;
+          /**
+           * The line as written, comment removed, at most 200 characters.
+           */
+          value: string;
         }[]
       | null;
     /**
@@ -414,7 +425,7 @@ export interface WellknownObservations {
       preferred_languages: string[];
     } | null;
     /**
-     * Other field names, lower-cased, sorted.
+     * Field names outside the IANA security.txt registry (a misspelt Acknowledgements among them), as first written, sorted case-insensitively.
      */
     unknown_fields: string[] | null;
     /**
@@ -426,12 +437,28 @@ export interface WellknownObservations {
      */
     insecure_uris: string[] | null;
     /**
-     * Lines that do not parse, in line order.
+     * Lines that break the RFC 9116 section 4 grammar, in line order: the line syntax (field-name ":" SP value) or their field's value grammar.
      */
     parse_errors:
       | {
           line: number;
-          code: 'missing_separator' | 'empty_value' | 'invalid_expires' | 'unterminated_signature';
+          code:
+            | 'missing_separator'
+            | 'invalid_field_name'
+            | 'missing_space'
+            | 'empty_value'
+            | 'invalid_uri'
+            | 'invalid_expires'
+            | 'invalid_language_tag'
+            | 'unterminated_signature';
+          /**
+           * The RFC 9116 section 4 ABNF production the line breaks.
+           */
+          production: string;
+          /**
+           * The line as written, at most 200 characters.
+           */
+          value: string;
         }[]
       | null;
   };
