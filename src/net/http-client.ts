@@ -88,10 +88,20 @@ function nextMethod(status: number, method: Method): Method {
   return method;
 }
 
+/** `scheme//address:port`: what one connection set-up reaches. */
+function endpointOf(url: URL, pin: ResolvedAddress): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `${url.protocol}//${pin.family === 6 ? `[${pin.address}]` : pin.address}:${port}`;
+}
+
 export function createHttpClient(
   deps: HttpClientDeps,
 ): (url: string, opts?: HttpRequestOptions) => Promise<HttpExchange> {
   const { limits } = deps;
+  // An endpoint that let a connection set-up (TCP and TLS handshake) run out its time limit is a fact learnt
+  // once per scan: later requests to it fail at once with the same error. A silent host would otherwise cost a
+  // full limit per request, dozens in a full scan, and push the scan past its deadline.
+  const silent = new Map<string, NetError>();
 
   return async function request(startUrl, opts = {}) {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
@@ -127,6 +137,9 @@ export function createHttpClient(
         };
         if (deps.signer) Object.assign(headers, await deps.signer({ method, url: url.href, headers }));
 
+        const endpoint = endpointOf(url, pin);
+        const known = silent.get(endpoint);
+        if (known) throw known;
         // undici's own connect, header and body timers are off: the deadline is the one limit, on host time.
         client = new Client(url.origin, {
           connect: { lookup: pinnedLookup(pin), secureContext: deps.secureContext, timeout: 0 },
@@ -134,6 +147,17 @@ export function createHttpClient(
           headersTimeout: 0,
           bodyTimeout: 0,
           pipelining: 1,
+        });
+        let connected = false;
+        const hop = client;
+        hop.once('connect', () => (connected = true));
+        // undici does not give up a connection set-up when the request's signal fires: closing the client does.
+        deadline.signal.addEventListener('abort', () => {
+          if (!connected && deadline.failure().code === 'timeout') {
+            const detail = `${endpoint} did not complete a connection within ${limits.requestTimeoutMs} ms`;
+            silent.set(endpoint, new NetError('timeout', detail));
+          }
+          hop.destroy().catch(() => undefined);
         });
         const response = await client.request({
           path: `${url.pathname}${url.search}`,

@@ -439,6 +439,24 @@ describe('http client: limits', () => {
     expect([r.status, r.body.length]).toEqual([200, 300 * 1024]);
   });
 
+  it('learns once per scan that an endpoint never completes a TLS handshake', async () => {
+    const silentTls = await startRawServer('127.0.0.2', () => undefined);
+    servers.push(silentTls);
+    const timed = async (net: ReturnType<typeof createNet>, path: string) => {
+      const started = performance.now();
+      const err = await failure(net.request(`https://site.test:${silentTls.port}${path}`));
+      return { code: err.code, ms: performance.now() - started };
+    };
+    const net = createNet(config({ DVS_REQUEST_TIMEOUT_MS: '400' }));
+    const first = await timed(net, '/a');
+    const second = await timed(net, '/b');
+    expect([first.code, second.code]).toEqual(['timeout', 'timeout']);
+    expect(first.ms).toBeGreaterThanOrEqual(390);
+    expect(second.ms).toBeLessThan(first.ms);
+    // Another scan (another Net) gives the host its full time again.
+    expect((await timed(createNet(config({ DVS_REQUEST_TIMEOUT_MS: '400' })), '/a')).ms).toBeGreaterThanOrEqual(390);
+  });
+
   it('gives aborted when the caller aborts', async () => {
     const silent = await startRawServer('127.0.0.2', () => undefined);
     servers.push(silent);
