@@ -85,7 +85,9 @@ export async function readCappedBody(source: Readable, cap: number, encoding: st
       }
     });
   } catch (err) {
-    if (sourceFailure !== null) throw sourceFailure;
+    // Set inside capWire, which the compiler cannot follow: read it at its declared type.
+    const failed = sourceFailure as Error | null;
+    if (failed !== null) throw failed;
     // A cut stream ends the decoder early; only a corrupt stream that was not cut is a protocol error.
     if (!wire.cut && !decoded.cut) {
       throw new NetError('protocol_error', `cannot decode ${encoding} body: ${(err as Error).message}`);
