@@ -61,21 +61,33 @@ export async function readCappedBody(source: Readable, cap: number, encoding: st
     return { body: Buffer.concat(kept), wireBytes: wire.used, truncated: wire.cut };
   }
 
+  // A failure of the connection itself (time limit, reset) keeps its own identity: only what the decoder
+  // refuses is a protocol error. Mislabelling a time limit hit mid-body as protocol_error failed large pages.
+  let sourceFailure: Error | null = null;
   async function* capWire(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-    for await (const chunk of input) {
-      yield wire.take(chunk);
-      if (wire.cut) return;
+    try {
+      for await (const chunk of input) {
+        yield wire.take(chunk);
+        if (wire.cut) return;
+      }
+    } catch (err) {
+      sourceFailure = err as Error;
+      throw err;
     }
   }
   const decoded = new ByteBudget(cap);
   try {
-    await pipeline(source, capWire, DECODERS[encoding]!(), async (output: AsyncIterable<Buffer>) => {
+    // The source is read inside capWire, not handed to pipeline, so its own failure surfaces there first.
+    await pipeline(capWire(source), DECODERS[encoding]!(), async (output: AsyncIterable<Buffer>) => {
       for await (const chunk of output) {
         kept.push(decoded.take(chunk));
         if (decoded.cut) return;
       }
     });
   } catch (err) {
+    // Set inside capWire, which the compiler cannot follow: read it at its declared type.
+    const failed = sourceFailure as Error | null;
+    if (failed !== null) throw failed;
     // A cut stream ends the decoder early; only a corrupt stream that was not cut is a protocol error.
     if (!wire.cut && !decoded.cut) {
       throw new NetError('protocol_error', `cannot decode ${encoding} body: ${(err as Error).message}`);

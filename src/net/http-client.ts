@@ -88,10 +88,20 @@ function nextMethod(status: number, method: Method): Method {
   return method;
 }
 
+/** `scheme//address:port`: what one connection set-up reaches. */
+function endpointOf(url: URL, pin: ResolvedAddress): string {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `${url.protocol}//${pin.family === 6 ? `[${pin.address}]` : pin.address}:${port}`;
+}
+
 export function createHttpClient(
   deps: HttpClientDeps,
 ): (url: string, opts?: HttpRequestOptions) => Promise<HttpExchange> {
   const { limits } = deps;
+  // An endpoint that let a connection set-up (TCP and TLS handshake) run out its time limit is a fact learnt
+  // once per scan: later requests to it fail at once with the same error. A silent host would otherwise cost a
+  // full limit per request, dozens in a full scan, and push the scan past its deadline.
+  const silent = new Map<string, NetError>();
 
   return async function request(startUrl, opts = {}) {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
@@ -100,7 +110,6 @@ export function createHttpClient(
     const release = await deps.semaphore.acquire(opts.signal);
     const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
     const chain: HttpHop[] = [];
-    const started = performance.now();
     let client: Client | null = null;
     let method: Method = opts.method ?? 'GET';
     let body = opts.body;
@@ -116,7 +125,7 @@ export function createHttpClient(
 
     try {
       for (;;) {
-        const hopStarted = performance.now();
+        const hopStarted = deadline.elapsed();
         const pin =
           chain.length === 0 && opts.address
             ? deps.resolver.checkAddress(opts.address)
@@ -128,12 +137,27 @@ export function createHttpClient(
         };
         if (deps.signer) Object.assign(headers, await deps.signer({ method, url: url.href, headers }));
 
+        const endpoint = endpointOf(url, pin);
+        const known = silent.get(endpoint);
+        if (known) throw known;
+        // undici's own connect, header and body timers are off: the deadline is the one limit, on host time.
         client = new Client(url.origin, {
-          connect: { lookup: pinnedLookup(pin), secureContext: deps.secureContext, timeout: limits.requestTimeoutMs },
+          connect: { lookup: pinnedLookup(pin), secureContext: deps.secureContext, timeout: 0 },
           maxHeaderSize: limits.maxHeaderBytes,
-          headersTimeout: limits.requestTimeoutMs,
-          bodyTimeout: limits.requestTimeoutMs,
+          headersTimeout: 0,
+          bodyTimeout: 0,
           pipelining: 1,
+        });
+        let connected = false;
+        const hop = client;
+        hop.once('connect', () => (connected = true));
+        // undici does not give up a connection set-up when the request's signal fires: closing the client does.
+        deadline.signal.addEventListener('abort', () => {
+          if (!connected && deadline.failure().code === 'timeout') {
+            const detail = `${endpoint} did not complete a connection within ${limits.requestTimeoutMs} ms`;
+            silent.set(endpoint, new NetError('timeout', detail));
+          }
+          hop.destroy().catch(() => undefined);
         });
         const response = await client.request({
           path: `${url.pathname}${url.search}`,
@@ -142,7 +166,7 @@ export function createHttpClient(
           body: method === 'GET' || method === 'HEAD' ? null : (body ?? null),
           signal: deadline.signal,
         });
-        const ttfbMs = performance.now() - hopStarted;
+        const ttfbMs = deadline.elapsed() - hopStarted;
         const location = typeof response.headers.location === 'string' ? response.headers.location : null;
         chain.push({ url: url.href, status: response.statusCode, location, address: pin.address });
 
@@ -188,7 +212,7 @@ export function createHttpClient(
           // undici is not offered h2 here and exposes no status-line version, so every exchange is HTTP/1.1.
           httpVersion: '1.1',
           chain,
-          timings: { ttfbMs: Math.round(ttfbMs), totalMs: Math.round(performance.now() - started) },
+          timings: { ttfbMs: Math.round(ttfbMs), totalMs: Math.round(deadline.elapsed()) },
           address: pin.address,
         };
       }

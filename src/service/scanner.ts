@@ -1,12 +1,13 @@
 // The composition of a scan from configuration: the ruleset, the probe providers and a fresh guarded network
 // per scan, under the tier's deadline. The CLI and the service both scan through here.
 import type { Config } from '../lib/config.ts';
-import { scan, type ScanOutcome } from '../engine/scan.ts';
+import { scan, ScanDeadlineError, type ScanOutcome } from '../engine/scan.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { ProbeProvider, Tier } from '../engine/types.ts';
 import type { Logger } from '../lib/log.ts';
 import { createNet } from '../net/index.ts';
 import { NetError } from '../net/types.ts';
+import { watchHost } from '../net/host-clock.ts';
 import type { SigningKey } from '../signing/keys.ts';
 
 export interface ScannerDeps {
@@ -24,6 +25,34 @@ export type Preflight = { ok: true } | { ok: false; reason: 'nxdomain' | 'no_add
 export interface Scanner {
   preflight(domain: string): Promise<Preflight>;
   scan(domain: string, tier: Tier, signal?: AbortSignal): Promise<ScanOutcome>;
+}
+
+/**
+ * A busy process stretches a scan's budget up to this many times in wall time (the caller's longest wait); past
+ * it the scan ends whatever the host clock says.
+ */
+const WALL_CEILING = 3;
+
+/**
+ * The scan's budget on host time (see net/host-clock.ts): a scan that waited on a busy CPU, not on its hosts,
+ * is not cut short, so its outcome is the same however many others run. Aborts with ScanDeadlineError.
+ */
+function hostDeadline(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const watch = watchHost();
+  const expire = (): void => {
+    const left = ms - watch.elapsed();
+    if (left > 0) timer = setTimeout(expire, left);
+    else controller.abort(new ScanDeadlineError(ms, []));
+  };
+  let timer = setTimeout(expire, ms);
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      watch.stop();
+    },
+  };
 }
 
 export function createScanner(deps: ScannerDeps): Scanner {
@@ -62,14 +91,25 @@ export function createScanner(deps: ScannerDeps): Scanner {
         }
       }
     },
-    scan: (domain, tier, signal) =>
-      scan(domain, tier, {
-        ruleset: deps.ruleset,
-        providers: deps.providers,
-        net: createNet(config, netOptions),
-        deadlineMs: tier === 'quick' ? config.deadlines.quickMs : config.deadlines.fullMs,
-        log: deps.log,
-        ...(signal ? { signal } : {}),
-      }),
+    async scan(domain, tier, signal) {
+      const budgetMs = tier === 'quick' ? config.deadlines.quickMs : config.deadlines.fullMs;
+      const deadline = hostDeadline(budgetMs);
+      try {
+        return await scan(domain, tier, {
+          ruleset: deps.ruleset,
+          providers: deps.providers,
+          net: createNet(config, netOptions),
+          deadlineMs: budgetMs * WALL_CEILING,
+          log: deps.log,
+          signal: signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal,
+        });
+      } catch (err) {
+        // Reported against the budget the caller configured, whichever clock ended the scan.
+        if (err instanceof ScanDeadlineError) throw new ScanDeadlineError(budgetMs, err.pending);
+        throw err;
+      } finally {
+        deadline.clear();
+      }
+    },
   };
 }

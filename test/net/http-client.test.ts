@@ -401,6 +401,62 @@ describe('http client: limits', () => {
     }
   });
 
+  it('keeps the code of a connection that breaks or stalls in a compressed body (not protocol_error)', async () => {
+    const part = gzipSync(Buffer.alloc(256 * 1024, 0x63)).subarray(0, 200);
+    const head = `HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: 100000\r\n\r\n`;
+    const reset = await startRawServer('127.0.0.2', (socket) => {
+      socket.write(head);
+      socket.write(part, () => socket.destroy());
+    });
+    const stall = await startRawServer('127.0.0.2', (socket) => {
+      socket.write(head);
+      socket.write(part);
+    });
+    servers.push(reset, stall);
+    const net = createNet(config({ DVS_REQUEST_TIMEOUT_MS: '500' }));
+    const broken = await failure(net.request(`http://site.test:${reset.port}/`, { decompress: true }));
+    expect(broken.code).toBe('connect_error');
+    const stalled = await failure(net.request(`http://site.test:${stall.port}/`, { decompress: true }));
+    expect(stalled.code).toBe('timeout');
+  });
+
+  it('does not count the time this process was held up against the host', async () => {
+    // The reply is written at once; then the event loop is blocked well past the time limit before it can be
+    // read. The host answered in time, so the request succeeds (a wall-clock limit failed it as a timeout).
+    let onWritten = (): void => undefined;
+    const written = new Promise<void>((resolve) => (onWritten = resolve));
+    const prompt = await startRawServer('127.0.0.2', (socket) => {
+      const body = Buffer.alloc(300 * 1024, 0x64);
+      socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n`);
+      socket.write(body, onWritten);
+    });
+    servers.push(prompt);
+    const pending = createNet(config({ DVS_REQUEST_TIMEOUT_MS: '300' })).request(`http://site.test:${prompt.port}/`);
+    await written;
+    const until = performance.now() + 1000;
+    while (performance.now() < until);
+    const r = await pending;
+    expect([r.status, r.body.length]).toEqual([200, 300 * 1024]);
+  });
+
+  it('learns once per scan that an endpoint never completes a TLS handshake', async () => {
+    const silentTls = await startRawServer('127.0.0.2', () => undefined);
+    servers.push(silentTls);
+    const timed = async (net: ReturnType<typeof createNet>, path: string) => {
+      const started = performance.now();
+      const err = await failure(net.request(`https://site.test:${silentTls.port}${path}`));
+      return { code: err.code, ms: performance.now() - started };
+    };
+    const net = createNet(config({ DVS_REQUEST_TIMEOUT_MS: '400' }));
+    const first = await timed(net, '/a');
+    const second = await timed(net, '/b');
+    expect([first.code, second.code]).toEqual(['timeout', 'timeout']);
+    expect(first.ms).toBeGreaterThanOrEqual(390);
+    expect(second.ms).toBeLessThan(first.ms);
+    // Another scan (another Net) gives the host its full time again.
+    expect((await timed(createNet(config({ DVS_REQUEST_TIMEOUT_MS: '400' })), '/a')).ms).toBeGreaterThanOrEqual(390);
+  });
+
   it('gives aborted when the caller aborts', async () => {
     const silent = await startRawServer('127.0.0.2', () => undefined);
     servers.push(silent);
