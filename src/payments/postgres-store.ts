@@ -137,6 +137,13 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       ]);
       return rows[0] ?? null;
     },
+    async latestCertificate(domain) {
+      const { rows } = await pool.query<StoredCertificate>(
+        'SELECT id, domain, body FROM certificates WHERE domain = $1 ORDER BY created_at DESC, id DESC LIMIT 1',
+        [domain],
+      );
+      return rows[0] ?? null;
+    },
     async ping() {
       await pool.query('SELECT 1');
     },
