@@ -118,7 +118,11 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
 
     it('finds the certificate issued last for a domain', async () => {
       expect(await ledger.latestCertificate('a.test')).toBeNull();
-      for (const [domain, n] of [['a.test', 1], ['b.test', 1], ['a.test', 2]] as const) {
+      for (const [domain, n] of [
+        ['a.test', 1],
+        ['b.test', 1],
+        ['a.test', 2],
+      ] as const) {
         const token = await oneToken();
         const r = await ledger.reserve(token, domain);
         if (r.kind !== 'reserved') throw new Error('expected a reservation');
