@@ -7,6 +7,7 @@ import type { Logger } from '../lib/log.ts';
 import { checkoutCsp, checkoutPage, pendingPage, tokenPage, type PageContext } from './checkout-page.ts';
 import { WebhookSignatureError, type PaymentProcessor } from '../payments/processor.ts';
 import { ApiError } from './errors.ts';
+import { fromOurOrigin } from './same-origin.ts';
 
 export interface CheckoutDeps {
   processor: PaymentProcessor;
@@ -15,28 +16,6 @@ export interface CheckoutDeps {
 }
 
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
-
-/**
- * CSRF defence for the click: browsers send Origin on every cross-site POST, so a form on another site is
- * refused; a request with neither Origin nor Referer is refused too (non-browser clients can say where
- * they come from, or use `dvs tokens issue`).
- */
-function fromOurOrigin(ctx: Context, baseUrl: string): boolean {
-  // Browsers that send Fetch Metadata say outright whether the request came from another site.
-  const site = ctx.get('sec-fetch-site');
-  if (site && site !== 'same-origin' && site !== 'none') return false;
-  // Koa 3's ctx.origin is the Origin header itself, so our own origin is built from protocol and Host.
-  const ours = new Set([baseUrl, `${ctx.protocol}://${ctx.host}`]);
-  const origin = ctx.get('origin');
-  if (origin) return ours.has(origin);
-  const referer = ctx.get('referer');
-  if (!referer) return false;
-  try {
-    return ours.has(new URL(referer).origin);
-  } catch {
-    return false;
-  }
-}
 
 /** The exact bytes the processor signed: no parser may touch the body before the signature is checked. */
 async function rawBody(ctx: Context, limit: number): Promise<Buffer> {

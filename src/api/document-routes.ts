@@ -9,7 +9,9 @@ import type { Config } from '../lib/config.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
 import type { ServiceJwks } from '../signing/jwks.ts';
 import type { SigningKey } from '../signing/keys.ts';
+import { guidePage } from './docs-html.ts';
 import { buildMcpManifest } from './mcp-manifest.ts';
+import { PAGE_CSP } from './page-layout.ts';
 import { buildOpenApi } from './openapi.ts';
 import { securityTxt } from './security-txt.ts';
 import { DIRECTORY_MEDIA_TYPE, directoryKeys, signDirectory } from './signature-directory.ts';
@@ -24,8 +26,8 @@ import {
   sitemapXml,
 } from './site-documents.ts';
 
-/** The guides served at /docs/<name> and /docs/<name>.md, as markdown. */
-const GUIDES = ['api', 'operations'] as const;
+/** The guides: /docs/<name>.md is markdown; /docs/<name> is HTML for a browser, markdown for anyone else. */
+const GUIDES = ['api', 'operations', 'rules'] as const;
 const readGuide = (name: string) => readFileSync(path.join(REPO_ROOT, 'docs', `${name}.md`), 'utf8');
 
 export interface DocumentDeps {
@@ -53,15 +55,26 @@ export function documentRoutes(deps: DocumentDeps): Router {
   const openapi = buildOpenApi({ baseUrl, trustProxy: deps.config.trustProxy !== null });
   const manifest = buildMcpManifest(baseUrl);
   const guides = new Map(GUIDES.map((name) => [name, readGuide(name)]));
+  const guidePages = new Map([...guides].map(([name, text]) => [name, guidePage(name, text)]));
   const router = new Router();
 
   router.get('/', (ctx) => {
     ctx.set('Link', homeLinks());
     publish(ctx, 'text/html; charset=utf-8', homePage(baseUrl));
+    ctx.set('Content-Security-Policy', PAGE_CSP);
+    ctx.set('Referrer-Policy', 'same-origin');
   });
   for (const [name, text] of guides) {
-    for (const at of [`/docs/${name}`, `/docs/${name}.md`])
-      router.get(at, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', text));
+    router.get(`/docs/${name}.md`, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', text));
+    router.get(`/docs/${name}`, (ctx) => {
+      ctx.vary('Accept');
+      // Markdown unless HTML is preferred: agents sending */* (or nothing) keep getting what they always got.
+      if (ctx.accepts('text/markdown', 'text/html') !== 'text/html')
+        return publish(ctx, 'text/markdown; charset=utf-8', text);
+      publish(ctx, 'text/html; charset=utf-8', guidePages.get(name)!);
+      ctx.set('Content-Security-Policy', PAGE_CSP);
+      ctx.set('Link', `</docs/${name}.md>; rel="alternate"; type="text/markdown"`);
+    });
   }
   router.get('/robots.txt', (ctx) => publish(ctx, 'text/plain; charset=utf-8', robotsTxt(baseUrl)));
   router.get('/sitemap.xml', (ctx) => publish(ctx, 'application/xml; charset=utf-8', sitemapXml(baseUrl)));

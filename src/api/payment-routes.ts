@@ -1,10 +1,11 @@
 // The routes over the payments side: the checkout, when a processor sells tokens, and the certificates issued
-// through the gate.
+// through the gate (read through a CertificateReader, the ledger's by default).
 import type Router from '@koa/router';
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/log.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
+import { LedgerCertificates, type CertificateReader } from '../service/certificate-view.ts';
 import { certificateRoutes } from './certificate-routes.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 
@@ -12,6 +13,7 @@ export function paymentRoutes(
   payments: { gate: PaymentGate; processor?: PaymentProcessor },
   config: Config,
   log: Logger,
+  certificates: CertificateReader = new LedgerCertificates(payments.gate),
 ): Router[] {
   const { priceCents, currency, tokenTtlSeconds } = config.payments;
   const checkout = payments.processor
@@ -23,5 +25,5 @@ export function paymentRoutes(
         }),
       ]
     : [];
-  return [...checkout, certificateRoutes(payments.gate)];
+  return [...checkout, certificateRoutes(certificates, config.baseUrl)];
 }

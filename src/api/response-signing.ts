@@ -34,7 +34,8 @@ export function signResponses(key: SigningKey): Middleware {
   const signer = createSigner(key.privateKeyObject, 'ed25519', key.kid);
   return async function signResponse(ctx, next) {
     await next();
-    if (ctx.respond === false) return;
+    // A 304 has no content to vouch for: the client reuses the signed response it revalidated.
+    if (ctx.respond === false || ctx.status === 304) return;
     const bytes = bodyBytes(ctx);
     if (bytes === null) return;
     // Fix the bytes now, so the digest is over exactly what is sent (the content type set with the body stays).

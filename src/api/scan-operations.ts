@@ -16,6 +16,8 @@ export interface ScanOperationDeps {
 }
 
 export interface OperationOutcome {
+  /** The domain as judged: normalised, in its ASCII form. */
+  domain: string;
   result: ScanResult;
   /** The report (quick scan) or the certificate `{payload, jws}` (full validation); null when nothing was judged. */
   structured: Record<string, unknown> | null;
@@ -70,12 +72,18 @@ function deadlineError(err: ScanDeadlineError): ApiError {
 export class ScanOperations {
   constructor(private readonly deps: ScanOperationDeps) {}
 
+  /** A domain as the operations take it (normalised, ASCII), or the same 400 they give. */
+  domain(input: string): string {
+    return domainOf(input, this.deps.extraSuffixes);
+  }
+
   async quickscan(body: unknown, caller: Caller): Promise<OperationOutcome> {
     const { domain: input } = validInput<{ domain: string }>('quickscan-request', body);
     const domain = domainOf(input, this.deps.extraSuffixes);
     try {
       const outcome = await this.deps.quickScans.run(domain, caller.client);
       return {
+        domain,
         result: outcome.result,
         structured: outcome.report as unknown as Record<string, unknown> | null,
         cached: outcome.cached,
@@ -103,6 +111,7 @@ export class ScanOperations {
     try {
       const outcome = await this.deps.fullValidations.run(domain, input.payment_token);
       return {
+        domain,
         result: outcome.result,
         structured: outcome.certificate as unknown as Record<string, unknown> | null,
         cached: outcome.replayed,

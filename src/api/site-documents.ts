@@ -3,6 +3,8 @@
 // validates, it publishes itself.
 import { escapeHtml } from '../lib/html.ts';
 import { MCP_PATH } from './mcp-routes.ts';
+import { renderPage } from './page-layout.ts';
+import { scanForm } from './report-page.ts';
 import { SERVICE_INFO } from './service-info.ts';
 
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -17,36 +19,32 @@ export function homeLinks(): string {
   ].join(', ');
 }
 
+/** The home page: the Quick Scan form for people (it works without JavaScript), the descriptions for programs. */
 export function homePage(baseUrl: string): string {
   const links: [string, string][] = [
     [`${baseUrl}/docs/api`, 'API guide: REST, MCP, errors, limits, response signatures, certificates'],
+    [`${baseUrl}/docs/rules`, 'Rule catalogue: every check, why it matters and how to fix it'],
     [`${baseUrl}/openapi.json`, 'OpenAPI 3.1 description'],
     [`${baseUrl}/.well-known/mcp.json`, `MCP server manifest (endpoint ${baseUrl}${MCP_PATH})`],
     [`${baseUrl}/.well-known/jwks.json`, 'The key that signs certificates and responses'],
     [`${baseUrl}/llms.txt`, 'llms.txt'],
   ];
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(SERVICE_INFO.title)}</title>
-<meta name="description" content="${escapeHtml(SERVICE_INFO.description)}">
-<link rel="describedby" type="text/markdown" href="/llms.txt">
+  return renderPage({
+    title: SERVICE_INFO.title,
+    head: `<link rel="describedby" type="text/markdown" href="/llms.txt">
 <link rel="service-desc" type="application/openapi+json" href="/openapi.json">
-</head>
-<body>
-<main>
-<h1>${escapeHtml(SERVICE_INFO.title)}</h1>
+`,
+    body: `<h1>${escapeHtml(SERVICE_INFO.title)}</h1>
 <p>${escapeHtml(SERVICE_INFO.description)}</p>
+${scanForm()}
+<section aria-labelledby="programs">
+<h2 id="programs">For programs and agents</h2>
 <p>Quick Scan: <code>POST ${escapeHtml(baseUrl)}/api/quickscan</code> with <code>{"domain": "example.com"}</code>. Full Validation: <code>POST ${escapeHtml(baseUrl)}/api/fullvalidation</code> with a <code>payment_token</code> from <a href="/checkout">the checkout</a>.</p>
 <ul>
 ${links.map(([href, text]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`).join('\n')}
 </ul>
-</main>
-</body>
-</html>
-`;
+</section>`,
+  });
 }
 
 /** Every crawler and agent is welcome; the API answers only POST, so there is nothing to keep them from. */
@@ -116,7 +114,15 @@ export function apiCatalog(baseUrl: string): Record<string, unknown> {
 }
 
 export function sitemapXml(baseUrl: string): string {
-  const pages = ['/', '/docs/api.md', '/docs/operations.md', '/llms.txt', '/llms-full.txt', '/openapi.json'];
+  const pages = [
+    '/',
+    '/docs/api.md',
+    '/docs/operations.md',
+    '/docs/rules.md',
+    '/llms.txt',
+    '/llms-full.txt',
+    '/openapi.json',
+  ];
   return `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 ${pages.map((p) => `  <url><loc>${baseUrl}${p}</loc></url>`).join('\n')}

@@ -28,4 +28,6 @@ export interface PaymentGate {
   release(token: string, reservationId: string): Promise<void>;
   /** A certificate issued earlier, by id. */
   certificate(id: string): Promise<StoredCertificate | null>;
+  /** The certificate issued last for a domain (the badge and the certificate pages read it). */
+  latestCertificate(domain: string): Promise<StoredCertificate | null>;
 }

@@ -175,6 +175,10 @@ export class Ledger implements PaymentGate {
     return this.store.certificate(id);
   }
 
+  latestCertificate(domain: string): Promise<StoredCertificate | null> {
+    return this.store.latestCertificate(domain);
+  }
+
   /** Resolves when the database answers (readiness). */
   ready(): Promise<void> {
     return this.store.ping();

@@ -66,6 +66,9 @@ async function migrate(pool: pg.Pool): Promise<void> {
   });
 }
 
+const LATEST_CERTIFICATE =
+  'SELECT id, domain, body FROM certificates WHERE domain = $1 ORDER BY created_at DESC, id DESC LIMIT 1';
+
 export async function openPostgresStore(connectionString: string): Promise<LedgerStore> {
   const pool = new pg.Pool({ connectionString, max: 10 });
   try {
@@ -136,6 +139,9 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
         id,
       ]);
       return rows[0] ?? null;
+    },
+    async latestCertificate(domain) {
+      return (await pool.query<StoredCertificate>(LATEST_CERTIFICATE, [domain])).rows[0] ?? null;
     },
     async ping() {
       await pool.query('SELECT 1');

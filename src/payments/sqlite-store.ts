@@ -91,6 +91,9 @@ export function openSqliteStore(file: string): LedgerStore {
     UPDATE tokens SET state = 'issued', reservation_id = NULL, reserved_until = NULL, domain = NULL
     WHERE hash = ? AND state = 'reserved' AND reservation_id = ?`);
   const certificate = db.prepare('SELECT id, domain, body FROM certificates WHERE id = ?');
+  const latest = db.prepare(
+    'SELECT id, domain, body FROM certificates WHERE domain = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+  );
 
   return {
     backend: 'sqlite',
@@ -103,6 +106,7 @@ export function openSqliteStore(file: string): LedgerStore {
     commit: async (hash, reservationId, c, now) => commit(hash, reservationId, c, now),
     release: async (hash, reservationId) => release.run(hash, reservationId).changes === 1,
     certificate: async (id) => (certificate.get(id) as StoredCertificate | undefined) ?? null,
+    latestCertificate: async (domain) => (latest.get(domain) as StoredCertificate | undefined) ?? null,
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

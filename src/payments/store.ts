@@ -49,6 +49,8 @@ export interface LedgerStore {
   /** Returns the token to `issued` if the reservation is still ours. */
   release(hash: string, reservationId: string): Promise<boolean>;
   certificate(id: string): Promise<StoredCertificate | null>;
+  /** The certificate stored last for the domain (ties broken by id), or null. */
+  latestCertificate(domain: string): Promise<StoredCertificate | null>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ import { createApp } from '../api/app.ts';
 import { documentRoutes } from '../api/document-routes.ts';
 import { healthRoutes } from '../api/health-routes.ts';
 import { mcpRoutes } from '../api/mcp-routes.ts';
+import { pageRoutes } from '../api/page-routes.ts';
 import { paymentRoutes } from '../api/payment-routes.ts';
 import { signResponses } from '../api/response-signing.ts';
 import { ScanOperations } from '../api/scan-operations.ts';
@@ -19,7 +20,9 @@ import { privateDir } from '../lib/private-files.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
+import { LedgerCertificates } from '../service/certificate-view.ts';
 import { FullValidations } from '../service/full-validations.ts';
+import { QuickScanReports } from '../service/report-view.ts';
 import { QuickScans } from '../service/quick-scans.ts';
 import { openSharedState } from '../service/shared-state.ts';
 import { buildJwks, loadRetiredKeys } from '../signing/jwks.ts';
@@ -93,6 +96,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     extraSuffixes: config.extraSuffixes,
   });
 
+  const certificates = new LedgerCertificates(payments.gate);
+
   let draining = false;
   const readiness = {
     async problem(): Promise<string | null> {
@@ -118,7 +123,14 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       scanRoutes(ops),
       mcpRoutes(ops, log),
       documentRoutes({ config, jwks, agentKey }),
-      ...paymentRoutes(payments, config, log),
+      pageRoutes({
+        ops,
+        reports: new QuickScanReports(quickScans, ruleset),
+        certificates,
+        baseUrl: config.baseUrl,
+        quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
+      }),
+      ...paymentRoutes(payments, config, log, certificates),
     ],
   });
 

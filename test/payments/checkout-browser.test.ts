@@ -1,30 +1,15 @@
 // Issue 5, "Checked by": the checkout page in headless Chromium, from the click to the token to a successful
-// Full Validation with it. Debian's chromium is installed by scripts/ensure-chromium.sh when missing.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+// Full Validation with it. Chromium comes from test/browser/chromium.ts (installed there when missing).
+import { mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, launchBrowser } from '../browser/chromium.ts';
 import { startInProcess, startPaymentsWorld, tempDir, type InProcessService } from './service.ts';
 
-const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOT = path.join(REPO, 'test-artifacts', 'checkout.png');
-const PAGE_SCREENSHOT = path.join(REPO, 'test-artifacts', 'checkout-page.png');
-
-function ensureChromium(): void {
-  if (existsSync(CHROMIUM)) return;
-  try {
-    execFileSync(path.join(REPO, 'scripts', 'ensure-chromium.sh'), { stdio: 'inherit', timeout: 280_000 });
-  } catch (err) {
-    throw new Error(
-      `the browser test needs Debian's chromium at ${CHROMIUM}, and scripts/ensure-chromium.sh could not install it: ${(err as Error).message}`,
-    );
-  }
-  if (!existsSync(CHROMIUM)) throw new Error(`scripts/ensure-chromium.sh ran but ${CHROMIUM} is still missing`);
-}
+const SCREENSHOT = path.join(ARTIFACTS, 'checkout.png');
+const PAGE_SCREENSHOT = path.join(ARTIFACTS, 'checkout-page.png');
 
 /** A port free right now, so the service's public base URL (and the page's examples) name the real port. */
 async function freePort(): Promise<number> {
@@ -64,23 +49,10 @@ describe('checkout in headless Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    ensureChromium();
+    browser = await launchBrowser();
     world = await startPaymentsWorld();
     dataDir = tempDir('dvs-browser-');
     service = await startOnFreePort(world, dataDir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
   }, 300_000);
 
   afterAll(async () => {

@@ -116,6 +116,24 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
       expect(await ledger.reserve(token, 'a.test')).toEqual({ kind: 'redeemed', certificate: cert });
     });
 
+    it('finds the certificate issued last for a domain', async () => {
+      expect(await ledger.latestCertificate('a.test')).toBeNull();
+      for (const [domain, n] of [
+        ['a.test', 1],
+        ['b.test', 1],
+        ['a.test', 2],
+      ] as const) {
+        const token = await oneToken();
+        const r = await ledger.reserve(token, domain);
+        if (r.kind !== 'reserved') throw new Error('expected a reservation');
+        await ledger.commit(token, r.reservationId, certificateFor(domain, n));
+        clock += 1000;
+      }
+      expect(await ledger.latestCertificate('a.test')).toEqual(certificateFor('a.test', 2));
+      expect(await ledger.latestCertificate('b.test')).toEqual(certificateFor('b.test', 1));
+      expect(await ledger.latestCertificate('c.test')).toBeNull();
+    });
+
     it('keeps a certificate body byte for byte', async () => {
       const token = await oneToken();
       const r = await ledger.reserve(token, 'a.test');

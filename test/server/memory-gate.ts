@@ -64,4 +64,9 @@ export class MemoryGate implements PaymentGate {
   async certificate(id: string): Promise<StoredCertificate | null> {
     return this.certificates.get(id) ?? null;
   }
+
+  /** Certificates are kept in the order they were committed, so the last one for the domain is the latest. */
+  async latestCertificate(domain: string): Promise<StoredCertificate | null> {
+    return [...this.certificates.values()].filter((c) => c.domain === domain).at(-1) ?? null;
+  }
 }

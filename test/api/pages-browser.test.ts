@@ -1,0 +1,173 @@
+// The pages in headless Chromium as a person uses them: the home page's form runs a Quick Scan (with and without
+// JavaScript) and lands on the report; the certificate page shows its badge; a docs link scrolls to its anchor.
+// Every page keeps to its CSP (no violation reported), has no serious or critical axe-core violation in light and
+// dark colour schemes, and is screenshotted into test-artifacts/.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, launchChromium, seriousViolations, type LaunchedChromium } from '../browser/chromium.ts';
+import { startApiWorld, startTestService, type TestService } from '../server/harness.ts';
+
+type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
+let world: ApiWorld;
+let svc: TestService;
+let chromium: LaunchedChromium;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  world = await startApiWorld(['good', 'nxdomain', 'http-no-hsts']);
+  svc = await startTestService({ ...world.env, DVS_QUICK_RATE_LIMIT: '1000' });
+  chromium = await launchChromium({ ignoreHTTPSErrors: true, viewport: { width: 1000, height: 1200 } });
+}, 300_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await svc?.stop();
+  await world?.stop();
+  world?.removeSites();
+});
+
+/** A page that records CSP violations, console errors and script errors (an expected 4xx is not one). */
+async function openPage(): Promise<Page> {
+  const page = await chromium.context.newPage();
+  page.on('console', (m) => {
+    if (m.type() !== 'error' && m.type() !== 'warning') return;
+    if (/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) return;
+    problems.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
+  return page;
+}
+
+/** Where the element with this id is, from the top of the viewport (0 when the page scrolled to it). */
+async function topOf(page: Page, id: string): Promise<number | undefined> {
+  return (await page.locator(`[id="${id}"]`).boundingBox())?.y;
+}
+
+/** axe-core in both colour schemes (or the ones named), and a screenshot of each. */
+async function checkPage(
+  page: Page,
+  name: string,
+  { fullPage = true, schemes = ['light', 'dark'] as ('light' | 'dark')[] } = {},
+): Promise<void> {
+  for (const scheme of schemes) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await seriousViolations(page), `${name} (${scheme})`).toEqual([]);
+    const file = scheme === 'light' ? `${name}.png` : `${name}-dark.png`;
+    await page.screenshot({ path: path.join(ARTIFACTS, file), fullPage });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('pages in Chromium', () => {
+  it('runs a Quick Scan from the home page form and shows the report', async () => {
+    const page = await openPage();
+    const home = await page.goto(`${svc.url}/`);
+    expect(home?.headers()['content-security-policy']).toContain("default-src 'none'");
+    await checkPage(page, 'home');
+    await page.getByLabel('Domain').fill('http-no-hsts.test');
+    await page.getByRole('button', { name: 'Scan' }).click();
+    await page.waitForURL(`${svc.url}/report/http-no-hsts.test`, { timeout: 60_000 });
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Quick Scan of http-no-hsts.test');
+    expect(await page.getByRole('link', { name: 'Buy a Full Validation' }).getAttribute('href')).toBe('/checkout');
+    // Every finding says why it matters and how to fix it, and links to its rule's entry.
+    const findings = page.locator('article.finding');
+    expect(await findings.count()).toBeGreaterThan(0);
+    expect(await findings.filter({ hasText: 'How to fix it' }).count()).toBe(await findings.count());
+    await checkPage(page, 'report');
+
+    // A rule link scrolls the catalogue to that rule.
+    const link = findings.first().locator('a[href^="/docs/rules#"]');
+    const id = decodeURIComponent((await link.getAttribute('href'))!.split('#')[1]!);
+    await link.click();
+    await page.waitForURL(/\/docs\/rules#/);
+    const top = await topOf(page, id);
+    expect(top).toBeGreaterThanOrEqual(-1);
+    expect(top).toBeLessThan(50);
+    await page.close();
+  }, 120_000);
+
+  it('shows a page for a domain without a recent scan and for a refused one', async () => {
+    const page = await openPage();
+    const missing = await page.goto(`${svc.url}/report/never-scanned.test`);
+    expect(missing?.status()).toBe(404);
+    await checkPage(page, 'report-missing');
+    await page.getByLabel('Domain').fill('https://good.test/path');
+    await page.getByRole('button', { name: 'Scan' }).click();
+    await page.waitForURL(`${svc.url}/report`);
+    expect(await page.getByRole('alert').textContent()).toContain('invalid domain');
+    expect(await page.getByLabel('Domain').inputValue()).toBe('https://good.test/path');
+    await checkPage(page, 'problem');
+    await page.close();
+  }, 120_000);
+
+  it('shows a certificate with its badge, and the badge itself', async () => {
+    const res = await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: svc.gate.issue() });
+    const id = (
+      JSON.parse((res.json() as { content: { text: string }[] }).content[1]!.text) as { payload: { id: string } }
+    ).payload.id;
+    const page = await openPage();
+    const shown = await page.goto(`${svc.url}/certificates/${id}`);
+    expect(shown?.headers()['content-type']).toBe('text/html; charset=utf-8');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Certificate for good.test');
+    const badge = page.getByRole('img', { name: 'agent readiness badge of good.test' });
+    await badge.waitFor();
+    const loaded = await badge.evaluate((img) => {
+      const image = img as unknown as { complete: boolean; naturalWidth: number };
+      return image.complete && image.naturalWidth > 0;
+    });
+    expect(loaded).toBe(true);
+    await checkPage(page, 'certificate');
+    await page.goto(`${svc.url}/badge/good.test.svg`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'badge.png') });
+    await page.goto(`${svc.url}/badge/never-validated.test.svg`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'badge-not-validated.png') });
+    await page.close();
+  }, 120_000);
+
+  it('renders the API guide, and an error body docs link scrolls to its anchor', async () => {
+    const page = await openPage();
+    const error = await svc.post('/api/quickscan', { domain: 'good.test', extra: true });
+    const docs = (error.json() as { docs: string }).docs;
+    const at = new URL(docs);
+    await page.goto(`${svc.url}${at.pathname}${at.hash}`);
+    const top = await topOf(page, at.hash.slice(1));
+    expect(top).toBeGreaterThanOrEqual(-1);
+    expect(top).toBeLessThan(50);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await checkPage(page, 'docs-api');
+    await page.close();
+  }, 180_000);
+
+  it('renders the rule catalogue', async () => {
+    // 400 rules: axe takes minutes over it on a loaded machine, so one scheme (the stylesheet is the one checked
+    // in both on the other pages) and one screen's screenshot.
+    const page = await openPage();
+    await page.goto(`${svc.url}/docs/rules`);
+    await checkPage(page, 'docs-rules', { fullPage: false, schemes: ['light'] });
+    await page.close();
+  }, 300_000);
+
+  it('kept to the CSP everywhere: no violation, console error or script error', () => {
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('without JavaScript', () => {
+  it('the form still runs a Quick Scan and lands on the report', async () => {
+    const noScript = await launchChromium({ ignoreHTTPSErrors: true, javaScriptEnabled: false });
+    try {
+      const page = await noScript.context.newPage();
+      await page.goto(`${svc.url}/`);
+      await page.getByLabel('Domain').fill('good.test');
+      await page.getByRole('button', { name: 'Scan' }).click();
+      await page.waitForURL(`${svc.url}/report/good.test`, { timeout: 60_000 });
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Quick Scan of good.test');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'report-no-javascript.png') });
+    } finally {
+      await noScript.close();
+    }
+  }, 120_000);
+});

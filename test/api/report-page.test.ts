@@ -1,0 +1,97 @@
+// The report page's HTML from a read model: everything that came from a scan or a rule file is escaped, what a
+// check saw is shown when the result carries it (the rule's own text otherwise), and the badge says the verdict.
+import { describe, expect, it } from 'vitest';
+import { badgeSvg } from '../../src/api/badge.ts';
+import { reportPage, ruleDocsPath } from '../../src/api/report-page.ts';
+import type { FindingView, ReportView } from '../../src/service/report-view.ts';
+
+const HOSTILE = '<script>alert(1)</script>';
+
+function finding(extra: Partial<FindingView>): FindingView {
+  return {
+    id: 'headers.hsts.present',
+    version: 2,
+    title: 'A valid HSTS header is sent',
+    level: 'required',
+    outcome: 'fail',
+    rationale: 'why it matters',
+    remediation: 'how to fix it',
+    references: [],
+    ...extra,
+  };
+}
+
+function view(findings: FindingView[]): ReportView {
+  return {
+    domain: 'example.test',
+    verdict: 'NOT_CONFORMANT',
+    score: 42,
+    observedAt: '2026-01-01T00:00:00Z',
+    ruleset: { version: '1.1.0', digest: 'ab'.repeat(32) },
+    counts: { pass: 0, fail: findings.length, error: 0, not_applicable: 0 },
+    unfinishedProbes: [],
+    categories: [{ category: 'headers', findings, others: [] }],
+  };
+}
+
+describe('reportPage', () => {
+  it('escapes every text that came from a scan or a rule file', () => {
+    const html = reportPage(
+      view([
+        finding({
+          title: HOSTILE,
+          rationale: HOSTILE,
+          remediation: HOSTILE,
+          references: [`https://example.org/"${HOSTILE}`, `RFC ${HOSTILE}`],
+          observed: { [`http.${HOSTILE}`]: HOSTILE },
+        }),
+      ]),
+    );
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+  });
+
+  it('shows what the check saw when the result carries it, cut to a bounded length', () => {
+    const html = reportPage(
+      view([
+        finding({ observed: { 'http.headers.strict_transport_security': 'max-age=86400', 'http.status': 200 } }),
+        finding({ id: 'headers.x', observed: 'found: max-age=86400, needs at least 15552000' }),
+        finding({ id: 'headers.long', observed: { 'http.body': 'x'.repeat(1000) } }),
+      ]),
+    );
+    expect(html).toContain(
+      '<dt><code>http.headers.strict_transport_security</code></dt><dd><code>max-age=86400</code></dd>',
+    );
+    expect(html).toContain('<dt><code>http.status</code></dt><dd><code>200</code></dd>');
+    expect(html).toContain('<p><code>found: max-age=86400, needs at least 15552000</code></p>');
+    expect(html).toContain(`<code>${'x'.repeat(400)}…</code>`);
+    expect(html).not.toContain('x'.repeat(401));
+  });
+
+  it("falls back to the rule's text: what did not hold, or why it could not be evaluated", () => {
+    const html = reportPage(
+      view([finding({}), finding({ id: 'headers.e', outcome: 'error', reason: 'probe http timed out' })]),
+    );
+    expect(html).toContain('<p>This did not hold: A valid HSTS header is sent.</p>');
+    expect(html).toContain('<p>Could not be evaluated: probe http timed out.</p>');
+    expect(html).toContain(`<a href="${ruleDocsPath('headers.hsts.present')}">`);
+    expect(ruleDocsPath('headers.hsts.present')).toBe('/docs/rules#headers.hsts.present');
+  });
+});
+
+describe('badgeSvg', () => {
+  it('names the verdict, or "not validated", as an accessible image', () => {
+    for (const [verdict, text] of [
+      ['CERTIFIED', 'certified'],
+      ['NOT_CONFORMANT', 'not conformant'],
+      ['INCOMPLETE', 'incomplete'],
+      [null, 'not validated'],
+    ] as const) {
+      const svg = badgeSvg(verdict);
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="\d+" height="20"/);
+      expect(svg).toContain(`role="img" aria-label="agent readiness: ${text}"`);
+      expect(svg).toContain(`<title>agent readiness: ${text}</title>`);
+    }
+    expect(badgeSvg(null).length).toBeGreaterThan(badgeSvg('CERTIFIED').length);
+  });
+});

@@ -1,0 +1,86 @@
+// Headless Chromium for the browser tests: Debian's chromium (installed by scripts/ensure-chromium.sh when
+// missing), driven by playwright-core, with a fresh profile per launch, plus an axe-core run over a page.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Page } from 'playwright-core';
+import type { AxeResults, Result } from 'axe-core';
+
+export const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = path.join(REPO, 'test-artifacts');
+
+/** Installs Chromium the one way the project does, or says why it cannot. */
+export function ensureChromium(): void {
+  if (existsSync(CHROMIUM)) return;
+  try {
+    execFileSync(path.join(REPO, 'scripts', 'ensure-chromium.sh'), { stdio: 'inherit', timeout: 280_000 });
+  } catch (err) {
+    throw new Error(
+      `the browser test needs Debian's chromium at ${CHROMIUM}, and scripts/ensure-chromium.sh could not install it: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`scripts/ensure-chromium.sh ran but ${CHROMIUM} is still missing`);
+}
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface LaunchedChromium {
+  /** A browser context over the fresh profile (persistent contexts have exactly one). */
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Chromium with a fresh --user-data-dir, removed again on close. */
+export async function launchChromium(
+  options: Parameters<typeof chromium.launchPersistentContext>[1] = {},
+): Promise<LaunchedChromium> {
+  ensureChromium();
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'dvs-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    ...options,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A plain browser (new contexts on demand) with the same flags; used where one test needs several contexts. */
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  ensureChromium();
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, ...options });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The violations axe-core finds on the page whose impact is serious or critical, as readable lines. axe is
+ * evaluated through the DevTools protocol, which the page's CSP does not govern (a script tag would be refused).
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate<AxeResults>('axe.run()');
+  return results.violations
+    .filter((v: Result) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: Result) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
