@@ -2,9 +2,10 @@
 // document and ruleset give the same report, whatever the key order of the input.
 import jsonLogic from 'json-logic-js';
 import { digestOf } from '../lib/canonical-json.ts';
+import { ObservedValues } from './observed.ts';
 import { registerOperations } from './operations.ts';
 import type { Ruleset } from './ruleset.ts';
-import type { Observations, Report, Rule, RuleResult, Tier } from './types.ts';
+import type { LoadedRule, Observations, Report, RuleResult, Tier } from './types.ts';
 import { countOutcomes, scoreOf, verdictOf } from './verdict.ts';
 
 export const ENGINE_VERSION = 'dvs-engine/1.0';
@@ -34,16 +35,26 @@ function assign(view: Record<string, unknown>, dotted: string, value: unknown): 
 }
 
 /** Rules of a tier: Quick Scan runs the quick rules, Full Validation all of them. */
-export function rulesOfTier(ruleset: Ruleset, tier: Tier): Rule[] {
+export function rulesOfTier(ruleset: Ruleset, tier: Tier): LoadedRule[] {
   return tier === 'full' ? ruleset.rules : ruleset.rules.filter((r) => r.tier === 'quick');
 }
 
 /**
  * One rule over a document. The rule sees only the paths it `requires` (plus target), so it cannot depend on
  * evidence it did not declare; a required path that is missing, or whose probe did not finish, is `error`.
+ * Every result carries the values the rule read (`observed`); `values` shares them between the rules of one run.
  */
-export function evaluateRule(rule: Rule, doc: Observations | Record<string, unknown>): RuleResult {
-  const base = { id: rule.id, version: rule.version, level: rule.level };
+export function evaluateRule(
+  rule: LoadedRule,
+  doc: Observations | Record<string, unknown>,
+  values: ObservedValues = new ObservedValues(doc),
+): RuleResult {
+  const base = {
+    id: rule.id,
+    version: rule.version,
+    level: rule.level,
+    observed: values.of(rule.reads, rule.readSegments),
+  };
   const probes = (doc as Observations).probes ?? {};
   const target = (doc as Observations).target;
   const view: Record<string, unknown> = {
@@ -66,12 +77,13 @@ export function evaluateRule(rule: Rule, doc: Observations | Record<string, unkn
     const passed = jsonLogic.truthy(jsonLogic.apply(rule.check as jsonLogic.RulesLogic, view));
     return { ...base, outcome: passed ? 'pass' : 'fail' };
   } catch (err) {
-    return { ...base, outcome: 'error', reason: `evaluation failed: ${(err as Error).message}` };
+    return { ...base, outcome: 'error', reason: `evaluation failed: ${(err as Error).message}`.slice(0, 500) };
   }
 }
 
 export function evaluate(observations: Observations, ruleset: Ruleset, tier: Tier): Report {
-  const results = rulesOfTier(ruleset, tier).map((rule) => evaluateRule(rule, observations));
+  const values = new ObservedValues(observations);
+  const results = rulesOfTier(ruleset, tier).map((rule) => evaluateRule(rule, observations, values));
   const probes = Object.fromEntries(Object.entries(observations.probes ?? {}).map(([name, run]) => [name, run.status]));
   return {
     type: 'dvs.report',

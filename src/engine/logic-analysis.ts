@@ -25,7 +25,11 @@ function varPath(arg: unknown): string | null {
   return null;
 }
 
-export function analyseLogic(logic: unknown, schemas: ObservationSchemas): LogicProblems {
+/**
+ * The operations and paths of a piece of logic. Without schemas it still lists the operations and the root paths
+ * (what the evaluator needs at run time); with them it also finds paths no schema defines.
+ */
+export function analyseLogic(logic: unknown, schemas?: ObservationSchemas): LogicProblems {
   const out: LogicProblems = { unknownOperations: [], rootPaths: [], undefinedPaths: [] };
 
   /** Returns the schema nodes the expression evaluates to, when it can tell (for list operations). */
@@ -87,6 +91,7 @@ export function analyseLogic(logic: unknown, schemas: ObservationSchemas): Logic
         return null;
       }
       out.rootPaths.push(p);
+      if (!schemas) return null;
       const nodes = schemas.resolve(p);
       if (nodes.length === 0) out.undefinedPaths.push(p);
       return nodes;
@@ -100,6 +105,7 @@ export function analyseLogic(logic: unknown, schemas: ObservationSchemas): Logic
       }
       itemPath = p.replace(/^current\.?/, '');
     }
+    if (!schemas) return null;
     const nodes = resolveFrom(scope.nodes, itemPath);
     if (nodes.length === 0) out.undefinedPaths.push(`${scope.of}[].${itemPath}`);
     return nodes;

@@ -9,6 +9,7 @@ import { digestOf } from '../lib/canonical-json.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
 import { analyseLogic } from './logic-analysis.ts';
 import { ObservationSchemas, formatAjvErrors } from './observation-schemas.ts';
+import { readPaths } from './observed.ts';
 import type { LoadedRule, Rule } from './types.ts';
 
 export interface Ruleset {
@@ -176,7 +177,14 @@ export function loadRuleset(opts: LoadOptions = {}): Ruleset {
       problems.push(...own.map((message) => ({ file: rel(file), message })));
       continue;
     }
-    rules.push({ ...rule, file: rel(file), digest: semanticDigest(rule) });
+    const reads = readPaths(rule);
+    rules.push({
+      ...rule,
+      file: rel(file),
+      digest: semanticDigest(rule),
+      reads,
+      readSegments: reads.map((p) => p.split('.')),
+    });
   }
   if (problems.length) throw new RulesetError(problems);
 

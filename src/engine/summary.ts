@@ -1,5 +1,6 @@
 // The readable summary of a report: what a person or an agent reads first. Derived from the report and
 // the rule titles only, so it is as deterministic as the report.
+import { explainResult } from './explain.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { Report, RuleResult } from './types.ts';
 
@@ -48,6 +49,7 @@ export function summarise(report: Report, ruleset: Ruleset, limit = 10): string 
       const what =
         f.outcome === 'error' ? `not evaluated: ${f.reason ?? 'missing evidence'}` : `failed: ${rule?.title ?? f.id}`;
       lines.push(`- [${f.level}] ${f.id} ${what}`);
+      if (rule) lines.push(...explainResult(f, rule.check).map((l) => `  ${l}`));
       if (f.outcome === 'fail' && rule) lines.push(`  Fix: ${rule.remediation.trim().split('\n')[0]}`);
     }
   }

@@ -84,6 +84,10 @@ export interface LoadedRule extends Rule {
   file: string;
   /** SHA-256 of the rule's canonical JSON. */
   digest: string;
+  /** The observation paths its `when` and `check` read, sorted: the keys of its results' `observed`. */
+  reads: string[];
+  /** The same paths split at the dots. */
+  readSegments: string[][];
 }
 
 export interface RuleResult {
@@ -93,6 +97,8 @@ export interface RuleResult {
   outcome: Outcome;
   /** For `error`: which required observation was missing or which probe failed. */
   reason?: string;
+  /** The values the rule read, by path, each cut to a bounded size (null where the document has none). */
+  observed: Record<string, unknown>;
 }
 
 export interface Report {

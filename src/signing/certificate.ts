@@ -21,8 +21,14 @@ export interface IssueInput {
   key: Pick<SigningKey, 'kid' | 'privateKeyObject'>;
 }
 
+/** A passing or inapplicable result states its outcome only; a failed or errored one also what the rule saw. */
+function certifiedResult({ id, version, level, outcome, observed }: CertifiedResult): CertifiedResult {
+  const seen = outcome === 'fail' || outcome === 'error';
+  return seen && observed ? { id, version, level, outcome, observed } : { id, version, level, outcome };
+}
+
 function certifiedResults(report: CertifiableReport): CertifiedResult[] {
-  const results = report.results.map(({ id, version, level, outcome }) => ({ id, version, level, outcome }));
+  const results = report.results.map(certifiedResult);
   results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   results.forEach((r, i) => {
     if (i > 0 && results[i - 1]!.id === r.id) throw new Error(`report lists rule ${r.id} twice`);

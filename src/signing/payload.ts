@@ -9,6 +9,8 @@ export interface CertifiedResult {
   version: number;
   level: Level;
   outcome: Outcome;
+  /** For `fail` and `error` only: the values the rule read, as the report gives them. */
+  observed?: Record<string, unknown>;
 }
 
 export interface AnchorRecord {

@@ -83,7 +83,7 @@ export function sampleReport(domain: string, ruleset: Ruleset): Report {
     evidence_digest: 'e'.repeat(64),
     counts: { pass: 0, fail: 1, not_applicable: 0, error: 0 },
     probes: { tls: 'ok' },
-    results: [{ id: rule.id, version: rule.version, level: rule.level, outcome: 'fail' }],
+    results: [{ id: rule.id, version: rule.version, level: rule.level, outcome: 'fail', observed: {} }],
   };
 }
 

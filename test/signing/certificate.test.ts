@@ -79,9 +79,10 @@ describe('issueCertificate', () => {
     ]);
   });
 
-  it('lists the outcomes by rule id, with only id, version, level and outcome', () => {
+  it('lists the outcomes by rule id; failed and errored results also say what their rule saw, the others stay lean', () => {
     const report = reportFixture();
     report.results[0] = { ...report.results[0]!, outcome: 'error', reason: 'probe tls: timeout' };
+    report.results[1] = { ...report.results[1]!, outcome: 'fail' };
     const { payload: p } = issue(report);
     expect(p.results.map((r) => r.id)).toEqual([
       'dns.caa.present',
@@ -94,6 +95,21 @@ describe('issueCertificate', () => {
       version: 1,
       level: 'required',
       outcome: 'error',
+      observed: { 'tls.versions.tls1_3': true },
+    });
+    expect(p.results[0]).toEqual({
+      id: 'dns.caa.present',
+      version: 2,
+      level: 'recommended',
+      outcome: 'fail',
+      observed: { 'dns.caa': ['0 issue "ca.test"'] },
+    });
+    expect(p.results[1]).toEqual({ id: 'http.redirect.https', version: 1, level: 'required', outcome: 'pass' });
+    expect(p.results[3]).toEqual({
+      id: 'wellknown.llms_txt.valid',
+      version: 1,
+      level: 'informational',
+      outcome: 'not_applicable',
     });
   });
 

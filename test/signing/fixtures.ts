@@ -25,10 +25,34 @@ export function reportFixture(overrides: Partial<Report> = {}): Report {
     counts: { pass: 3, fail: 0, not_applicable: 1, error: 0 },
     probes: { dns: 'ok', tls: 'ok', http: 'ok' },
     results: [
-      { id: 'tls.protocol.tls13_supported', version: 1, level: 'required', outcome: 'pass' },
-      { id: 'dns.caa.present', version: 2, level: 'recommended', outcome: 'pass' },
-      { id: 'http.redirect.https', version: 1, level: 'required', outcome: 'pass' },
-      { id: 'wellknown.llms_txt.valid', version: 1, level: 'informational', outcome: 'not_applicable' },
+      {
+        id: 'tls.protocol.tls13_supported',
+        version: 1,
+        level: 'required',
+        outcome: 'pass',
+        observed: { 'tls.versions.tls1_3': true },
+      },
+      {
+        id: 'dns.caa.present',
+        version: 2,
+        level: 'recommended',
+        outcome: 'pass',
+        observed: { 'dns.caa': ['0 issue "ca.test"'] },
+      },
+      {
+        id: 'http.redirect.https',
+        version: 1,
+        level: 'required',
+        outcome: 'pass',
+        observed: { 'http.redirect.final_scheme': 'https' },
+      },
+      {
+        id: 'wellknown.llms_txt.valid',
+        version: 1,
+        level: 'informational',
+        outcome: 'not_applicable',
+        observed: { 'wellknown.llms_txt.status': 404 },
+      },
     ],
     ...overrides,
   };

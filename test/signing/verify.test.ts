@@ -107,6 +107,17 @@ describe('verifyCertificate', () => {
       /\/payload\/results must NOT have fewer than 1 items/,
     ],
     [
+      'observed values on a passing result (only failed and errored results carry them)',
+      {
+        ...cert,
+        payload: {
+          ...cert.payload,
+          results: cert.payload.results.map((r) => (r.outcome === 'pass' ? { ...r, observed: { 'a.b': 1 } } : r)),
+        },
+      },
+      /\/payload\/results\/\d+\/observed boolean schema is false/,
+    ],
+    [
       'an upper-case domain',
       { ...cert, payload: { ...cert.payload, domain: 'Good.test' } },
       /\/payload\/domain must match pattern/,

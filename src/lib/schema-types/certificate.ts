@@ -80,4 +80,10 @@ export interface Result {
   version: number;
   level: 'required' | 'recommended' | 'informational';
   outcome: 'pass' | 'fail' | 'not_applicable' | 'error';
+  /**
+   * Only on a failed or errored result: the values the rule read, by observation path, each cut to a bounded size (null where the evidence has none).
+   */
+  observed?: {
+    [k: string]: unknown | undefined;
+  };
 }

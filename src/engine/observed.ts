@@ -1,0 +1,96 @@
+// What a result says it saw: the values its rule read, each cut to a bounded size, so a report stays small
+// whatever a probe found and the values are as deterministic as the evidence they come from.
+import { analyseLogic } from './logic-analysis.ts';
+import type { Rule } from './types.ts';
+
+/** Characters kept of a string; what is cut is marked with an ellipsis. */
+export const MAX_STRING = 120;
+/** Items kept of a list, keys kept of an object (in sorted order). */
+export const MAX_ITEMS = 8;
+/** Values (scalars and containers) kept of one observed value, counted in document order. */
+export const MAX_NODES = 40;
+/** Nesting kept below the observed value itself. */
+export const MAX_DEPTH = 3;
+
+/** The observation paths a rule reads at the document root (its `when` and `check` vars), sorted. */
+export function readPaths(rule: Pick<Rule, 'when' | 'check'>): string[] {
+  const paths = new Set<string>();
+  for (const logic of [rule.when, rule.check]) {
+    if (logic !== undefined) for (const p of analyseLogic(logic).rootPaths) paths.add(p);
+  }
+  return [...paths].sort();
+}
+
+function cutString(s: string): string {
+  if (s.length <= MAX_STRING) return s;
+  let end = MAX_STRING;
+  // Never split a surrogate pair: a lone surrogate has no UTF-8 form and could not be canonicalised or signed.
+  const code = s.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${s.slice(0, end)}… (${s.length} characters)`;
+}
+
+/** A JSON value cut to the bounds above; containers past a bound end with a note of what was left out. */
+export function bounded(value: unknown): unknown {
+  let budget = MAX_NODES;
+  const cut = (v: unknown, depth: number): unknown => {
+    budget -= 1;
+    if (typeof v === 'string') return cutString(v);
+    if (v === null || typeof v !== 'object') return v ?? null;
+    if (Array.isArray(v)) {
+      if (depth >= MAX_DEPTH) return `[${v.length} items]`;
+      const out: unknown[] = [];
+      for (const item of v) {
+        if (out.length === MAX_ITEMS || budget <= 0) break;
+        out.push(cut(item, depth + 1));
+      }
+      if (out.length < v.length) out.push(`… ${v.length - out.length} more`);
+      return out;
+    }
+    const keys = Object.keys(v).sort();
+    if (depth >= MAX_DEPTH) return `{${keys.length} keys}`;
+    const out: Record<string, unknown> = {};
+    let kept = 0;
+    for (const k of keys) {
+      if (kept === MAX_ITEMS || budget <= 0) break;
+      out[k] = cut((v as Record<string, unknown>)[k], depth + 1);
+      kept += 1;
+    }
+    if (kept < keys.length) out['…'] = `${keys.length - kept} more keys`;
+    return out;
+  };
+  return cut(value, 0);
+}
+
+/** The value at a dotted path, or null when any step is missing. */
+export function valueAt(doc: unknown, segments: readonly string[]): unknown {
+  let cur: unknown = doc;
+  for (const part of segments) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return null;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur ?? null;
+}
+
+/**
+ * Bounded values by path for one document, each computed once however many rules read it. The values are
+ * shared between results; nothing mutates a report after it is built.
+ */
+export class ObservedValues {
+  private readonly cache = new Map<string, unknown>();
+  constructor(private readonly doc: unknown) {}
+
+  of(paths: readonly string[], segments: readonly (readonly string[])[]): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < paths.length; i++) {
+      const p = paths[i]!;
+      let v = this.cache.get(p);
+      if (v === undefined) {
+        v = bounded(valueAt(this.doc, segments[i]!));
+        this.cache.set(p, v);
+      }
+      out[p] = v;
+    }
+    return out;
+  }
+}
