@@ -30,6 +30,7 @@ const result = (id: string, level: RuleResult['level'], outcome: RuleResult['out
   version: 1,
   level,
   outcome,
+  observed: {},
   ...extra,
 });
 
