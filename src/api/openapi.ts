@@ -132,7 +132,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
           operationId: 'certificate',
           summary: 'A certificate issued earlier, byte for byte',
           description:
-            'The canonical JSON of {payload, jws} exactly as the Full Validation first returned it. Verify it with any JOSE library and the key from /.well-known/jwks.json.',
+            'The canonical JSON of {payload, jws} exactly as the Full Validation first returned it. Verify it with any JOSE library and the key from /.well-known/jwks.json. JSON is the default; a client that ranks text/html above application/json in Accept (a browser) gets the certificate page instead.',
           parameters: [
             {
               name: 'id',
