@@ -5,6 +5,7 @@ import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/log.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
+import type { RateLimiter } from '../service/rate-limit.ts';
 import { certificateRoutes } from './certificate-routes.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 
@@ -12,6 +13,7 @@ export function paymentRoutes(
   payments: { gate: PaymentGate; processor?: PaymentProcessor },
   config: Config,
   log: Logger,
+  rateLimiter: RateLimiter,
 ): Router[] {
   const { priceCents, currency, tokenTtlSeconds } = config.payments;
   const checkout = payments.processor
@@ -20,6 +22,7 @@ export function paymentRoutes(
           processor: payments.processor,
           page: { baseUrl: config.baseUrl, priceCents, currency, tokenTtlSeconds },
           log,
+          rateLimiter,
         }),
       ]
     : [];

@@ -118,7 +118,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       scanRoutes(ops),
       mcpRoutes(ops, log),
       documentRoutes({ config, jwks, agentKey }),
-      ...paymentRoutes(payments, config, log),
+      ...paymentRoutes(payments, config, log, shared.rateLimiter),
     ],
   });
 

@@ -11,6 +11,7 @@ import { paymentRoutes } from '../../src/api/payment-routes.ts';
 import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { openPayments, type Payments } from '../../src/payments/index.ts';
+import { WindowRateLimiter } from '../../src/service/rate-limit.ts';
 
 export interface Reply {
   status: number;
@@ -44,7 +45,7 @@ export async function startCheckoutApp(env: Record<string, string> = {}): Promis
     baseUrl: config.baseUrl,
     trustProxy: null,
     log,
-    routers: paymentRoutes(payments, config, log),
+    routers: paymentRoutes(payments, config, log, new WindowRateLimiter(config.quickScan.rateLimitPerMinute)),
   });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
