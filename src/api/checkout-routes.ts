@@ -13,6 +13,7 @@ import {
 } from '../payments/processor.ts';
 import type { RateLimiter } from '../service/rate-limit.ts';
 import { ApiError } from './errors.ts';
+import { throttledWarning } from './throttled-warning.ts';
 
 export interface CheckoutDeps {
   processor: PaymentProcessor;
@@ -128,6 +129,7 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
 
   if (processor.webhook) {
     const webhook = processor.webhook.bind(processor);
+    const forged = throttledWarning(log, 'webhook refused: signature did not verify');
     router.post('/checkout/webhook', async (ctx) => {
       const signature = ctx.get('stripe-signature');
       if (!signature) throw new ApiError(400, 'the webhook carries no Stripe-Signature header');
@@ -139,7 +141,7 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
           : { received: true, ignored: outcome.type };
       } catch (err) {
         if (err instanceof WebhookSignatureError) {
-          log.warn({ err: err.message }, 'webhook refused: signature did not verify');
+          forged({ err: err.message });
           throw new ApiError(400, 'the webhook signature did not verify');
         }
         throw err;

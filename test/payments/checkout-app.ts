@@ -31,7 +31,10 @@ export interface CheckoutApp {
   close(): Promise<void>;
 }
 
-export async function startCheckoutApp(env: Record<string, string> = {}): Promise<CheckoutApp> {
+export async function startCheckoutApp(
+  env: Record<string, string> = {},
+  logTo?: NodeJS.WritableStream,
+): Promise<CheckoutApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-checkout-'));
   const config = loadConfig({
     DVS_DATA_DIR: dataDir,
@@ -39,7 +42,7 @@ export async function startCheckoutApp(env: Record<string, string> = {}): Promis
     DVS_BASE_URL: 'https://dvs.example.net',
     ...env,
   });
-  const log = createLogger(config);
+  const log = createLogger(config, logTo);
   const payments = await openPayments(config, log);
   const app = createApp({
     baseUrl: config.baseUrl,
