@@ -10,6 +10,7 @@ import { REPO_ROOT } from '../lib/paths.ts';
 import { analyseLogic } from './logic-analysis.ts';
 import { ObservationSchemas, formatAjvErrors } from './observation-schemas.ts';
 import { readPaths } from './observed.ts';
+import { compileRule } from './compile.ts';
 import type { LoadedRule, Rule } from './types.ts';
 
 export interface Ruleset {
@@ -184,6 +185,7 @@ export function loadRuleset(opts: LoadOptions = {}): Ruleset {
       digest: semanticDigest(rule),
       reads,
       readSegments: reads.map((p) => p.split('.')),
+      compiled: compileRule(rule),
     });
   }
   if (problems.length) throw new RulesetError(problems);

@@ -2,6 +2,7 @@
 import type { Level, Outcome, Tier, Verdict } from '../lib/judgement.ts';
 import type { Logger } from '../lib/log.ts';
 import type { Net } from '../net/types.ts';
+import type { CompiledRule } from './compile.ts';
 
 export type { Level, Outcome, Tier, Verdict };
 
@@ -88,6 +89,8 @@ export interface LoadedRule extends Rule {
   reads: string[];
   /** The same paths split at the dots. */
   readSegments: string[][];
+  /** Its requires and logic compiled at load (src/engine/compile.ts). */
+  compiled: CompiledRule;
 }
 
 export interface RuleResult {
