@@ -47,6 +47,9 @@ export interface ProbeProvider {
   collect(domain: string, ctx: ProbeContext): Promise<unknown>;
 }
 
+/** What a scan needs of a provider: its namespace and how to collect it (its module may load on first use). */
+export type ScanProvider = Pick<ProbeProvider, 'name' | 'collect'>;
+
 export interface RuleExample {
   name: string;
   observations: Record<string, unknown>;
