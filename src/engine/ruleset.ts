@@ -48,7 +48,7 @@ const SCHEMAS_DIR = path.join(REPO_ROOT, 'schemas');
 /** Files under rules/ that are not rule files. */
 const NOT_RULES = new Set(['ruleset.yaml']);
 
-function listYaml(dir: string): string[] {
+export function listYaml(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir).sort()) {
     const full = path.join(dir, entry);
