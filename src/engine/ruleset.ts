@@ -148,7 +148,7 @@ export function loadRuleset(opts: LoadOptions = {}): Ruleset {
 
   let schemas: ObservationSchemas;
   try {
-    schemas = ObservationSchemas.fromDirectory(observationsDir);
+    schemas = ObservationSchemas.fromDirectory(observationsDir).compileAll();
   } catch (err) {
     throw new RulesetError([{ file: 'schemas/observations', message: (err as Error).message }]);
   }
