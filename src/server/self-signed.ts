@@ -5,6 +5,7 @@ import { webcrypto } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
+import { localCertificateFile } from './local-certificate.ts';
 
 export interface TlsMaterial {
   cert: string;
@@ -50,7 +51,7 @@ async function create(now: Date): Promise<TlsMaterial> {
 /** Loads `<dataDir>/tls/{cert,key}.pem`, creating them on first start. */
 export async function selfSignedForLocalhost(dataDir: string, now: Date = new Date()): Promise<TlsMaterial> {
   const dir = path.join(dataDir, 'tls');
-  const certFile = path.join(dir, 'localhost-cert.pem');
+  const certFile = localCertificateFile(dataDir);
   const keyFile = path.join(dir, 'localhost-key.pem');
   if (existsSync(certFile) && existsSync(keyFile))
     return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };

@@ -9,6 +9,7 @@ import { canonicalBytes } from '../lib/canonical-json.ts';
 import { JWKS_PATH } from './certificate.ts';
 import { findVerificationKey, thumbprintOf, type Jwks } from './jwks.ts';
 import { CERTIFICATE_TYP, verifyDetached, type DetachedVerification } from './jws.ts';
+import { originProblem } from '../lib/https-origin.ts';
 import { identityOf, type AnchorRecord, type Certificate } from './payload.ts';
 
 export interface Check {
@@ -22,6 +23,11 @@ export type TxtLookup = (name: string) => Promise<string[][] | null>;
 
 export interface VerifyOptions {
   jwks: Jwks;
+  /**
+   * The issuers the verifier trusts (plain https origins). When given, a certificate naming any other issuer
+   * fails the `issuer` check: the verifier decides whom to trust, never the certificate.
+   */
+  trustedIssuers?: readonly string[];
   /** When given, both DNS anchors are checked too. */
   dns?: TxtLookup;
 }
@@ -53,6 +59,26 @@ async function dnsCheck(name: Check['name'], record: AnchorRecord, dns: TxtLooku
     : { name, ok: false, detail: `no TXT record at ${record.name} matches "${record.value}"` };
 }
 
+/**
+ * The issuer is a plain https origin, its JWK set is on that origin (or a certificate could name any key it
+ * liked), and, when the verifier has a trust list, it is on it.
+ */
+function issuerCheck(issuer: Certificate['payload']['issuer'], trusted: readonly string[] | undefined): Check {
+  const problem = originProblem(issuer.base_url);
+  if (problem) return { name: 'issuer', ok: false, detail: `base_url ${issuer.base_url} is refused: ${problem}` };
+  const jwksUrl = issuer.base_url + JWKS_PATH;
+  if (issuer.jwks_url !== jwksUrl)
+    return { name: 'issuer', ok: false, detail: `jwks_url is ${issuer.jwks_url}, expected ${jwksUrl}` };
+  if (trusted && !trusted.includes(issuer.base_url))
+    return {
+      name: 'issuer',
+      ok: false,
+      detail: `${issuer.base_url} is not a trusted issuer (trusted: ${trusted.join(', ') || 'none'}); trust it with --issuer or DVS_TRUSTED_ISSUERS`,
+    };
+  const trust = trusted ? 'trusted' : 'not checked against a trust list';
+  return { name: 'issuer', ok: true, detail: `${issuer.base_url} (${trust}), keys at ${jwksUrl}` };
+}
+
 /** The header is good when verification got as far as the signature and names the issuer's key. */
 function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
   if (!verified.ok && verified.step !== 'signature') return { name: 'jws_header', ok: false, detail: verified.reason };
@@ -62,7 +88,7 @@ function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
   return { name: 'jws_header', ok: true, detail: `alg EdDSA, typ ${CERTIFICATE_TYP}, kid ${kid} found in the JWK set` };
 }
 
-export async function verifyCertificate(cert: unknown, { jwks, dns }: VerifyOptions): Promise<Check[]> {
+export async function verifyCertificate(cert: unknown, { jwks, dns, trustedIssuers }: VerifyOptions): Promise<Check[]> {
   const structure = structureCheck(cert);
   // Every later check reads members the schema guarantees; without them there is nothing sound to check.
   if (!structure.ok) return [structure];
@@ -88,13 +114,7 @@ export async function verifyCertificate(cert: unknown, { jwks, dns }: VerifyOpti
         },
   );
 
-  // The JWK set must come from the issuer's own origin, or a certificate could name any key it liked.
-  const jwksUrl = payload.issuer.base_url + JWKS_PATH;
-  checks.push(
-    payload.issuer.jwks_url === jwksUrl
-      ? { name: 'issuer', ok: true, detail: `${payload.issuer.base_url}, keys at ${jwksUrl}` }
-      : { name: 'issuer', ok: false, detail: `jwks_url is ${payload.issuer.jwks_url}, expected ${jwksUrl}` },
-  );
+  checks.push(issuerCheck(payload.issuer, trustedIssuers));
 
   const verified = verifyDetached(jws, canonicalBytes(payload), jwks, CERTIFICATE_TYP);
   checks.push(headerCheck(verified, payload.issuer.kid));

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { evaluate, loadRuleset, rulesOfTier, type Observations } from '../../src/engine/index.ts';
 import { issuerAnchorRecord, zoneLine } from '../../src/signing/anchor.ts';
 import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
-import { loadJwks, type ServiceJwks } from '../../src/signing/jwks.ts';
+import { buildJwks, loadJwks, type ServiceJwks } from '../../src/signing/jwks.ts';
 import { loadSigningKey, type SigningKey } from '../../src/signing/keys.ts';
 import type { Certificate } from '../../src/signing/payload.ts';
 import { dnsTxtLookup } from '../../src/signing/txt-lookup.ts';
@@ -29,6 +29,8 @@ let jwks: ServiceJwks;
 /** Issued before the world starts (its base URL has no port), so the subject's zone can publish its anchor. */
 let anchored: Certificate;
 let config: Config;
+/** A key the attacker holds, published by attacker.test as if it were an issuer. */
+let attackerKey: SigningKey;
 
 function capture(cfg: Config): CliIo & { out: () => string; err: () => string } {
   let out = '';
@@ -53,7 +55,23 @@ beforeAll(async () => {
   key = await loadSigningKey(dataDir);
   jwks = await loadJwks(dataDir);
   anchored = issueCertificate({ report: reportFixture({ domain: 'subject.test' }), issuer: { baseUrl: ISSUER }, key });
+  attackerKey = await loadSigningKey(path.join(scratch, 'attacker'));
   const sitesDir = path.join(scratch, 'sites');
+  writeSite(sitesDir, 'attacker', {
+    domain: 'attacker.test',
+    https: { certificate: 'valid' },
+    routes: {
+      '/.well-known/jwks.json': {
+        body: JSON.stringify(buildJwks(attackerKey.publicJwk, [])),
+        headers: { 'content-type': 'application/jwk-set+json' },
+      },
+    },
+    dns: {
+      records: [
+        { name: '_dvs-key', type: 'TXT', data: issuerAnchorRecord(attackerKey, 'https://attacker.test').value },
+      ],
+    },
+  });
   writeSite(sitesDir, 'issuer', {
     domain: 'issuer.test',
     https: { certificate: 'valid' },
@@ -158,7 +176,9 @@ describe('dvs verify', () => {
   it('checks a certificate against a JWK set file', async () => {
     const jwksFile = save('jwks.json', JSON.stringify(jwks));
     const io = capture(config);
-    expect(await verify([save('anchored.json', certificateText(anchored)), '--jwks', jwksFile], io)).toBe(0);
+    expect(
+      await verify([save('anchored.json', certificateText(anchored)), '--jwks', jwksFile, '--issuer', ISSUER], io),
+    ).toBe(0);
     expect(
       io
         .out()
@@ -172,7 +192,9 @@ describe('dvs verify', () => {
   it('fetches the keys over https and checks both DNS anchors on the configured resolver', async () => {
     const io = capture(config);
     const url = world.url('issuer', '/.well-known/jwks.json');
-    expect(await verify([save('anchored.json', certificateText(anchored)), '--jwks', url, '--dns'], io)).toBe(0);
+    expect(
+      await verify([save('anchored.json', certificateText(anchored)), '--jwks', url, '--dns', '--issuer', ISSUER], io),
+    ).toBe(0);
     expect(io.out()).toContain(`keys from ${url}`);
     expect(io.out()).toContain(
       `✓ subject_anchor: _agent-validation.subject.test TXT "${anchored.payload.anchor.value}"`,
@@ -231,7 +253,7 @@ describe('dvs verify', () => {
     expect(io.out()).toMatch(/✗ structure: .*must have required property 'payload'/);
     const bare = capture(config);
     expect(await verify([save('not-a-cert.json', '{"hello":1}')], bare)).toBe(1);
-    expect(bare.out()).toMatch(/✗ jwks: .*names no issuer jwks_url; pass --jwks/);
+    expect(bare.out()).toMatch(/✗ jwks: the certificate names no issuer; pass --jwks/);
     await expect(verify([save('broken.json', '{"payload":')], capture(config))).rejects.toThrow(UsageError);
     const cert = save('anchored.json', certificateText(anchored));
     await expect(verify([cert, '--jwks', path.join(scratch, 'no-such-jwks.json')], capture(config))).rejects.toThrow(
@@ -241,6 +263,93 @@ describe('dvs verify', () => {
     expect(await verify([cert, '--jwks', save('not-keys.json', '{"keys":{}}')], notKeys)).toBe(1);
     expect(notKeys.out()).toMatch(/✗ jwks: .*not-keys.json: not a JWK set/);
     await expect(verify([], capture(config))).rejects.toThrow(/dvs verify <certificate.json>/);
+  });
+});
+
+describe('dvs verify decides whom to trust (issue 13 item 1)', () => {
+  const save = (name: string, text: string): string => {
+    const file = path.join(scratch, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const forge = (baseUrl: string, verdict: 'CERTIFIED' | 'NOT_CONFORMANT' = 'CERTIFIED') =>
+    certificateText(
+      issueCertificate({
+        report: reportFixture({ domain: 'subject.test', verdict }),
+        issuer: { baseUrl },
+        key: attackerKey,
+      }),
+    );
+
+  it('refuses a certificate whose issuer URL hides another host behind user-info, and fetches nothing', async () => {
+    // Names localhost, reaches attacker.test: before the fix its key set was fetched and the forgery verified.
+    const forged = save('forged-userinfo.json', forge(`https://localhost:19443@attacker.test:${world.httpsPort}`));
+    const io = capture(config);
+    expect(await verify([forged, '--dns'], io)).toBe(1);
+    expect(io.out()).toMatch(
+      /^✗ jwks: not fetched: https:\/\/localhost:19443@attacker.test:\d+ is not a trusted issuer/,
+    );
+    expect(io.out()).not.toContain('✓ signature');
+    const trustingIt = capture(config);
+    await expect(
+      verify([forged, '--issuer', `https://localhost:19443@attacker.test:${world.httpsPort}`], trustingIt),
+    ).rejects.toThrow(/--issuer .*not a plain https origin: it carries user-info/);
+  });
+
+  it('refuses a well-formed certificate from an issuer nobody trusted, even with its DNS anchor in place', async () => {
+    const attacker = `https://attacker.test:${world.httpsPort}`;
+    const forged = save('forged-plain.json', forge(attacker));
+    const io = capture(config);
+    expect(await verify([forged, '--dns'], io)).toBe(1);
+    expect(io.out()).toContain(`✗ jwks: not fetched: ${attacker} is not a trusted issuer (trusted: ${config.baseUrl})`);
+    // The same forgery with keys handed over by file still fails: the issuer is not on the trust list.
+    const withKeys = capture(config);
+    const keysFile = save('attacker-jwks.json', JSON.stringify(buildJwks(attackerKey.publicJwk, [])));
+    expect(await verify([forged, '--jwks', keysFile], withKeys)).toBe(1);
+    expect(withKeys.out()).toMatch(/✗ issuer: https:\/\/attacker.test:\d+ is not a trusted issuer/);
+    expect(withKeys.out()).toContain('✓ signature');
+  });
+
+  it('trusts DVS_TRUSTED_ISSUERS, and --issuer in its place', async () => {
+    const attacker = `https://attacker.test:${world.httpsPort}`;
+    const forged = save('forged-plain.json', forge(attacker));
+    const trusting = loadConfig({
+      ...world.env,
+      DVS_DATA_DIR: config.dataDir,
+      DVS_TRUSTED_ISSUERS: `${ISSUER}, ${attacker}`,
+    });
+    expect(trusting.certificates.trustedIssuers).toEqual([ISSUER, attacker]);
+    const io = capture(trusting);
+    expect(await verify([forged], io)).toBe(0);
+    expect(io.out()).toContain(`keys from ${attacker}/.well-known/jwks.json`);
+    expect(await verify([forged, '--issuer', ISSUER], capture(trusting))).toBe(1);
+    expect(await verify([forged, '--issuer', ISSUER, '--issuer', attacker], capture(config))).toBe(0);
+    expect(() => loadConfig({ DVS_TRUSTED_ISSUERS: 'https://a.test/path' })).toThrow(
+      /DVS_TRUSTED_ISSUERS: "https:\/\/a.test\/path" is not a plain https origin/,
+    );
+  });
+
+  it('refuses a certificate that names a member twice (a second "verdict" before the real one)', async () => {
+    const genuine = certificateText(
+      issueCertificate({
+        report: reportFixture({ domain: 'subject.test', verdict: 'NOT_CONFORMANT', score: 10 }),
+        issuer: { baseUrl: ISSUER },
+        key,
+      }),
+    );
+    const keysFile = save('jwks.json', JSON.stringify(jwks));
+    expect(await verify([save('genuine.json', genuine), '--jwks', keysFile, '--issuer', ISSUER], capture(config))).toBe(
+      0,
+    );
+    // JSON.parse keeps the last member, so this verified before: a reader sees CERTIFIED, the signature another.
+    const doubled = genuine.replace('"payload":{', '"payload":{"verdict":"CERTIFIED",');
+    const io = capture(config);
+    expect(await verify([save('doubled.json', doubled), '--jwks', keysFile, '--issuer', ISSUER], io)).toBe(1);
+    expect(io.out()).toMatch(/✗ structure: .*doubled.json: duplicate member name "verdict" at line 1, column \d+/);
+    const doubledKeys = save('doubled-jwks.json', JSON.stringify(jwks).replace('"keys":', '"keys":[],"keys":'));
+    const keysIo = capture(config);
+    expect(await verify([save('genuine.json', genuine), '--jwks', doubledKeys, '--issuer', ISSUER], keysIo)).toBe(1);
+    expect(keysIo.out()).toMatch(/✗ jwks: .*duplicate member name "keys"/);
   });
 });
 

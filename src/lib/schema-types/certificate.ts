@@ -51,7 +51,7 @@ export interface Payload {
   results: [Result, ...Result[]];
   issuer: {
     /**
-     * The issuing service's https origin.
+     * The issuing service's plain https origin: scheme, lower-case host and optional port; no user-info, path, query or fragment.
      */
     base_url: string;
     /**
