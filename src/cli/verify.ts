@@ -55,6 +55,19 @@ export function issuerClientFor(origin: string, config: Config): IssuerClient {
   });
 }
 
+/** The moment to check validity at: now, or what --at asks about (an RFC 3339 time or a date). */
+function moment(option: string | undefined): Date {
+  if (option === undefined) return new Date();
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(option))
+    throw new UsageError(`--at ${option}: expected a date (2026-05-01) or an RFC 3339 time (2026-05-01T12:00:00Z)`);
+  const [y, m, d] = option.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const at = new Date(option);
+  // Date() rolls 2026-02-31 over into March; a calendar date must exist as written.
+  if (Number.isNaN(at.getTime()) || new Date(Date.UTC(y, m - 1, d)).getUTCDate() !== d)
+    throw new UsageError(`--at ${option}: not a real date`);
+  return at;
+}
+
 const issuerOf = (cert: unknown): unknown =>
   (cert as { payload?: { issuer?: { base_url?: unknown } } } | null)?.payload?.issuer?.base_url;
 
@@ -90,9 +103,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { jwks: { type: 'string' }, dns: { type: 'boolean' }, issuer: { type: 'string', multiple: true } },
+    options: {
+      jwks: { type: 'string' },
+      dns: { type: 'boolean' },
+      issuer: { type: 'string', multiple: true },
+      at: { type: 'string' },
+    },
   });
   if (positionals.length !== 1) throw new UsageError(USAGE);
+  const at = moment(values.at);
   const file = positionals[0]!;
   const trusted = trustedIssuers(values.issuer, io.config);
   const read = readStrictFile(file);
@@ -113,7 +132,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const dns = values.dns
     ? dnsTxtLookup({ servers: io.config.net.dnsServers, timeoutMs: io.config.net.limits.dnsTimeoutMs })
     : undefined;
-  const checks = await verifyCertificate(cert, { jwks, dns, trustedIssuers: trusted });
+  const checks = await verifyCertificate(cert, { jwks, dns, trustedIssuers: trusted, at });
   for (const c of checks) io.stdout.write(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}\n`);
   const failed = checks.filter((c) => !c.ok).length;
   io.stdout.write(

@@ -80,6 +80,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     gate: payments.gate,
     signingKey,
     baseUrl: config.baseUrl,
+    lifetimeSeconds: config.certificates.lifetimeSeconds,
     log,
     metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,

@@ -31,6 +31,8 @@ export interface FullValidationDeps {
   gate: PaymentGate;
   signingKey: SigningKey;
   baseUrl: string;
+  /** How long a certificate stays valid after its observations (DVS_CERTIFICATE_LIFETIME). */
+  lifetimeSeconds: number;
   log: Logger;
   metrics: ServiceMetrics;
   /** How long to wait for another request that holds the same token (ms), and how often to look. */
@@ -99,7 +101,12 @@ export class FullValidations {
         if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
         throw err;
       });
-      const certificate = issueCertificate({ report, issuer: { baseUrl }, key: signingKey });
+      const certificate = issueCertificate({
+        report,
+        issuer: { baseUrl },
+        key: signingKey,
+        validity: { issuedAt: new Date(), lifetimeSeconds: this.deps.lifetimeSeconds },
+      });
       const body = certificateText(certificate);
       await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body });
       committed = true;

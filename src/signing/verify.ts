@@ -13,7 +13,16 @@ import { originProblem } from '../lib/https-origin.ts';
 import { identityOf, type AnchorRecord, type Certificate } from './payload.ts';
 
 export interface Check {
-  name: 'structure' | 'id' | 'anchor' | 'issuer' | 'jws_header' | 'signature' | 'subject_anchor' | 'issuer_anchor';
+  name:
+    | 'structure'
+    | 'id'
+    | 'anchor'
+    | 'issuer'
+    | 'validity'
+    | 'jws_header'
+    | 'signature'
+    | 'subject_anchor'
+    | 'issuer_anchor';
   ok: boolean;
   detail: string;
 }
@@ -28,6 +37,8 @@ export interface VerifyOptions {
    * fails the `issuer` check: the verifier decides whom to trust, never the certificate.
    */
   trustedIssuers?: readonly string[];
+  /** When given, the certificate must be valid at this moment (issued_at <= at < expires_at). */
+  at?: Date;
   /** When given, both DNS anchors are checked too. */
   dns?: TxtLookup;
 }
@@ -79,6 +90,31 @@ function issuerCheck(issuer: Certificate['payload']['issuer'], trusted: readonly
   return { name: 'issuer', ok: true, detail: `${issuer.base_url} (${trust}), keys at ${jwksUrl}` };
 }
 
+/** Valid at the moment asked about: signed by then, not yet expired, and its dates in order. */
+function validityCheck(payload: Certificate['payload'], at: Date): Check {
+  const [observed, issued, expires] = [payload.observed_at, payload.issued_at, payload.expires_at].map(Date.parse);
+  const when = at.toISOString();
+  if (!(observed! <= expires! && issued! < expires!))
+    return {
+      name: 'validity',
+      ok: false,
+      detail: `its dates are out of order (observed ${payload.observed_at}, issued ${payload.issued_at}, expires ${payload.expires_at})`,
+    };
+  if (at.getTime() >= expires!)
+    return {
+      name: 'validity',
+      ok: false,
+      detail: `expired on ${payload.expires_at} (checked at ${when}); ask about an earlier moment with --at`,
+    };
+  if (at.getTime() < issued!)
+    return { name: 'validity', ok: false, detail: `not yet issued at ${when}: issued on ${payload.issued_at}` };
+  return {
+    name: 'validity',
+    ok: true,
+    detail: `valid at ${when}: issued ${payload.issued_at}, expires ${payload.expires_at}`,
+  };
+}
+
 /** The header is good when verification got as far as the signature and names the issuer's key. */
 function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
   if (!verified.ok && verified.step !== 'signature') return { name: 'jws_header', ok: false, detail: verified.reason };
@@ -88,7 +124,10 @@ function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
   return { name: 'jws_header', ok: true, detail: `alg EdDSA, typ ${CERTIFICATE_TYP}, kid ${kid} found in the JWK set` };
 }
 
-export async function verifyCertificate(cert: unknown, { jwks, dns, trustedIssuers }: VerifyOptions): Promise<Check[]> {
+export async function verifyCertificate(
+  cert: unknown,
+  { jwks, dns, trustedIssuers, at }: VerifyOptions,
+): Promise<Check[]> {
   const structure = structureCheck(cert);
   // Every later check reads members the schema guarantees; without them there is nothing sound to check.
   if (!structure.ok) return [structure];
@@ -115,6 +154,7 @@ export async function verifyCertificate(cert: unknown, { jwks, dns, trustedIssue
   );
 
   checks.push(issuerCheck(payload.issuer, trustedIssuers));
+  if (at) checks.push(validityCheck(payload, at));
 
   const verified = verifyDetached(jws, canonicalBytes(payload), jwks, CERTIFICATE_TYP);
   checks.push(headerCheck(verified, payload.issuer.kid));

@@ -21,6 +21,10 @@ import { startWorld, type World } from '../world/index.ts';
 import { reportFixture } from './fixtures.ts';
 
 const ISSUER = 'https://issuer.test';
+/** Observed yesterday, so certificates issued here are valid now. */
+const FRESH = new Date(Date.now() - 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const freshReport = (overrides: Parameters<typeof reportFixture>[0] = {}) =>
+  reportFixture({ observed_at: FRESH, ...overrides });
 
 let scratch: string;
 let world: World;
@@ -54,7 +58,7 @@ beforeAll(async () => {
   const dataDir = path.join(scratch, 'data');
   key = await loadSigningKey(dataDir);
   jwks = await loadJwks(dataDir);
-  anchored = issueCertificate({ report: reportFixture({ domain: 'subject.test' }), issuer: { baseUrl: ISSUER }, key });
+  anchored = issueCertificate({ report: freshReport({ domain: 'subject.test' }), issuer: { baseUrl: ISSUER }, key });
   attackerKey = await loadSigningKey(path.join(scratch, 'attacker'));
   const sitesDir = path.join(scratch, 'sites');
   writeSite(sitesDir, 'attacker', {
@@ -116,7 +120,7 @@ describe('dvs keys', () => {
 
 describe('dvs certify', () => {
   const observations: Observations = {
-    target: { domain: 'subject.test', observed_at: '2026-03-01T12:00:00Z' },
+    target: { domain: 'subject.test', observed_at: FRESH },
     probes: {},
   };
 
@@ -139,15 +143,31 @@ describe('dvs certify', () => {
       evidence_digest: report.evidence_digest,
     });
     expect(cert.payload.issuer.base_url).toBe(config.baseUrl);
-    expect(text).toBe(certificateText(issueCertificate({ report, issuer: { baseUrl: config.baseUrl }, key })));
+    const validity = { issuedAt: new Date(cert.payload.issued_at), lifetimeSeconds: 90 * 86_400 };
+    expect(text).toBe(
+      certificateText(issueCertificate({ report, issuer: { baseUrl: config.baseUrl }, key, validity })),
+    );
+    expect(Date.parse(cert.payload.expires_at) - Date.parse(FRESH)).toBe(90 * 86_400_000);
     expect((await verifyCertificate(cert, { jwks })).every((c) => c.ok)).toBe(true);
 
     expect(io.out()).toContain(`certificate ${cert.payload.id} for subject.test`);
     expect(io.out()).toContain(`verdict     ${report.verdict}`);
     expect(io.out()).toContain(zoneLine(cert.payload.anchor));
+    expect(io.out()).toContain(`valid       ${cert.payload.issued_at} to ${cert.payload.expires_at}`);
+  });
 
-    expect(await certify([input, '--out', out], capture(config))).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(text);
+  it('signs for DVS_CERTIFICATE_LIFETIME, and refuses evidence older than it', async () => {
+    const input = path.join(scratch, 'observations.json');
+    const out = path.join(scratch, 'short.json');
+    writeFileSync(input, JSON.stringify(observations));
+    const shortLived = loadConfig({ ...world.env, DVS_DATA_DIR: config.dataDir, DVS_CERTIFICATE_LIFETIME: '30d' });
+    expect(await certify([input, '--out', out], capture(shortLived))).toBe(0);
+    const cert = JSON.parse(readFileSync(out, 'utf8')) as Certificate;
+    expect(Date.parse(cert.payload.expires_at) - Date.parse(FRESH)).toBe(30 * 86_400_000);
+    const tooShort = loadConfig({ ...world.env, DVS_DATA_DIR: config.dataDir, DVS_CERTIFICATE_LIFETIME: '12h' });
+    const io = capture(tooShort);
+    expect(await certify([input, '--out', path.join(scratch, 'stale.json')], io)).toBe(1);
+    expect(io.err()).toMatch(/not signing: the observations of .* are older than the certificate lifetime \(43200 s\)/);
   });
 
   it('refuses evidence that does not match the observation schemas, and writes nothing', async () => {
@@ -185,8 +205,8 @@ describe('dvs verify', () => {
         .split('\n')
         .filter((l) => l.startsWith('✓'))
         .map((l) => l.split(':')[0]),
-    ).toEqual(['✓ structure', '✓ id', '✓ anchor', '✓ issuer', '✓ jws_header', '✓ signature']);
-    expect(io.out()).toContain('valid: 6 checks passed');
+    ).toEqual(['✓ structure', '✓ id', '✓ anchor', '✓ issuer', '✓ validity', '✓ jws_header', '✓ signature']);
+    expect(io.out()).toContain('valid: 7 checks passed');
   });
 
   it('fetches the keys over https and checks both DNS anchors on the configured resolver', async () => {
@@ -207,7 +227,7 @@ describe('dvs verify', () => {
 
   it('by default fetches the jwks_url the certificate names, and reports an unpublished subject anchor', async () => {
     const cert = issueCertificate({
-      report: reportFixture({ domain: 'subject.test', score: 50 }),
+      report: freshReport({ domain: 'subject.test', score: 50 }),
       issuer: { baseUrl: config.baseUrl },
       key,
     });
@@ -219,7 +239,7 @@ describe('dvs verify', () => {
     expect(io.out()).toContain(
       `✗ subject_anchor: no TXT record at _agent-validation.subject.test matches "${cert.payload.anchor.value}"`,
     );
-    expect(io.out()).toContain('NOT valid: 1 of 8 checks failed');
+    expect(io.out()).toContain('NOT valid: 1 of 9 checks failed');
   });
 
   it('fails an edited certificate', async () => {
@@ -266,6 +286,40 @@ describe('dvs verify', () => {
   });
 });
 
+describe('dvs verify checks validity (issue 10 item 1)', () => {
+  const save = (name: string, text: string): string => {
+    const file = path.join(scratch, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('refuses an expired certificate with its date, unless --at asks about a moment it was valid', async () => {
+    const old = issueCertificate({
+      report: reportFixture({ domain: 'subject.test', observed_at: '2026-03-01T12:00:00Z' }),
+      issuer: { baseUrl: ISSUER },
+      key,
+    });
+    const file = save('old.json', certificateText(old));
+    const keysFile = save('jwks.json', JSON.stringify(jwks));
+    const args = [file, '--jwks', keysFile, '--issuer', ISSUER];
+    const now = capture(config);
+    expect(await verify(args, now)).toBe(1);
+    expect(now.out()).toMatch(
+      /✗ validity: expired on 2026-05-30T12:00:00Z \(checked at .*\); ask about an earlier moment with --at/,
+    );
+    const then = capture(config);
+    expect(await verify([...args, '--at', '2026-04-01T00:00:00Z'], then)).toBe(0);
+    expect(then.out()).toContain(
+      '✓ validity: valid at 2026-04-01T00:00:00.000Z: issued 2026-03-01T12:00:00Z, expires 2026-05-30T12:00:00Z',
+    );
+    const before = capture(config);
+    expect(await verify([...args, '--at', '2026-02-01'], before)).toBe(1);
+    expect(before.out()).toContain('✗ validity: not yet issued at 2026-02-01T00:00:00.000Z');
+    await expect(verify([...args, '--at', 'yesterday'], capture(config))).rejects.toThrow(/--at yesterday: expected/);
+    await expect(verify([...args, '--at', '2026-02-31'], capture(config))).rejects.toThrow(UsageError);
+  });
+});
+
 describe('dvs verify decides whom to trust (issue 13 item 1)', () => {
   const save = (name: string, text: string): string => {
     const file = path.join(scratch, name);
@@ -275,7 +329,7 @@ describe('dvs verify decides whom to trust (issue 13 item 1)', () => {
   const forge = (baseUrl: string, verdict: 'CERTIFIED' | 'NOT_CONFORMANT' = 'CERTIFIED') =>
     certificateText(
       issueCertificate({
-        report: reportFixture({ domain: 'subject.test', verdict }),
+        report: freshReport({ domain: 'subject.test', verdict }),
         issuer: { baseUrl },
         key: attackerKey,
       }),
@@ -332,7 +386,7 @@ describe('dvs verify decides whom to trust (issue 13 item 1)', () => {
   it('refuses a certificate that names a member twice (a second "verdict" before the real one)', async () => {
     const genuine = certificateText(
       issueCertificate({
-        report: reportFixture({ domain: 'subject.test', verdict: 'NOT_CONFORMANT', score: 10 }),
+        report: freshReport({ domain: 'subject.test', verdict: 'NOT_CONFORMANT', score: 10 }),
         issuer: { baseUrl: ISSUER },
         key,
       }),
