@@ -3,13 +3,14 @@
 import type Router from '@koa/router';
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/log.ts';
-import type { PaymentGate } from '../payments/gate.ts';
+import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
+import { Certificates, registryOverGate } from '../service/certificates.ts';
 import { certificateRoutes } from './certificate-routes.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 
 export function paymentRoutes(
-  payments: { gate: PaymentGate; processor?: PaymentProcessor },
+  payments: { gate: PaymentGate; processor?: PaymentProcessor; certificates?: CertificateRegistry },
   config: Config,
   log: Logger,
 ): Router[] {
@@ -23,5 +24,6 @@ export function paymentRoutes(
         }),
       ]
     : [];
-  return [...checkout, certificateRoutes(payments.gate)];
+  const certificates = new Certificates(payments.certificates ?? registryOverGate(payments.gate));
+  return [...checkout, certificateRoutes(payments.gate, certificates)];
 }

@@ -12,7 +12,8 @@ import { fetchJwks } from '../signing/fetch-jwks.ts';
 import { IssuerClient } from '../signing/issuer-client.ts';
 import { parseJwks, type Jwks } from '../signing/jwks.ts';
 import { dnsTxtLookup } from '../signing/txt-lookup.ts';
-import { verifyCertificate } from '../signing/verify.ts';
+import { statusCheck } from '../signing/status-check.ts';
+import { verifyCertificate, type Check } from '../signing/verify.ts';
 import type { Config } from '../lib/config.ts';
 import { UsageError, type CliIo } from './io.ts';
 
@@ -71,26 +72,15 @@ function moment(option: string | undefined): Date {
 const issuerOf = (cert: unknown): unknown =>
   (cert as { payload?: { issuer?: { base_url?: unknown } } } | null)?.payload?.issuer?.base_url;
 
-/** The key set: from --jwks (a file, or an https URL the user chose), or from the trusted issuer. */
-async function loadKeys(cert: unknown, option: string | undefined, trusted: string[], config: Config): Promise<Jwks> {
-  if (option !== undefined && !/^[a-z][a-z0-9+.-]*:\/\//i.test(option)) {
+/** The key set from --jwks: a file, or an https URL the user chose. */
+async function keysFromOption(option: string, config: Config): Promise<Jwks> {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(option)) {
     const read = readStrictFile(option);
     if ('duplicate' in read) throw new Error(read.duplicate);
     return parseJwks(read.value, option);
   }
-  let url: URL;
-  if (option !== undefined) {
-    url = new URL(option);
-    if (url.protocol !== 'https:') throw new Error(`${option}: a JWK set is only fetched over https`);
-  } else {
-    const issuer = issuerOf(cert);
-    if (typeof issuer !== 'string') throw new Error('the certificate names no issuer; pass --jwks');
-    if (!trusted.includes(issuer))
-      throw new Error(
-        `not fetched: ${issuer} is not a trusted issuer (trusted: ${trusted.join(', ')}); trust it with --issuer or DVS_TRUSTED_ISSUERS`,
-      );
-    url = new URL(issuer + JWKS_PATH);
-  }
+  const url = new URL(option);
+  if (url.protocol !== 'https:') throw new Error(`${option}: a JWK set is only fetched over https`);
   const client = issuerClientFor(url.origin, config);
   try {
     return await fetchJwks(client, url.pathname + url.search);
@@ -98,6 +88,19 @@ async function loadKeys(cert: unknown, option: string | undefined, trusted: stri
     await client.close();
   }
 }
+
+/** A client for the certificate's issuer, only when the verifier trusts it. */
+function trustedIssuerClient(cert: unknown, trusted: string[], config: Config): IssuerClient {
+  const issuer = issuerOf(cert);
+  if (typeof issuer !== 'string') throw new Error('the certificate names no issuer; pass --jwks');
+  if (!trusted.includes(issuer))
+    throw new Error(
+      `not fetched: ${issuer} is not a trusted issuer (trusted: ${trusted.join(', ')}); trust it with --issuer or DVS_TRUSTED_ISSUERS`,
+    );
+  return issuerClientFor(issuer, config);
+}
+
+const idOf = (cert: unknown): unknown => (cert as { payload?: { id?: unknown } } | null)?.payload?.id;
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -108,6 +111,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       dns: { type: 'boolean' },
       issuer: { type: 'string', multiple: true },
       at: { type: 'string' },
+      offline: { type: 'boolean' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(USAGE);
@@ -121,18 +125,37 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const cert = read.value;
   let jwks: Jwks;
+  // Online unless --jwks hands the keys over or --offline asks not to: the trusted issuer's client then also
+  // answers the status check.
+  let issuer: IssuerClient | null = null;
   try {
-    jwks = await loadKeys(cert, values.jwks, trusted, io.config);
+    if (values.jwks !== undefined) {
+      jwks = await keysFromOption(values.jwks, io.config);
+    } else {
+      issuer = trustedIssuerClient(cert, trusted, io.config);
+      jwks = await fetchJwks(issuer, JWKS_PATH);
+    }
   } catch (err) {
+    await issuer?.close();
     if (err instanceof UsageError) throw err;
     io.stdout.write(`✗ jwks: ${(err as Error).message}\n`);
     return 1;
   }
-  io.stdout.write(`keys from ${values.jwks ?? `${String(issuerOf(cert))}${JWKS_PATH}`}\n`);
-  const dns = values.dns
-    ? dnsTxtLookup({ servers: io.config.net.dnsServers, timeoutMs: io.config.net.limits.dnsTimeoutMs })
-    : undefined;
-  const checks = await verifyCertificate(cert, { jwks, dns, trustedIssuers: trusted, at });
+  try {
+    io.stdout.write(`keys from ${values.jwks ?? `${String(issuerOf(cert))}${JWKS_PATH}`}\n`);
+    const dns = values.dns
+      ? dnsTxtLookup({ servers: io.config.net.dnsServers, timeoutMs: io.config.net.limits.dnsTimeoutMs })
+      : undefined;
+    const checks = await verifyCertificate(cert, { jwks, dns, trustedIssuers: trusted, at });
+    if (issuer && !values.offline && checks[0]?.ok)
+      checks.push(await statusCheck(issuer, String(idOf(cert)), at, values.at !== undefined));
+    return report(checks, io);
+  } finally {
+    await issuer?.close();
+  }
+}
+
+function report(checks: Check[], io: CliIo): number {
   for (const c of checks) io.stdout.write(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.detail}\n`);
   const failed = checks.filter((c) => !c.ok).length;
   io.stdout.write(

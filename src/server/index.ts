@@ -15,7 +15,7 @@ import { signResponses } from '../api/response-signing.ts';
 import { ScanOperations } from '../api/scan-operations.ts';
 import { scanRoutes } from '../api/scan-routes.ts';
 import { createLogger, type AppLogger } from '../lib/log.ts';
-import type { PaymentGate } from '../payments/gate.ts';
+import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
 import { FullValidations } from '../service/full-validations.ts';
@@ -33,6 +33,8 @@ export interface PaymentsHandle {
   close(): Promise<void>;
   /** Sells tokens; the checkout is mounted when there is one. */
   processor?: PaymentProcessor;
+  /** The certificates' status and evidence (the ledger); without it only the bodies are known. */
+  certificates?: CertificateRegistry;
   /** Resolves when the ledger answers; readiness uses it when offered. */
   ready?(): Promise<void>;
 }

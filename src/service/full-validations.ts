@@ -108,7 +108,8 @@ export class FullValidations {
         validity: { issuedAt: new Date(), lifetimeSeconds: this.deps.lifetimeSeconds },
       });
       const body = certificateText(certificate);
-      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body });
+      const expiresAt = Date.parse(certificate.payload.expires_at);
+      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body, expiresAt });
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');

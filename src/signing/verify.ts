@@ -22,7 +22,8 @@ export interface Check {
     | 'jws_header'
     | 'signature'
     | 'subject_anchor'
-    | 'issuer_anchor';
+    | 'issuer_anchor'
+    | 'status';
   ok: boolean;
   detail: string;
 }

@@ -232,7 +232,7 @@ describe('dvs verify', () => {
       key,
     });
     const io = capture(config);
-    expect(await verify([save('unanchored.json', certificateText(cert)), '--dns'], io)).toBe(1);
+    expect(await verify([save('unanchored.json', certificateText(cert)), '--dns', '--offline'], io)).toBe(1);
     expect(io.out()).toContain(`keys from ${config.baseUrl}/.well-known/jwks.json`);
     expect(io.out()).toContain('✓ signature');
     expect(io.out()).toContain('✓ issuer_anchor');
@@ -374,10 +374,10 @@ describe('dvs verify decides whom to trust (issue 13 item 1)', () => {
     });
     expect(trusting.certificates.trustedIssuers).toEqual([ISSUER, attacker]);
     const io = capture(trusting);
-    expect(await verify([forged], io)).toBe(0);
+    expect(await verify([forged, '--offline'], io)).toBe(0);
     expect(io.out()).toContain(`keys from ${attacker}/.well-known/jwks.json`);
     expect(await verify([forged, '--issuer', ISSUER], capture(trusting))).toBe(1);
-    expect(await verify([forged, '--issuer', ISSUER, '--issuer', attacker], capture(config))).toBe(0);
+    expect(await verify([forged, '--issuer', ISSUER, '--issuer', attacker, '--offline'], capture(config))).toBe(0);
     expect(() => loadConfig({ DVS_TRUSTED_ISSUERS: 'https://a.test/path' })).toThrow(
       /DVS_TRUSTED_ISSUERS: "https:\/\/a.test\/path" is not a plain https origin/,
     );
