@@ -37,5 +37,20 @@ export function certificateRoutes(gate: Pick<PaymentGate, 'certificate'>, certif
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = status;
   });
+  router.get('/api/certificates/:id/evidence', async (ctx) => {
+    const id = idOf(ctx);
+    const evidence = id === null ? null : await certificates.evidence(id);
+    if (!evidence) throw notIssued(ctx.params.id ?? '');
+    if (evidence.kind === 'gone')
+      throw new ApiError(
+        410,
+        `the evidence of ${id} is no longer kept: it is kept while the certificate is valid`,
+        '/docs/api',
+      );
+    // The canonical bytes themselves: their SHA-256 is the certificate's evidence_digest.
+    ctx.type = 'application/json';
+    ctx.set('Cache-Control', 'public, max-age=3600, immutable');
+    ctx.body = evidence.bytes;
+  });
   return router;
 }

@@ -12,10 +12,12 @@ import { fetchJwks } from '../signing/fetch-jwks.ts';
 import { IssuerClient } from '../signing/issuer-client.ts';
 import { parseJwks, type Jwks } from '../signing/jwks.ts';
 import { dnsTxtLookup } from '../signing/txt-lookup.ts';
+import type { Certificate } from '../signing/payload.ts';
 import { statusCheck } from '../signing/status-check.ts';
 import { verifyCertificate, type Check } from '../signing/verify.ts';
 import type { Config } from '../lib/config.ts';
 import { UsageError, type CliIo } from './io.ts';
+import { reevaluationChecks } from './reevaluate.ts';
 
 export const USAGE = 'dvs verify <certificate.json> [--issuer <https origin>]... [--jwks <file|https-url>] [--dns]';
 
@@ -112,6 +114,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       issuer: { type: 'string', multiple: true },
       at: { type: 'string' },
       offline: { type: 'boolean' },
+      reevaluate: { type: 'boolean' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(USAGE);
@@ -149,6 +152,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     const checks = await verifyCertificate(cert, { jwks, dns, trustedIssuers: trusted, at });
     if (issuer && !values.offline && checks[0]?.ok)
       checks.push(await statusCheck(issuer, String(idOf(cert)), at, values.at !== undefined));
+    if (values.reevaluate) {
+      if (!issuer || values.offline)
+        throw new UsageError('--reevaluate fetches the evidence from the issuer: drop --jwks and --offline');
+      if (checks[0]?.ok) checks.push(...(await reevaluationChecks(issuer, cert as Certificate)));
+    }
     return report(checks, io);
   } finally {
     await issuer?.close();

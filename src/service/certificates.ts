@@ -1,6 +1,7 @@
 // What the service says about a certificate after issuing it: whether it is still current (valid, expired,
 // superseded by a newer one for its domain, or revoked by the operator, with the reason and time), the
 // domain's current certificate (for the badge and the certificate page), and the evidence it was judged on.
+import { gunzipSync } from 'node:zlib';
 import type { CertificateRecord, CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { Certificate } from '../signing/payload.ts';
 
@@ -83,9 +84,14 @@ export class Certificates {
     return this.status(id);
   }
 
-  /** The gzip evidence while the certificate is valid (expired certificates' evidence is dropped). */
-  evidence(id: string): Promise<Buffer | null> {
-    return this.registry.evidence(id, this.now());
+  /**
+   * The evidence while the certificate is valid: the canonical JSON of the observations, the exact bytes whose
+   * SHA-256 is its evidence_digest. `gone` when the certificate exists but its evidence is no longer kept.
+   */
+  async evidence(id: string): Promise<{ kind: 'found'; bytes: Buffer } | { kind: 'gone' } | null> {
+    const stored = await this.registry.evidence(id, this.now());
+    if (stored) return { kind: 'found', bytes: gunzipSync(stored) };
+    return (await this.registry.certificateRecord(id)) ? { kind: 'gone' } : null;
   }
 }
 

@@ -1,7 +1,9 @@
 // A Full Validation: reserve the payment token, scan every rule, sign the certificate, and commit the token
 // with it. If the validation does not complete (the engine failed, or passed its deadline) the token is
 // released, so the buyer can try again. Nothing is lost.
+import { gzipSync } from 'node:zlib';
 import type { Ruleset } from '../engine/ruleset.ts';
+import { canonicalBytes } from '../lib/canonical-json.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
 import type { Logger } from '../lib/log.ts';
@@ -97,7 +99,7 @@ export class FullValidations {
     let committed = false;
     const started = process.hrtime.bigint();
     try {
-      const { report } = await scanner.scan(domain, 'full', signal).catch((err: unknown) => {
+      const { report, observations } = await scanner.scan(domain, 'full', signal).catch((err: unknown) => {
         if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
         throw err;
       });
@@ -109,7 +111,9 @@ export class FullValidations {
       });
       const body = certificateText(certificate);
       const expiresAt = Date.parse(certificate.payload.expires_at);
-      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body, expiresAt });
+      // The evidence a relying party re-judges: the very bytes evidence_digest names, compressed for storage.
+      const evidence = gzipSync(canonicalBytes(observations));
+      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body, expiresAt, evidence });
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');

@@ -23,7 +23,9 @@ export interface Check {
     | 'signature'
     | 'subject_anchor'
     | 'issuer_anchor'
-    | 'status';
+    | 'status'
+    | 'evidence'
+    | 'reevaluation';
   ok: boolean;
   detail: string;
 }

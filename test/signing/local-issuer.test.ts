@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.ts';
 import { run as certificatesCli } from '../../src/cli/certificates.ts';
 import { run as verify } from '../../src/cli/verify.ts';
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import { Certificates } from '../../src/service/certificates.ts';
+import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
+import { loadSigningKey } from '../../src/signing/keys.ts';
+import { SQLITE_FILE } from '../../src/payments/open-ledger.ts';
 import type { Certificate } from '../../src/signing/payload.ts';
 import type { Config } from '../../src/lib/config.ts';
 import { startInProcess, startPaymentsWorld, type InProcessService } from '../payments/service.ts';
@@ -139,5 +145,80 @@ describe('certificate status (issue 10 item 3)', () => {
     expect(err).toContain('no certificate dvc_0123 in the ledger');
     await expect(certificatesCli(['revoke', 'dvc_0123'], io)).rejects.toThrow(/revoke needs --reason/);
     await expect(certificatesCli(['revoke', 'dvc_0123', '--reason', '  '], io)).rejects.toThrow(/needs a reason/);
+  });
+});
+
+describe('evidence anyone can re-judge (issue 10 item 2)', () => {
+  /** A certificate signed with the service's key and stored in its ledger beside the given evidence. */
+  async function plant(payloadEdit: (p: Certificate['payload']) => void, evidence: Buffer): Promise<string> {
+    const report = { ...first.payload, tier: 'full', results: first.payload.results.map((r) => ({ ...r })) };
+    payloadEdit(report as Certificate['payload']);
+    const key = await loadSigningKey(local.config.dataDir);
+    const cert = issueCertificate({
+      report,
+      issuer: { baseUrl: local.config.baseUrl },
+      key,
+      validity: { issuedAt: new Date(first.payload.issued_at), lifetimeSeconds: 90 * 86_400 },
+    });
+    const db = new Database(path.join(local.config.dataDir, SQLITE_FILE));
+    db.prepare(
+      'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(
+      cert.payload.id,
+      'planted.test',
+      certificateText(cert),
+      0,
+      Date.parse(cert.payload.expires_at),
+      gzipSync(evidence),
+    );
+    db.close();
+    const file = path.join(scratch, `${cert.payload.id}.json`);
+    writeFileSync(file, certificateText(cert));
+    return file;
+  }
+
+  let evidence: Buffer;
+
+  it('serves the canonical observations whose SHA-256 is evidence_digest', async () => {
+    const res = await local.client.call('GET', `/api/certificates/${first.payload.id}/evidence`);
+    expect(res.status).toBe(200);
+    evidence = Buffer.from(res.text, 'utf8');
+    expect(createHash('sha256').update(evidence).digest('hex')).toBe(first.payload.evidence_digest);
+    expect((JSON.parse(res.text) as { target: { domain: string } }).target.domain).toBe('good.test');
+    expect((await local.client.call('GET', '/api/certificates/dvc_0123/evidence')).status).toBe(404);
+  });
+
+  it('dvs verify --reevaluate judges it again and finds the same outcomes byte for byte', async () => {
+    const io = capture(local.config);
+    await verify([certificateFile, '--reevaluate'], io);
+    expect(io.out()).toMatch(/✓ evidence: \d+ bytes, SHA-256 [0-9a-f]{64} as the certificate names/);
+    expect(io.out()).toMatch(/✓ reevaluation: ruleset \S+ gives the same \d+ outcomes and verdict \w+, byte for byte/);
+  });
+
+  it('fails evidence that is not what the certificate names, a changed outcome, and another ruleset', async () => {
+    const swapped = await plant((p) => (p.score = p.score === 0 ? 1 : p.score - 1), Buffer.from('{"target":{}}'));
+    const io = capture(local.config);
+    expect(await verify([swapped, '--reevaluate', '--offline'], io).catch((e: Error) => e.message)).toMatch(
+      /--reevaluate fetches the evidence from the issuer/,
+    );
+    const digest = capture(local.config);
+    await verify([swapped, '--reevaluate'], digest);
+    expect(digest.out()).toMatch(/✗ evidence: its SHA-256 is [0-9a-f]{64}, the certificate names [0-9a-f]{64}/);
+
+    const flipped = await plant((p) => {
+      const r = p.results.find((x) => x.outcome === 'pass')!;
+      r.outcome = 'fail';
+    }, evidence);
+    const changed = capture(local.config);
+    expect(await verify([flipped, '--reevaluate'], changed)).toBe(1);
+    expect(changed.out()).toContain('✓ evidence');
+    expect(changed.out()).toMatch(/✗ reevaluation: judged again, the evidence gives: [a-z0-9_.]+: fail -> pass/);
+
+    const otherRuleset = await plant((p) => (p.ruleset = { version: '0.0.1', digest: '0'.repeat(64) }), evidence);
+    const refused = capture(local.config);
+    expect(await verify([otherRuleset, '--reevaluate'], refused)).toBe(1);
+    expect(refused.out()).toMatch(
+      /✗ reevaluation: not judged: the certificate names ruleset 0.0.1 \(digest 0{64}\), this dvs has/,
+    );
   });
 });
