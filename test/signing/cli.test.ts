@@ -113,7 +113,7 @@ describe('dvs keys', () => {
 
   it('refuses anything else with its usage', async () => {
     await expect(keys([], capture(config))).rejects.toThrow(UsageError);
-    await expect(keys(['rotate'], capture(config))).rejects.toThrow(/dvs keys jwks/);
+    await expect(keys(['turn'], capture(config))).rejects.toThrow(/dvs keys jwks/);
     await expect(keys(['jwks', 'extra'], capture(config))).rejects.toThrow(UsageError);
   });
 });
