@@ -12,6 +12,7 @@ import { run as verify } from '../../src/cli/verify.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { validationProblem } from '../../src/api/api-schemas.ts';
 import { Certificates } from '../../src/service/certificates.ts';
 import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
 import { loadSigningKey } from '../../src/signing/keys.ts';
@@ -109,6 +110,7 @@ describe('certificate status (issue 10 item 3)', () => {
     const second = JSON.parse(await validate()) as Certificate;
     const certificates = new Certificates(local.payments.ledger);
     expect((await certificates.current('good.test'))!.certificate.payload.id).toBe(second.payload.id);
+    expect(validationProblem('certificate-status', JSON.parse(valid.text))).toBeNull();
     const superseded = JSON.parse((await local.client.call('GET', `/api/certificates/${id}/status`)).text) as unknown;
     expect(superseded).toMatchObject({ status: 'superseded', superseded_by: second.payload.id });
     const io = capture(local.config);
@@ -124,6 +126,8 @@ describe('certificate status (issue 10 item 3)', () => {
       /status {6}revoked\nissued .*\nexpires .*\nrevoked {5}\S+: the site was found serving a different host/,
     );
     const revoked = JSON.parse((await local.client.call('GET', `/api/certificates/${id}/status`)).text) as unknown;
+    expect(validationProblem('certificate-status', revoked)).toBeNull();
+    expect(validationProblem('certificate-status', superseded)).toBeNull();
     expect(revoked).toMatchObject({ status: 'revoked', reason: 'the site was found serving a different host' });
     const after = capture(local.config);
     expect(await verify([certificateFile], after)).toBe(1);
