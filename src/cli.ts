@@ -16,6 +16,10 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Comma
     about: 'verify a certificate: signature, integrity and, with --dns, its DNS anchors',
     load: () => import('./cli/verify.ts'),
   },
+  certificates: {
+    about: 'show the status of an issued certificate, or revoke it with a reason',
+    load: () => import('./cli/certificates.ts'),
+  },
   tokens: { about: 'issue payment tokens and show their status', load: () => import('./cli/tokens.ts') },
   keys: { about: 'print the public JWK set or the issuer DNS anchor', load: () => import('./cli/keys.ts') },
 };

@@ -6,7 +6,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import { REPO_ROOT } from '../lib/paths.ts';
 
-export type ApiSchemaName = 'quickscan-request' | 'fullvalidation-request' | 'scan-result' | 'error';
+export type ApiSchemaName =
+  'quickscan-request' | 'fullvalidation-request' | 'scan-result' | 'error' | 'certificate-status';
 
 const cache = new Map<string, Record<string, unknown>>();
 

@@ -148,6 +148,33 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
           },
         },
       },
+      '/api/certificates/{id}/status': {
+        get: {
+          operationId: 'certificateStatus',
+          summary: 'Whether a certificate is still current: valid, expired, superseded or revoked',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 128 } }],
+          responses: {
+            '200': jsonResponse('The status (not cached: it changes).', 'CertificateStatus'),
+            '404': errorResponse('No certificate with this id was issued by this service.'),
+          },
+        },
+      },
+      '/api/certificates/{id}/evidence': {
+        get: {
+          operationId: 'certificateEvidence',
+          summary: 'The observations a certificate was judged on: the canonical JSON whose SHA-256 is evidence_digest',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 128 } }],
+          responses: {
+            '200': {
+              description: 'The canonical observations document, byte for byte.',
+              headers: signedHeaders,
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            '404': errorResponse('No certificate with this id was issued by this service.'),
+            '410': errorResponse('The certificate expired and its evidence is no longer kept.'),
+          },
+        },
+      },
       [MCP_PATH]: {
         post: {
           operationId: 'mcp',
@@ -192,6 +219,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
         ScanResult: component('scan-result'),
         Error: component('error'),
         Certificate: component('certificate'),
+        CertificateStatus: component('certificate-status'),
       },
       headers: {
         'Content-Digest': {

@@ -27,7 +27,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const key = await loadSigningKey(io.config.dataDir);
   let certificate: Certificate;
   try {
-    certificate = issueCertificate({ report, issuer: { baseUrl: io.config.baseUrl }, key });
+    certificate = issueCertificate({
+      report,
+      issuer: { baseUrl: io.config.baseUrl },
+      key,
+      validity: { issuedAt: new Date(), lifetimeSeconds: io.config.certificates.lifetimeSeconds },
+    });
   } catch (err) {
     io.stderr.write(`dvs certify: not signing: ${(err as Error).message}\n`);
     return 1;
@@ -38,6 +43,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     [
       `certificate ${payload.id} for ${payload.domain}`,
       `verdict     ${payload.verdict} (score ${payload.score}/100, ${payload.results.length} rules)`,
+      `valid       ${payload.issued_at} to ${payload.expires_at}`,
       `written to  ${values.out}`,
       '',
       "To anchor it, publish this DNS record in the domain's zone:",

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { originProblem } from './https-origin.ts';
 
 export interface NetLimits {
   /** Most bytes read from one response body; the rest is cut off and the response marked truncated. */
@@ -68,6 +69,12 @@ export interface Config {
     stripeApiBase: string | null;
   };
   securityTxt: { contact: string; policy: string | null };
+  certificates: {
+    /** Issuers whose certificates `dvs verify` accepts (plain https origins); the service's own by default. */
+    trustedIssuers: string[];
+    /** How long a certificate is valid after its observations were made. */
+    lifetimeSeconds: number;
+  };
   logLevel: string;
 }
 
@@ -147,6 +154,15 @@ class Reader {
 function checkHostPort(name: string, entry: string): void {
   const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s]+))(?::(\d{1,5}))?$/.exec(entry);
   if (!m || (m[3] && Number(m[3]) > 65535)) throw new ConfigError(`${name}: "${entry}" is not host[:port]`);
+}
+
+function trustedIssuers(r: Reader, baseUrl: string): string[] {
+  const issuers = r.list('DVS_TRUSTED_ISSUERS');
+  for (const issuer of issuers) {
+    const problem = originProblem(issuer);
+    if (problem) throw new ConfigError(`DVS_TRUSTED_ISSUERS: "${issuer}" is not a plain https origin: ${problem}`);
+  }
+  return issuers.length > 0 ? issuers : [baseUrl];
 }
 
 function checkCidr(name: string, entry: string): void {
@@ -293,6 +309,10 @@ export function loadConfig(env: Source = process.env): Config {
     securityTxt: {
       contact: r.str('DVS_SECURITY_CONTACT', 'mailto:security@localhost'),
       policy: r.optStr('DVS_SECURITY_POLICY'),
+    },
+    certificates: {
+      trustedIssuers: trustedIssuers(r, baseUrl),
+      lifetimeSeconds: durationSeconds(r, 'DVS_CERTIFICATE_LIFETIME', 90 * 86400),
     },
     logLevel: r.str('DVS_LOG_LEVEL', 'info'),
   };

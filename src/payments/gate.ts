@@ -8,6 +8,31 @@ export interface StoredCertificate {
   domain: string;
   /** The canonical JSON of `{payload, jws}`, byte for byte as first returned. */
   body: string;
+  /** When the certificate expires (ms since the epoch); its evidence is kept until then. */
+  expiresAt?: number;
+  /** The observations it was judged on: gzip of their canonical JSON. */
+  evidence?: Buffer;
+}
+
+/** A stored certificate with what happened to it since. Times are ms since the epoch. */
+export interface CertificateRecord extends StoredCertificate {
+  issuedAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+  revocationReason: string | null;
+  /** The newest unrevoked certificate issued later for the same domain, if any. */
+  supersededBy: string | null;
+}
+
+/** What the ledger tells about the certificates it holds, and the operator's one action on them. */
+export interface CertificateRegistry {
+  certificateRecord(id: string): Promise<CertificateRecord | null>;
+  /** The newest unrevoked certificate of the domain. */
+  latest(domain: string): Promise<CertificateRecord | null>;
+  /** Withdraws a certificate; false when there is none with this id. A second revocation keeps the first. */
+  revoke(id: string, reason: string, at: number): Promise<boolean>;
+  /** The gzip evidence, while the certificate has not expired (null after, or when none was stored). */
+  evidence(id: string, now: number): Promise<Buffer | null>;
 }
 
 export type Reservation =

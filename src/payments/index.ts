@@ -2,7 +2,7 @@
 // processor that sells tokens (the API mounts its checkout and certificate routes over them).
 import { ConfigError, type Config } from '../lib/config.ts';
 import type { Logger } from '../lib/log.ts';
-import type { PaymentGate } from './gate.ts';
+import type { CertificateRegistry, PaymentGate } from './gate.ts';
 import type { Ledger } from './ledger.ts';
 import { openLedger } from './open-ledger.ts';
 import { embeddedProcessor, type PaymentProcessor } from './processor.ts';
@@ -11,6 +11,8 @@ import { stripeProcessor } from './stripe-processor.ts';
 export interface Payments {
   gate: PaymentGate;
   ledger: Ledger;
+  /** The certificates the ledger holds, with their status and evidence. */
+  certificates: CertificateRegistry;
   processor: PaymentProcessor;
   /** Resolves when the ledger answers (the service's readiness check). */
   ready(): Promise<void>;
@@ -47,5 +49,12 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     throw err;
   }
   log.info({ ledger: ledger.backend, processor: processor.name, mode: processor.mode }, 'payments ready');
-  return { gate: ledger, ledger, processor, ready: () => ledger.ready(), close: () => ledger.close() };
+  return {
+    gate: ledger,
+    ledger,
+    certificates: ledger,
+    processor,
+    ready: () => ledger.ready(),
+    close: () => ledger.close(),
+  };
 }

@@ -2,7 +2,7 @@
 // pays for one validation; a reservation that is neither committed nor released lapses after its lease, so a
 // crashed process cannot keep a buyer's token.
 import { randomUUID } from 'node:crypto';
-import type { PaymentGate, Reservation, StoredCertificate } from './gate.ts';
+import type { CertificateRecord, CertificateRegistry, PaymentGate, Reservation, StoredCertificate } from './gate.ts';
 import type { LedgerStore, TokenRow, TokenState } from './store.ts';
 import { isTokenShaped, newToken, tokenHash, tokenModeOf, type TokenMode } from './tokens.ts';
 
@@ -40,7 +40,7 @@ export class ReservationLostError extends Error {
 /** How often a reservation is retried when the token changed between the update and the look at why it failed. */
 const RESERVE_ATTEMPTS = 3;
 
-export class Ledger implements PaymentGate {
+export class Ledger implements PaymentGate, CertificateRegistry {
   private readonly now: () => number;
 
   constructor(
@@ -185,6 +185,26 @@ export class Ledger implements PaymentGate {
     return this.store.latestCertificate(domain);
   }
 
+  async certificateRecord(id: string): Promise<CertificateRecord | null> {
+    const row = await this.store.certificateRow(id);
+    if (!row) return null;
+    const { createdAt, expiresAt, ...rest } = row;
+    return { ...rest, issuedAt: createdAt, expiresAt: expiresAt ?? expiryInBody(row.body) };
+  }
+
+  async latest(domain: string): Promise<CertificateRecord | null> {
+    const id = await this.store.latestCertificateId(domain);
+    return id === null ? null : this.certificateRecord(id);
+  }
+
+  revoke(id: string, reason: string, at: number): Promise<boolean> {
+    return this.store.revoke(id, reason, at);
+  }
+
+  evidence(id: string, now: number): Promise<Buffer | null> {
+    return this.store.evidence(id, now);
+  }
+
   /** Resolves when the database answers (readiness). */
   ready(): Promise<void> {
     return this.store.ping();
@@ -202,6 +222,13 @@ function refusedWrongMode(serviceMode: TokenMode): Reservation {
       ? 'this is a test-mode token (dvs_test_…): this service takes real payments and accepts only live tokens (dvs_live_…). Buy one at /checkout.'
       : 'this is a live token (dvs_live_…): this service runs the test-mode checkout and accepts only test tokens (dvs_test_…). Use the token at the service that sold it, or get a test token at /checkout.';
   return { kind: 'refused', reason: 'wrong_mode', message };
+}
+
+/** Rows stored before expiry had a column: the payload's own expires_at (none: it never expires). */
+function expiryInBody(body: string): number {
+  const expires = (JSON.parse(body) as { payload?: { expires_at?: unknown } }).payload?.expires_at;
+  const ms = typeof expires === 'string' ? Date.parse(expires) : Number.NaN;
+  return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
 }
 
 function refusedUnknown(): Reservation {

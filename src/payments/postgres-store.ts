@@ -3,7 +3,7 @@
 import pg from 'pg';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
-import type { LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
+import type { CertificateRow, LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
 
 interface RawRow {
   hash: string;
@@ -30,6 +30,28 @@ const toRow = (r: RawRow): TokenRow => ({
 });
 
 const at = (ms: number) => new Date(ms);
+
+interface RawCertificateRow {
+  id: string;
+  domain: string;
+  body: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  revocation_reason: string | null;
+  superseded_by: string | null;
+}
+
+const toCertificateRow = (r: RawCertificateRow): CertificateRow => ({
+  id: r.id,
+  domain: r.domain,
+  body: r.body,
+  createdAt: r.created_at.getTime(),
+  expiresAt: r.expires_at?.getTime() ?? null,
+  revokedAt: r.revoked_at?.getTime() ?? null,
+  revocationReason: r.revocation_reason,
+  supersededBy: r.superseded_by,
+});
 
 /** Any fixed number: it names the lock every process takes while migrating. */
 const MIGRATION_LOCK = 0x64_76_73_6c;
@@ -74,6 +96,49 @@ async function countUnused(pool: pg.Pool, source: string, now: number): Promise<
     [source, at(now)],
   );
   return rows[0]?.n ?? 0;
+}
+
+/** The certificate lookups and the revocation: what a relying party and the operator ask after issue. */
+function certificateQueries(
+  pool: pg.Pool,
+): Pick<LedgerStore, 'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence'> {
+  return {
+    async certificateRow(id) {
+      const { rows } = await pool.query<RawCertificateRow>(
+        `SELECT c.id, c.domain, c.body, c.created_at, c.expires_at, c.revoked_at, c.revocation_reason,
+           (SELECT n.id FROM certificates n
+             WHERE n.domain = c.domain AND n.revoked_at IS NULL
+               AND (n.created_at > c.created_at OR (n.created_at = c.created_at AND n.id > c.id))
+             ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS superseded_by
+         FROM certificates c WHERE c.id = $1`,
+        [id],
+      );
+      return rows[0] ? toCertificateRow(rows[0]) : null;
+    },
+    async latestCertificateId(domain) {
+      const { rows } = await pool.query<{ id: string }>(
+        'SELECT id FROM certificates WHERE domain = $1 AND revoked_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1',
+        [domain],
+      );
+      return rows[0]?.id ?? null;
+    },
+    async revoke(id, reason, when) {
+      const { rows } = await pool.query<{ id: string }>(
+        `UPDATE certificates SET revoked_at = COALESCE(revoked_at, $2),
+           revocation_reason = CASE WHEN revoked_at IS NULL THEN $3 ELSE revocation_reason END
+         WHERE id = $1 RETURNING id`,
+        [id, at(when), reason],
+      );
+      return rows.length === 1;
+    },
+    async evidence(id, now) {
+      const { rows } = await pool.query<{ evidence: Buffer | null }>(
+        'SELECT evidence FROM certificates WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2)',
+        [id, at(now)],
+      );
+      return rows[0]?.evidence ?? null;
+    },
+  };
 }
 
 export async function openPostgresStore(connectionString: string): Promise<LedgerStore> {
@@ -126,10 +191,12 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
           [c.id, hash, reservationId],
         );
         if (redeemed.rowCount !== 1) return false;
-        await client.query('INSERT INTO certificates (id, domain, body, created_at) VALUES ($1, $2, $3, $4)', [
-          c.id,
-          c.domain,
-          c.body,
+        await client.query(
+          'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES ($1, $2, $3, $4, $5, $6)',
+          [c.id, c.domain, c.body, at(now), c.expiresAt === undefined ? null : at(c.expiresAt), c.evidence ?? null],
+        );
+        // Evidence is kept as long as its certificate is valid: each commit drops what has expired since.
+        await client.query('UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= $1', [
           at(now),
         ]);
         return true;
@@ -151,6 +218,7 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
     async latestCertificate(domain) {
       return (await pool.query<StoredCertificate>(LATEST_CERTIFICATE, [domain])).rows[0] ?? null;
     },
+    ...certificateQueries(pool),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
-import type { LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
+import type { CertificateRow, LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
 
 interface RawRow {
   hash: string;
@@ -30,6 +30,28 @@ const toRow = (r: RawRow): TokenRow => ({
   source: r.source,
 });
 
+interface RawCertificateRow {
+  id: string;
+  domain: string;
+  body: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  revocation_reason: string | null;
+  superseded_by: string | null;
+}
+
+const toCertificateRow = (r: RawCertificateRow): CertificateRow => ({
+  id: r.id,
+  domain: r.domain,
+  body: r.body,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+  revocationReason: r.revocation_reason,
+  supersededBy: r.superseded_by,
+});
+
 function migrate(db: Database.Database): void {
   // BEGIN IMMEDIATE takes the write lock first, so two processes opening one new file migrate it once.
   db.exec('BEGIN IMMEDIATE');
@@ -50,6 +72,45 @@ function migrate(db: Database.Database): void {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw err;
   }
+}
+
+/** The certificate lookups and the revocation: what a relying party and the operator ask after issue. */
+function certificateQueries(
+  db: Database.Database,
+): Pick<LedgerStore, 'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence'> {
+  const certificateRow = db.prepare(`
+    SELECT c.id, c.domain, c.body, c.created_at, c.expires_at, c.revoked_at, c.revocation_reason,
+      (SELECT n.id FROM certificates n
+        WHERE n.domain = c.domain AND n.revoked_at IS NULL
+          AND (n.created_at > c.created_at OR (n.created_at = c.created_at AND n.id > c.id))
+        ORDER BY n.created_at DESC, n.id DESC LIMIT 1) AS superseded_by
+    FROM certificates c WHERE c.id = ?`);
+  const latest = db
+    .prepare(
+      'SELECT id FROM certificates WHERE domain = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1',
+    )
+    .pluck();
+  const exists = db.prepare('SELECT 1 FROM certificates WHERE id = ?').pluck();
+  const revoke = db.prepare(
+    'UPDATE certificates SET revoked_at = ?, revocation_reason = ? WHERE id = ? AND revoked_at IS NULL',
+  );
+  const evidence = db
+    .prepare('SELECT evidence FROM certificates WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)')
+    .pluck();
+
+  return {
+    certificateRow: async (id) => {
+      const r = certificateRow.get(id) as RawCertificateRow | undefined;
+      return r ? toCertificateRow(r) : null;
+    },
+    latestCertificateId: async (domain) => (latest.get(domain) as string | undefined) ?? null,
+    revoke: async (id, reason, at) => {
+      if (exists.get(id) === undefined) return false;
+      revoke.run(at, reason, id);
+      return true;
+    },
+    evidence: async (id, now) => (evidence.get(id, now) as Buffer | null | undefined) ?? null,
+  };
 }
 
 export function openSqliteStore(file: string): LedgerStore {
@@ -84,10 +145,17 @@ export function openSqliteStore(file: string): LedgerStore {
   const redeem = db.prepare(`
     UPDATE tokens SET state = 'redeemed', certificate_id = ?, reserved_until = NULL
     WHERE hash = ? AND state = 'reserved' AND reservation_id = ?`);
-  const storeCertificate = db.prepare('INSERT INTO certificates (id, domain, body, created_at) VALUES (?, ?, ?, ?)');
+  const storeCertificate = db.prepare(
+    'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  // Evidence is kept as long as its certificate is valid: each commit drops what has expired since.
+  const pruneEvidence = db.prepare(
+    'UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= ?',
+  );
   const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
     if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
-    storeCertificate.run(c.id, c.domain, c.body, now);
+    storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.evidence ?? null);
+    pruneEvidence.run(now);
     return true;
   });
   const release = db.prepare(`
@@ -111,6 +179,7 @@ export function openSqliteStore(file: string): LedgerStore {
     release: async (hash, reservationId) => release.run(hash, reservationId).changes === 1,
     certificate: async (id) => (certificate.get(id) as StoredCertificate | undefined) ?? null,
     latestCertificate: async (domain) => (latest.get(domain) as StoredCertificate | undefined) ?? null,
+    ...certificateQueries(db),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

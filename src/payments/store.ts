@@ -34,6 +34,18 @@ export interface ReserveRequest {
   leaseUntil: number;
 }
 
+/** A certificate row with its later history; times in ms since the epoch. */
+export interface CertificateRow {
+  id: string;
+  domain: string;
+  body: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  revocationReason: string | null;
+  supersededBy: string | null;
+}
+
 export interface LedgerStore {
   readonly backend: 'sqlite' | 'postgres';
   /** Inserts the rows that do not exist yet (by hash); returns how many were new. */
@@ -53,6 +65,13 @@ export interface LedgerStore {
   certificate(id: string): Promise<StoredCertificate | null>;
   /** The certificate stored last for the domain (ties broken by id), or null. */
   latestCertificate(domain: string): Promise<StoredCertificate | null>;
+  certificateRow(id: string): Promise<CertificateRow | null>;
+  /** The id of the newest unrevoked certificate of the domain. */
+  latestCertificateId(domain: string): Promise<string | null>;
+  /** Sets revoked_at and the reason unless already revoked; false when there is no such certificate. */
+  revoke(id: string, reason: string, at: number): Promise<boolean>;
+  /** The stored evidence while the certificate has not expired. */
+  evidence(id: string, now: number): Promise<Buffer | null>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -17,9 +17,10 @@ import { ScanOperations } from '../api/scan-operations.ts';
 import { scanRoutes } from '../api/scan-routes.ts';
 import { createLogger, type AppLogger } from '../lib/log.ts';
 import { privateDir } from '../lib/private-files.ts';
-import type { PaymentGate } from '../payments/gate.ts';
+import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
+import { Certificates, registryOverGate } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
@@ -38,6 +39,8 @@ export interface PaymentsHandle {
   close(): Promise<void>;
   /** Sells tokens; the checkout is mounted when there is one. */
   processor?: PaymentProcessor;
+  /** The certificates' status and evidence (the ledger); without it only the bodies are known. */
+  certificates?: CertificateRegistry;
   /** Resolves when the ledger answers; readiness uses it when offered. */
   ready?(): Promise<void>;
 }
@@ -86,6 +89,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     gate: payments.gate,
     signingKey,
     baseUrl: config.baseUrl,
+    lifetimeSeconds: config.certificates.lifetimeSeconds,
     log,
     metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,
@@ -96,7 +100,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     extraSuffixes: config.extraSuffixes,
   });
 
-  const certificates = new LedgerCertificates(payments.gate);
+  const lifecycle = new Certificates(payments.certificates ?? registryOverGate(payments.gate));
+  const certificates = new LedgerCertificates(payments.gate, undefined, lifecycle);
 
   let draining = false;
   const readiness = {

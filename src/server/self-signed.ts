@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
 import { privateDir, tightenExisting } from '../lib/private-files.ts';
+import { localCertificateFile } from './local-certificate.ts';
 
 export interface TlsMaterial {
   cert: string;
@@ -51,7 +52,7 @@ async function create(now: Date): Promise<TlsMaterial> {
 /** Loads `<dataDir>/tls/{cert,key}.pem`, creating them on first start. */
 export async function selfSignedForLocalhost(dataDir: string, now: Date = new Date()): Promise<TlsMaterial> {
   const dir = path.join(dataDir, 'tls');
-  const certFile = path.join(dir, 'localhost-cert.pem');
+  const certFile = localCertificateFile(dataDir);
   const keyFile = path.join(dir, 'localhost-key.pem');
   if (existsSync(certFile) && existsSync(keyFile)) {
     tightenExisting([certFile, keyFile]);

@@ -2,6 +2,7 @@
 // when it holds, and where it stands (valid, expired, superseded by a newer one for the domain, revoked).
 // `CertificateReader` is the seam: `LedgerCertificates` derives what it can from the ledger as it is today; a
 // reader over the issuer's own validity and status records can take its place without the pages changing.
+import type { Certificates, CertificateStatus as LedgerStatus } from './certificates.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import { zoneLine } from '../signing/anchor.ts';
 import type { Certificate } from '../signing/payload.ts';
@@ -47,24 +48,44 @@ const timeOf = (value: unknown): string | null =>
   typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : null;
 
 /** Today's reader: the ledger's stored certificates, their own validity members, and the domain's latest one. */
+function pageStatus(known: LedgerStatus): CertificateStatus {
+  switch (known.status) {
+    case 'revoked':
+      return { state: 'revoked', reason: known.reason ?? '', ...(known.revoked_at ? { at: known.revoked_at } : {}) };
+    case 'expired':
+      return { state: 'expired', ...(known.expires_at ? { at: known.expires_at } : {}) };
+    case 'superseded':
+      return { state: 'superseded', reason: `a newer certificate, ${known.superseded_by ?? ''}, was issued` };
+    default:
+      return { state: 'valid' };
+  }
+}
+
 export class LedgerCertificates implements CertificateReader {
   constructor(
     private readonly gate: Pick<PaymentGate, 'certificate' | 'latestCertificate'>,
     private readonly now: () => Date = () => new Date(),
+    /** The ledger's lifecycle (revocations included); without it, status is derived from expiry and recency. */
+    private readonly lifecycle?: Pick<Certificates, 'status'>,
   ) {}
 
   async byId(id: string): Promise<CertificateView | null> {
     const stored = await this.gate.certificate(id);
     if (!stored) return null;
     const latest = await this.gate.latestCertificate(stored.domain);
-    return this.view(stored.id, stored.domain, stored.body, latest?.id ?? stored.id);
+    return this.withLifecycle(this.view(stored.id, stored.domain, stored.body, latest?.id ?? stored.id));
   }
 
   async current(domain: string): Promise<CertificateView | null> {
     const latest = await this.gate.latestCertificate(domain);
     if (!latest) return null;
-    const view = this.view(latest.id, latest.domain, latest.body, latest.id);
+    const view = await this.withLifecycle(this.view(latest.id, latest.domain, latest.body, latest.id));
     return view.status.state === 'valid' ? view : null;
+  }
+
+  private async withLifecycle(view: CertificateView): Promise<CertificateView> {
+    const known = await this.lifecycle?.status(view.id);
+    return known ? { ...view, status: pageStatus(known) } : view;
   }
 
   private view(id: string, domain: string, body: string, latestId: string): CertificateView {

@@ -1,7 +1,9 @@
 // A Full Validation: reserve the payment token (before any DNS work), scan every rule, sign the certificate, and
 // commit the token with it. If the validation does not complete (the domain has nothing to scan, the engine
 // failed, or passed its deadline) the token is released, so the buyer can try again. Nothing is lost.
+import { gzipSync } from 'node:zlib';
 import type { Ruleset } from '../engine/ruleset.ts';
+import { canonicalBytes } from '../lib/canonical-json.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
 import type { Logger } from '../lib/log.ts';
@@ -31,6 +33,8 @@ export interface FullValidationDeps {
   gate: PaymentGate;
   signingKey: SigningKey;
   baseUrl: string;
+  /** How long a certificate stays valid after its observations (DVS_CERTIFICATE_LIFETIME). */
+  lifetimeSeconds: number;
   log: Logger;
   metrics: ServiceMetrics;
   /** How long to wait for another request that holds the same token (ms), and how often to look. */
@@ -93,13 +97,21 @@ export class FullValidations {
         metrics.scanFinished('full', 'not_scanned', seconds(started));
         return { result: scanError(preflight.text), certificate: null, replayed: false };
       }
-      const { report } = await scanner.scan(domain, 'full', signal).catch((err: unknown) => {
+      const { report, observations } = await scanner.scan(domain, 'full', signal).catch((err: unknown) => {
         if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
         throw err;
       });
-      const certificate = issueCertificate({ report, issuer: { baseUrl }, key: signingKey });
+      const certificate = issueCertificate({
+        report,
+        issuer: { baseUrl },
+        key: signingKey,
+        validity: { issuedAt: new Date(), lifetimeSeconds: this.deps.lifetimeSeconds },
+      });
       const body = certificateText(certificate);
-      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body });
+      const expiresAt = Date.parse(certificate.payload.expires_at);
+      // The evidence a relying party re-judges: the very bytes evidence_digest names, compressed for storage.
+      const evidence = gzipSync(canonicalBytes(observations));
+      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body, expiresAt, evidence });
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');

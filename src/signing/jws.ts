@@ -4,6 +4,7 @@
 import { sign, verify } from 'node:crypto';
 import { decodeBase64url, encodeBase64url } from '../lib/base64url.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
+import { parseStrictJson } from '../lib/strict-json.ts';
 import { findVerificationKey, type Jwks } from './jwks.ts';
 import type { PublicJwk, SigningKey } from './keys.ts';
 
@@ -47,9 +48,9 @@ function readHeader(protectedB64: string, typ: string): { header: JwsHeader } | 
   if (bytes === null) return { reason: 'protected header is not canonical base64url' };
   let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    return { reason: 'protected header is not UTF-8 JSON' };
+    header = parseStrictJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (err) {
+    return { reason: `protected header is not UTF-8 JSON (${(err as Error).message})` };
   }
   if (typeof header !== 'object' || header === null || Array.isArray(header))
     return { reason: 'protected header is not a JSON object' };

@@ -1,10 +1,9 @@
 // Ed25519 keys kept in the data directory: created on first use (file mode 0600), loaded afterwards.
 // The service has two: the signing key (certificates, response signatures) and the agent key (Web Bot Auth
 // signatures on outgoing probe requests), so rotating one never disturbs the other.
-import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
-import * as ed from '@noble/ed25519';
 import { calculateJwkThumbprint } from 'jose';
 import { encodeBase64url as b64url } from '../lib/base64url.ts';
 
@@ -40,12 +39,20 @@ interface KeyFile {
   created_at: string;
 }
 
+/** PKCS #8 (RFC 8410) for an Ed25519 private key, up to its 32-byte seed: a JWK import would need x too. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
 /** Builds the key from a seed (used by tests with fixed seeds, and by the loader). */
 export async function keyFromSeed(kid: string, seed: Uint8Array, createdAt: string): Promise<SigningKey> {
   if (seed.length !== 32) throw new Error(`key ${kid}: an Ed25519 seed is 32 bytes, got ${seed.length}`);
-  const publicKey = await ed.getPublicKeyAsync(seed);
-  const x = b64url(publicKey);
-  const privateKeyObject = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x, d: b64url(seed) }, format: 'jwk' });
+  // OpenSSL derives the public key from the seed (RFC 8032 section 5.1.5).
+  const privateKeyObject = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const x = createPublicKey(privateKeyObject).export({ format: 'jwk' }).x!;
+  const publicKey = new Uint8Array(Buffer.from(x, 'base64url'));
   const publicJwk: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' };
   return {
     kid,
@@ -84,16 +91,64 @@ async function loadOrCreateKey(
     if (key.publicJwk.x !== stored.x) throw new Error(`key file ${keyPath}: public key does not match the seed`);
     return key;
   }
-  const seed = ed.utils.randomSecretKey();
-  const key = await keyFromSeed(kid, seed, now().toISOString());
+  const key = await freshKey(kid, now);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const body: KeyFile = { kid, crv: 'Ed25519', d: b64url(seed), x: key.publicJwk.x, created_at: key.createdAt };
-  writeFileSync(keyPath, JSON.stringify(body, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+  writeFileSync(keyPath, keyFileText(key), { mode: 0o600, flag: 'wx' });
   chmodSync(keyPath, 0o600);
   return key;
 }
 
+async function freshKey(kid: string, now: () => Date): Promise<SigningKey> {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const seed = Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url');
+  return keyFromSeed(kid, new Uint8Array(seed), now().toISOString());
+}
+
+const keyFileText = (key: SigningKey): string => {
+  const body: KeyFile = {
+    kid: key.kid,
+    crv: 'Ed25519',
+    d: b64url(key.seed),
+    x: key.publicJwk.x,
+    created_at: key.createdAt,
+  };
+  return JSON.stringify(body, null, 2) + '\n';
+};
+
+const SIGNING_KEY_FILE = 'signing-key.json';
+const RETIRED_KEYS_DIR = 'retired-keys';
+
+/** The kid after this one: service-signing-key-v1 -> -v2 -> -v3 ... */
+export function nextKid(kid: string): string {
+  const m = /^(.*-v)(\d+)$/.exec(kid);
+  if (!m) throw new Error(`signing key ${kid} has no -v<number> suffix to count on from`);
+  return `${m[1]}${Number(m[2]) + 1}`;
+}
+
+/**
+ * `dvs keys rotate`: the current signing key's public JWK joins `retired-keys/` (so certificates it signed keep
+ * verifying), and a new key with the next kid signs from the next start on. The new key file replaces the old
+ * one atomically; the retired private key is not kept, since nothing may sign with it again.
+ */
+export async function rotateSigningKey(
+  dataDir: string,
+  now: () => Date = () => new Date(),
+): Promise<{ retired: SigningKey; current: SigningKey }> {
+  const retired = await loadSigningKey(dataDir);
+  const current = await freshKey(nextKid(retired.kid), now);
+  const retiredDir = path.join(dataDir, RETIRED_KEYS_DIR);
+  mkdirSync(retiredDir, { recursive: true, mode: 0o700 });
+  writeFileSync(path.join(retiredDir, `${retired.kid}.json`), JSON.stringify(retired.publicJwk, null, 2) + '\n', {
+    mode: 0o644,
+    flag: 'wx',
+  });
+  const temp = path.join(dataDir, `${SIGNING_KEY_FILE}.new`);
+  writeFileSync(temp, keyFileText(current), { mode: 0o600, flag: 'w' });
+  renameSync(temp, path.join(dataDir, SIGNING_KEY_FILE));
+  return { retired, current };
+}
+
 export const loadSigningKey = (dataDir: string): Promise<SigningKey> =>
-  loadOrCreateKey(dataDir, 'signing-key.json', SIGNING_KID);
+  loadOrCreateKey(dataDir, SIGNING_KEY_FILE, SIGNING_KID);
 export const loadAgentKey = (dataDir: string): Promise<SigningKey> =>
   loadOrCreateKey(dataDir, 'agent-key.json', 'agent-key');

@@ -31,6 +31,10 @@ export interface CertificatePayload {
   ruleset: { version: string; digest: string };
   engine: string;
   observed_at: string;
+  /** When the issuer signed it (RFC 3339, UTC). */
+  issued_at: string;
+  /** The end of its validity: observed_at plus the issuer's certificate lifetime. */
+  expires_at: string;
   evidence_digest: string;
   /** One per rule of the full tier, ordered by rule id. */
   results: CertifiedResult[];

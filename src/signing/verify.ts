@@ -9,10 +9,23 @@ import { canonicalBytes } from '../lib/canonical-json.ts';
 import { JWKS_PATH } from './certificate.ts';
 import { findVerificationKey, thumbprintOf, type Jwks } from './jwks.ts';
 import { CERTIFICATE_TYP, verifyDetached, type DetachedVerification } from './jws.ts';
+import { originProblem } from '../lib/https-origin.ts';
 import { identityOf, type AnchorRecord, type Certificate } from './payload.ts';
 
 export interface Check {
-  name: 'structure' | 'id' | 'anchor' | 'issuer' | 'jws_header' | 'signature' | 'subject_anchor' | 'issuer_anchor';
+  name:
+    | 'structure'
+    | 'id'
+    | 'anchor'
+    | 'issuer'
+    | 'validity'
+    | 'jws_header'
+    | 'signature'
+    | 'subject_anchor'
+    | 'issuer_anchor'
+    | 'status'
+    | 'evidence'
+    | 'reevaluation';
   ok: boolean;
   detail: string;
 }
@@ -22,6 +35,13 @@ export type TxtLookup = (name: string) => Promise<string[][] | null>;
 
 export interface VerifyOptions {
   jwks: Jwks;
+  /**
+   * The issuers the verifier trusts (plain https origins). When given, a certificate naming any other issuer
+   * fails the `issuer` check: the verifier decides whom to trust, never the certificate.
+   */
+  trustedIssuers?: readonly string[];
+  /** When given, the certificate must be valid at this moment (issued_at <= at < expires_at). */
+  at?: Date;
   /** When given, both DNS anchors are checked too. */
   dns?: TxtLookup;
 }
@@ -53,6 +73,51 @@ async function dnsCheck(name: Check['name'], record: AnchorRecord, dns: TxtLooku
     : { name, ok: false, detail: `no TXT record at ${record.name} matches "${record.value}"` };
 }
 
+/**
+ * The issuer is a plain https origin, its JWK set is on that origin (or a certificate could name any key it
+ * liked), and, when the verifier has a trust list, it is on it.
+ */
+function issuerCheck(issuer: Certificate['payload']['issuer'], trusted: readonly string[] | undefined): Check {
+  const problem = originProblem(issuer.base_url);
+  if (problem) return { name: 'issuer', ok: false, detail: `base_url ${issuer.base_url} is refused: ${problem}` };
+  const jwksUrl = issuer.base_url + JWKS_PATH;
+  if (issuer.jwks_url !== jwksUrl)
+    return { name: 'issuer', ok: false, detail: `jwks_url is ${issuer.jwks_url}, expected ${jwksUrl}` };
+  if (trusted && !trusted.includes(issuer.base_url))
+    return {
+      name: 'issuer',
+      ok: false,
+      detail: `${issuer.base_url} is not a trusted issuer (trusted: ${trusted.join(', ') || 'none'}); trust it with --issuer or DVS_TRUSTED_ISSUERS`,
+    };
+  const trust = trusted ? 'trusted' : 'not checked against a trust list';
+  return { name: 'issuer', ok: true, detail: `${issuer.base_url} (${trust}), keys at ${jwksUrl}` };
+}
+
+/** Valid at the moment asked about: signed by then, not yet expired, and its dates in order. */
+function validityCheck(payload: Certificate['payload'], at: Date): Check {
+  const [observed, issued, expires] = [payload.observed_at, payload.issued_at, payload.expires_at].map(Date.parse);
+  const when = at.toISOString();
+  if (!(observed! <= expires! && issued! < expires!))
+    return {
+      name: 'validity',
+      ok: false,
+      detail: `its dates are out of order (observed ${payload.observed_at}, issued ${payload.issued_at}, expires ${payload.expires_at})`,
+    };
+  if (at.getTime() >= expires!)
+    return {
+      name: 'validity',
+      ok: false,
+      detail: `expired on ${payload.expires_at} (checked at ${when}); ask about an earlier moment with --at`,
+    };
+  if (at.getTime() < issued!)
+    return { name: 'validity', ok: false, detail: `not yet issued at ${when}: issued on ${payload.issued_at}` };
+  return {
+    name: 'validity',
+    ok: true,
+    detail: `valid at ${when}: issued ${payload.issued_at}, expires ${payload.expires_at}`,
+  };
+}
+
 /** The header is good when verification got as far as the signature and names the issuer's key. */
 function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
   if (!verified.ok && verified.step !== 'signature') return { name: 'jws_header', ok: false, detail: verified.reason };
@@ -62,7 +127,10 @@ function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
   return { name: 'jws_header', ok: true, detail: `alg EdDSA, typ ${CERTIFICATE_TYP}, kid ${kid} found in the JWK set` };
 }
 
-export async function verifyCertificate(cert: unknown, { jwks, dns }: VerifyOptions): Promise<Check[]> {
+export async function verifyCertificate(
+  cert: unknown,
+  { jwks, dns, trustedIssuers, at }: VerifyOptions,
+): Promise<Check[]> {
   const structure = structureCheck(cert);
   // Every later check reads members the schema guarantees; without them there is nothing sound to check.
   if (!structure.ok) return [structure];
@@ -88,13 +156,8 @@ export async function verifyCertificate(cert: unknown, { jwks, dns }: VerifyOpti
         },
   );
 
-  // The JWK set must come from the issuer's own origin, or a certificate could name any key it liked.
-  const jwksUrl = payload.issuer.base_url + JWKS_PATH;
-  checks.push(
-    payload.issuer.jwks_url === jwksUrl
-      ? { name: 'issuer', ok: true, detail: `${payload.issuer.base_url}, keys at ${jwksUrl}` }
-      : { name: 'issuer', ok: false, detail: `jwks_url is ${payload.issuer.jwks_url}, expected ${jwksUrl}` },
-  );
+  checks.push(issuerCheck(payload.issuer, trustedIssuers));
+  if (at) checks.push(validityCheck(payload, at));
 
   const verified = verifyDetached(jws, canonicalBytes(payload), jwks, CERTIFICATE_TYP);
   checks.push(headerCheck(verified, payload.issuer.kid));

@@ -212,6 +212,63 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
       expect(await ledger.status(token)).toMatchObject({ state: 'issued', source: 'stripe:cs_1' });
     });
 
+    /** Pays for and commits one certificate of the domain at the current clock. */
+    const certify = async (domain: string, n: number, extra: Partial<StoredCertificate> = {}) => {
+      const token = await oneToken();
+      const r = await ledger.reserve(token, domain);
+      if (r.kind !== 'reserved') throw new Error(`not reserved: ${r.kind}`);
+      const certificate = { ...certificateFor(domain, n), expiresAt: clock + 90 * 86_400_000, ...extra };
+      await ledger.commit(token, r.reservationId, certificate);
+      return certificate.id;
+    };
+
+    it('keeps each certificate with its dates, the newest of a domain superseding the older (issue 10 item 3)', async () => {
+      const first = await certify('a.test', 1);
+      clock += 60_000;
+      const second = await certify('a.test', 2);
+      await certify('b.test', 1);
+      expect(await ledger.certificateRecord(first)).toMatchObject({
+        id: first,
+        domain: 'a.test',
+        issuedAt: clock - 60_000,
+        expiresAt: clock - 60_000 + 90 * 86_400_000,
+        revokedAt: null,
+        revocationReason: null,
+        supersededBy: second,
+      });
+      expect((await ledger.certificateRecord(second))!.supersededBy).toBeNull();
+      expect((await ledger.latest('a.test'))!.id).toBe(second);
+      expect(await ledger.latest('c.test')).toBeNull();
+      expect(await ledger.certificateRecord('cert-none')).toBeNull();
+    });
+
+    it('revokes once, with the first reason and time; a revoked newer certificate supersedes nothing', async () => {
+      const first = await certify('a.test', 1);
+      clock += 60_000;
+      const second = await certify('a.test', 2);
+      expect(await ledger.revoke(second, 'key compromise', clock)).toBe(true);
+      expect(await ledger.revoke(second, 'again', clock + 5)).toBe(true);
+      expect(await ledger.revoke('cert-none', 'x', clock)).toBe(false);
+      expect(await ledger.certificateRecord(second)).toMatchObject({
+        revokedAt: clock,
+        revocationReason: 'key compromise',
+      });
+      expect((await ledger.certificateRecord(first))!.supersededBy).toBeNull();
+      expect((await ledger.latest('a.test'))!.id).toBe(first);
+    });
+
+    it('keeps evidence while its certificate is valid, and drops it after (issue 10 item 2)', async () => {
+      const evidence = Buffer.from([0x1f, 0x8b, 0, 1, 2, 255]);
+      const short = await certify('a.test', 1, { expiresAt: clock + 60_000, evidence });
+      const long = await certify('b.test', 1, { evidence });
+      expect(await ledger.evidence(short, clock)).toEqual(evidence);
+      expect(await ledger.evidence(short, clock + 60_000)).toBeNull();
+      clock += 120_000;
+      await certify('c.test', 1);
+      expect(await ledger.evidence(long, clock)).toEqual(evidence);
+      expect(await ledger.evidence(short, 0)).toBeNull();
+    });
+
     it('answers null for a certificate it never stored', async () => {
       expect(await ledger.certificate('nope')).toBeNull();
     });

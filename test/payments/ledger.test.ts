@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/payments/postgres-store.ts';
 import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
+import { migrations } from '../../src/payments/migrations.ts';
 import { ledgerContract } from './ledger-contract.ts';
 import { freshSchema, postgresReachable } from './postgres.ts';
 
@@ -54,7 +55,7 @@ describe.skipIf(!pgUp)('PostgreSQL', () => {
       const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(schema.url)));
       await Promise.all(stores.map((s) => s.close()));
       const applied = await schema.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-      expect(applied.map((r) => r.version)).toEqual([1]);
+      expect(applied.map((r) => r.version)).toEqual(migrations('postgres').map((m) => m.version));
     } finally {
       await schema.drop();
     }
@@ -70,7 +71,9 @@ describe('SQLite', () => {
       await (await openSqliteStore(file)).close();
       const db = new Database(file, { readonly: true });
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+      expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual(
+        migrations('sqlite').map((m) => m.version),
+      );
       db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

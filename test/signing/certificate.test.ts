@@ -47,6 +47,27 @@ async function oursAccepts(text: string, keys: Jwks): Promise<boolean> {
 describe('issueCertificate', () => {
   const { payload, jws } = issue();
 
+  it('dates the certificate: issued when signed, expiring the lifetime after its observations (issue 10 item 1)', () => {
+    const dated = issueCertificate({
+      report: reportFixture(),
+      issuer: { baseUrl: BASE_URL },
+      key,
+      validity: { issuedAt: new Date('2026-03-01T12:05:30.250Z'), lifetimeSeconds: 7 * 86_400 },
+    }).payload;
+    expect(dated).toMatchObject({ issued_at: '2026-03-01T12:05:30Z', expires_at: '2026-03-08T12:00:00Z' });
+    const sign =
+      (issuedAt: string, lifetimeSeconds = 86_400) =>
+      () =>
+        issueCertificate({
+          report: reportFixture(),
+          issuer: { baseUrl: BASE_URL },
+          key,
+          validity: { issuedAt: new Date(issuedAt), lifetimeSeconds },
+        });
+    expect(sign('2026-03-03T00:00:00Z')).toThrow(/older than the certificate lifetime/);
+    expect(sign('2026-02-28T00:00:00Z')).toThrow(/is before observed_at/);
+  });
+
   it('builds the payload from the report', () => {
     expect(payload).toMatchObject({
       type: 'dvs.certificate',
@@ -58,6 +79,8 @@ describe('issueCertificate', () => {
       ruleset: { version: '1.0.0', digest: 'a'.repeat(64) },
       engine: 'dvs-engine/1.0',
       observed_at: '2026-03-01T12:00:00Z',
+      issued_at: '2026-03-01T12:00:00Z',
+      expires_at: '2026-05-30T12:00:00Z',
       evidence_digest: 'b'.repeat(64),
       issuer: { base_url: BASE_URL, jwks_url: `${BASE_URL}/.well-known/jwks.json`, kid: 'service-signing-key-v1' },
     });
@@ -66,7 +89,9 @@ describe('issueCertificate', () => {
       'domain',
       'engine',
       'evidence_digest',
+      'expires_at',
       'id',
+      'issued_at',
       'issuer',
       'observed_at',
       'results',

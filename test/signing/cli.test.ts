@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { evaluate, loadRuleset, rulesOfTier, type Observations } from '../../src/engine/index.ts';
 import { issuerAnchorRecord, zoneLine } from '../../src/signing/anchor.ts';
 import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
-import { loadJwks, type ServiceJwks } from '../../src/signing/jwks.ts';
+import { buildJwks, loadJwks, type ServiceJwks } from '../../src/signing/jwks.ts';
 import { loadSigningKey, type SigningKey } from '../../src/signing/keys.ts';
 import type { Certificate } from '../../src/signing/payload.ts';
 import { dnsTxtLookup } from '../../src/signing/txt-lookup.ts';
@@ -21,6 +21,10 @@ import { startWorld, type World } from '../world/index.ts';
 import { reportFixture } from './fixtures.ts';
 
 const ISSUER = 'https://issuer.test';
+/** Observed yesterday, so certificates issued here are valid now. */
+const FRESH = new Date(Date.now() - 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const freshReport = (overrides: Parameters<typeof reportFixture>[0] = {}) =>
+  reportFixture({ observed_at: FRESH, ...overrides });
 
 let scratch: string;
 let world: World;
@@ -29,6 +33,8 @@ let jwks: ServiceJwks;
 /** Issued before the world starts (its base URL has no port), so the subject's zone can publish its anchor. */
 let anchored: Certificate;
 let config: Config;
+/** A key the attacker holds, published by attacker.test as if it were an issuer. */
+let attackerKey: SigningKey;
 
 function capture(cfg: Config): CliIo & { out: () => string; err: () => string } {
   let out = '';
@@ -52,8 +58,24 @@ beforeAll(async () => {
   const dataDir = path.join(scratch, 'data');
   key = await loadSigningKey(dataDir);
   jwks = await loadJwks(dataDir);
-  anchored = issueCertificate({ report: reportFixture({ domain: 'subject.test' }), issuer: { baseUrl: ISSUER }, key });
+  anchored = issueCertificate({ report: freshReport({ domain: 'subject.test' }), issuer: { baseUrl: ISSUER }, key });
+  attackerKey = await loadSigningKey(path.join(scratch, 'attacker'));
   const sitesDir = path.join(scratch, 'sites');
+  writeSite(sitesDir, 'attacker', {
+    domain: 'attacker.test',
+    https: { certificate: 'valid' },
+    routes: {
+      '/.well-known/jwks.json': {
+        body: JSON.stringify(buildJwks(attackerKey.publicJwk, [])),
+        headers: { 'content-type': 'application/jwk-set+json' },
+      },
+    },
+    dns: {
+      records: [
+        { name: '_dvs-key', type: 'TXT', data: issuerAnchorRecord(attackerKey, 'https://attacker.test').value },
+      ],
+    },
+  });
   writeSite(sitesDir, 'issuer', {
     domain: 'issuer.test',
     https: { certificate: 'valid' },
@@ -91,14 +113,14 @@ describe('dvs keys', () => {
 
   it('refuses anything else with its usage', async () => {
     await expect(keys([], capture(config))).rejects.toThrow(UsageError);
-    await expect(keys(['rotate'], capture(config))).rejects.toThrow(/dvs keys jwks/);
+    await expect(keys(['turn'], capture(config))).rejects.toThrow(/dvs keys jwks/);
     await expect(keys(['jwks', 'extra'], capture(config))).rejects.toThrow(UsageError);
   });
 });
 
 describe('dvs certify', () => {
   const observations: Observations = {
-    target: { domain: 'subject.test', observed_at: '2026-03-01T12:00:00Z' },
+    target: { domain: 'subject.test', observed_at: FRESH },
     probes: {},
   };
 
@@ -121,15 +143,31 @@ describe('dvs certify', () => {
       evidence_digest: report.evidence_digest,
     });
     expect(cert.payload.issuer.base_url).toBe(config.baseUrl);
-    expect(text).toBe(certificateText(issueCertificate({ report, issuer: { baseUrl: config.baseUrl }, key })));
+    const validity = { issuedAt: new Date(cert.payload.issued_at), lifetimeSeconds: 90 * 86_400 };
+    expect(text).toBe(
+      certificateText(issueCertificate({ report, issuer: { baseUrl: config.baseUrl }, key, validity })),
+    );
+    expect(Date.parse(cert.payload.expires_at) - Date.parse(FRESH)).toBe(90 * 86_400_000);
     expect((await verifyCertificate(cert, { jwks })).every((c) => c.ok)).toBe(true);
 
     expect(io.out()).toContain(`certificate ${cert.payload.id} for subject.test`);
     expect(io.out()).toContain(`verdict     ${report.verdict}`);
     expect(io.out()).toContain(zoneLine(cert.payload.anchor));
+    expect(io.out()).toContain(`valid       ${cert.payload.issued_at} to ${cert.payload.expires_at}`);
+  });
 
-    expect(await certify([input, '--out', out], capture(config))).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(text);
+  it('signs for DVS_CERTIFICATE_LIFETIME, and refuses evidence older than it', async () => {
+    const input = path.join(scratch, 'observations.json');
+    const out = path.join(scratch, 'short.json');
+    writeFileSync(input, JSON.stringify(observations));
+    const shortLived = loadConfig({ ...world.env, DVS_DATA_DIR: config.dataDir, DVS_CERTIFICATE_LIFETIME: '30d' });
+    expect(await certify([input, '--out', out], capture(shortLived))).toBe(0);
+    const cert = JSON.parse(readFileSync(out, 'utf8')) as Certificate;
+    expect(Date.parse(cert.payload.expires_at) - Date.parse(FRESH)).toBe(30 * 86_400_000);
+    const tooShort = loadConfig({ ...world.env, DVS_DATA_DIR: config.dataDir, DVS_CERTIFICATE_LIFETIME: '12h' });
+    const io = capture(tooShort);
+    expect(await certify([input, '--out', path.join(scratch, 'stale.json')], io)).toBe(1);
+    expect(io.err()).toMatch(/not signing: the observations of .* are older than the certificate lifetime \(43200 s\)/);
   });
 
   it('refuses evidence that does not match the observation schemas, and writes nothing', async () => {
@@ -158,21 +196,25 @@ describe('dvs verify', () => {
   it('checks a certificate against a JWK set file', async () => {
     const jwksFile = save('jwks.json', JSON.stringify(jwks));
     const io = capture(config);
-    expect(await verify([save('anchored.json', certificateText(anchored)), '--jwks', jwksFile], io)).toBe(0);
+    expect(
+      await verify([save('anchored.json', certificateText(anchored)), '--jwks', jwksFile, '--issuer', ISSUER], io),
+    ).toBe(0);
     expect(
       io
         .out()
         .split('\n')
         .filter((l) => l.startsWith('✓'))
         .map((l) => l.split(':')[0]),
-    ).toEqual(['✓ structure', '✓ id', '✓ anchor', '✓ issuer', '✓ jws_header', '✓ signature']);
-    expect(io.out()).toContain('valid: 6 checks passed');
+    ).toEqual(['✓ structure', '✓ id', '✓ anchor', '✓ issuer', '✓ validity', '✓ jws_header', '✓ signature']);
+    expect(io.out()).toContain('valid: 7 checks passed');
   });
 
   it('fetches the keys over https and checks both DNS anchors on the configured resolver', async () => {
     const io = capture(config);
     const url = world.url('issuer', '/.well-known/jwks.json');
-    expect(await verify([save('anchored.json', certificateText(anchored)), '--jwks', url, '--dns'], io)).toBe(0);
+    expect(
+      await verify([save('anchored.json', certificateText(anchored)), '--jwks', url, '--dns', '--issuer', ISSUER], io),
+    ).toBe(0);
     expect(io.out()).toContain(`keys from ${url}`);
     expect(io.out()).toContain(
       `✓ subject_anchor: _agent-validation.subject.test TXT "${anchored.payload.anchor.value}"`,
@@ -185,19 +227,19 @@ describe('dvs verify', () => {
 
   it('by default fetches the jwks_url the certificate names, and reports an unpublished subject anchor', async () => {
     const cert = issueCertificate({
-      report: reportFixture({ domain: 'subject.test', score: 50 }),
+      report: freshReport({ domain: 'subject.test', score: 50 }),
       issuer: { baseUrl: config.baseUrl },
       key,
     });
     const io = capture(config);
-    expect(await verify([save('unanchored.json', certificateText(cert)), '--dns'], io)).toBe(1);
+    expect(await verify([save('unanchored.json', certificateText(cert)), '--dns', '--offline'], io)).toBe(1);
     expect(io.out()).toContain(`keys from ${config.baseUrl}/.well-known/jwks.json`);
     expect(io.out()).toContain('✓ signature');
     expect(io.out()).toContain('✓ issuer_anchor');
     expect(io.out()).toContain(
       `✗ subject_anchor: no TXT record at _agent-validation.subject.test matches "${cert.payload.anchor.value}"`,
     );
-    expect(io.out()).toContain('NOT valid: 1 of 8 checks failed');
+    expect(io.out()).toContain('NOT valid: 1 of 9 checks failed');
   });
 
   it('fails an edited certificate', async () => {
@@ -231,7 +273,7 @@ describe('dvs verify', () => {
     expect(io.out()).toMatch(/✗ structure: .*must have required property 'payload'/);
     const bare = capture(config);
     expect(await verify([save('not-a-cert.json', '{"hello":1}')], bare)).toBe(1);
-    expect(bare.out()).toMatch(/✗ jwks: .*names no issuer jwks_url; pass --jwks/);
+    expect(bare.out()).toMatch(/✗ jwks: the certificate names no issuer; pass --jwks/);
     await expect(verify([save('broken.json', '{"payload":')], capture(config))).rejects.toThrow(UsageError);
     const cert = save('anchored.json', certificateText(anchored));
     await expect(verify([cert, '--jwks', path.join(scratch, 'no-such-jwks.json')], capture(config))).rejects.toThrow(
@@ -241,6 +283,127 @@ describe('dvs verify', () => {
     expect(await verify([cert, '--jwks', save('not-keys.json', '{"keys":{}}')], notKeys)).toBe(1);
     expect(notKeys.out()).toMatch(/✗ jwks: .*not-keys.json: not a JWK set/);
     await expect(verify([], capture(config))).rejects.toThrow(/dvs verify <certificate.json>/);
+  });
+});
+
+describe('dvs verify checks validity (issue 10 item 1)', () => {
+  const save = (name: string, text: string): string => {
+    const file = path.join(scratch, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('refuses an expired certificate with its date, unless --at asks about a moment it was valid', async () => {
+    const old = issueCertificate({
+      report: reportFixture({ domain: 'subject.test', observed_at: '2026-03-01T12:00:00Z' }),
+      issuer: { baseUrl: ISSUER },
+      key,
+    });
+    const file = save('old.json', certificateText(old));
+    const keysFile = save('jwks.json', JSON.stringify(jwks));
+    const args = [file, '--jwks', keysFile, '--issuer', ISSUER];
+    const now = capture(config);
+    expect(await verify(args, now)).toBe(1);
+    expect(now.out()).toMatch(
+      /✗ validity: expired on 2026-05-30T12:00:00Z \(checked at .*\); ask about an earlier moment with --at/,
+    );
+    const then = capture(config);
+    expect(await verify([...args, '--at', '2026-04-01T00:00:00Z'], then)).toBe(0);
+    expect(then.out()).toContain(
+      '✓ validity: valid at 2026-04-01T00:00:00.000Z: issued 2026-03-01T12:00:00Z, expires 2026-05-30T12:00:00Z',
+    );
+    const before = capture(config);
+    expect(await verify([...args, '--at', '2026-02-01'], before)).toBe(1);
+    expect(before.out()).toContain('✗ validity: not yet issued at 2026-02-01T00:00:00.000Z');
+    await expect(verify([...args, '--at', 'yesterday'], capture(config))).rejects.toThrow(/--at yesterday: expected/);
+    await expect(verify([...args, '--at', '2026-02-31'], capture(config))).rejects.toThrow(UsageError);
+  });
+});
+
+describe('dvs verify decides whom to trust (issue 13 item 1)', () => {
+  const save = (name: string, text: string): string => {
+    const file = path.join(scratch, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const forge = (baseUrl: string, verdict: 'CERTIFIED' | 'NOT_CONFORMANT' = 'CERTIFIED') =>
+    certificateText(
+      issueCertificate({
+        report: freshReport({ domain: 'subject.test', verdict }),
+        issuer: { baseUrl },
+        key: attackerKey,
+      }),
+    );
+
+  it('refuses a certificate whose issuer URL hides another host behind user-info, and fetches nothing', async () => {
+    // Names localhost, reaches attacker.test: before the fix its key set was fetched and the forgery verified.
+    const forged = save('forged-userinfo.json', forge(`https://localhost:19443@attacker.test:${world.httpsPort}`));
+    const io = capture(config);
+    expect(await verify([forged, '--dns'], io)).toBe(1);
+    expect(io.out()).toMatch(
+      /^✗ jwks: not fetched: https:\/\/localhost:19443@attacker.test:\d+ is not a trusted issuer/,
+    );
+    expect(io.out()).not.toContain('✓ signature');
+    const trustingIt = capture(config);
+    await expect(
+      verify([forged, '--issuer', `https://localhost:19443@attacker.test:${world.httpsPort}`], trustingIt),
+    ).rejects.toThrow(/--issuer .*not a plain https origin: it carries user-info/);
+  });
+
+  it('refuses a well-formed certificate from an issuer nobody trusted, even with its DNS anchor in place', async () => {
+    const attacker = `https://attacker.test:${world.httpsPort}`;
+    const forged = save('forged-plain.json', forge(attacker));
+    const io = capture(config);
+    expect(await verify([forged, '--dns'], io)).toBe(1);
+    expect(io.out()).toContain(`✗ jwks: not fetched: ${attacker} is not a trusted issuer (trusted: ${config.baseUrl})`);
+    // The same forgery with keys handed over by file still fails: the issuer is not on the trust list.
+    const withKeys = capture(config);
+    const keysFile = save('attacker-jwks.json', JSON.stringify(buildJwks(attackerKey.publicJwk, [])));
+    expect(await verify([forged, '--jwks', keysFile], withKeys)).toBe(1);
+    expect(withKeys.out()).toMatch(/✗ issuer: https:\/\/attacker.test:\d+ is not a trusted issuer/);
+    expect(withKeys.out()).toContain('✓ signature');
+  });
+
+  it('trusts DVS_TRUSTED_ISSUERS, and --issuer in its place', async () => {
+    const attacker = `https://attacker.test:${world.httpsPort}`;
+    const forged = save('forged-plain.json', forge(attacker));
+    const trusting = loadConfig({
+      ...world.env,
+      DVS_DATA_DIR: config.dataDir,
+      DVS_TRUSTED_ISSUERS: `${ISSUER}, ${attacker}`,
+    });
+    expect(trusting.certificates.trustedIssuers).toEqual([ISSUER, attacker]);
+    const io = capture(trusting);
+    expect(await verify([forged, '--offline'], io)).toBe(0);
+    expect(io.out()).toContain(`keys from ${attacker}/.well-known/jwks.json`);
+    expect(await verify([forged, '--issuer', ISSUER], capture(trusting))).toBe(1);
+    expect(await verify([forged, '--issuer', ISSUER, '--issuer', attacker, '--offline'], capture(config))).toBe(0);
+    expect(() => loadConfig({ DVS_TRUSTED_ISSUERS: 'https://a.test/path' })).toThrow(
+      /DVS_TRUSTED_ISSUERS: "https:\/\/a.test\/path" is not a plain https origin/,
+    );
+  });
+
+  it('refuses a certificate that names a member twice (a second "verdict" before the real one)', async () => {
+    const genuine = certificateText(
+      issueCertificate({
+        report: freshReport({ domain: 'subject.test', verdict: 'NOT_CONFORMANT', score: 10 }),
+        issuer: { baseUrl: ISSUER },
+        key,
+      }),
+    );
+    const keysFile = save('jwks.json', JSON.stringify(jwks));
+    expect(await verify([save('genuine.json', genuine), '--jwks', keysFile, '--issuer', ISSUER], capture(config))).toBe(
+      0,
+    );
+    // JSON.parse keeps the last member, so this verified before: a reader sees CERTIFIED, the signature another.
+    const doubled = genuine.replace('"payload":{', '"payload":{"verdict":"CERTIFIED",');
+    const io = capture(config);
+    expect(await verify([save('doubled.json', doubled), '--jwks', keysFile, '--issuer', ISSUER], io)).toBe(1);
+    expect(io.out()).toMatch(/✗ structure: .*doubled.json: duplicate member name "verdict" at line 1, column \d+/);
+    const doubledKeys = save('doubled-jwks.json', JSON.stringify(jwks).replace('"keys":', '"keys":[],"keys":'));
+    const keysIo = capture(config);
+    expect(await verify([save('genuine.json', genuine), '--jwks', doubledKeys, '--issuer', ISSUER], keysIo)).toBe(1);
+    expect(keysIo.out()).toMatch(/✗ jwks: .*duplicate member name "keys"/);
   });
 });
 

@@ -170,11 +170,46 @@ describe('verifyCertificate', () => {
 
   it("catches a jwks_url off the issuer's origin", async () => {
     const checks = await verifyCertificate(
-      resigned((p) => ({ ...p, issuer: { ...p.issuer, jwks_url: 'https://keys.evil.test/jwks.json' } })),
+      resigned((p) => ({ ...p, issuer: { ...p.issuer, jwks_url: 'https://keys.evil.test/.well-known/jwks.json' } })),
       { jwks },
     );
     expect(outcome(checks)).toMatchObject({ issuer: false, signature: true });
     expect(detail(checks, 'issuer')).toMatch(/expected https:\/\/dvs.example.net\/.well-known\/jwks.json/);
+    const offPath = await verifyCertificate(
+      resigned((p) => ({ ...p, issuer: { ...p.issuer, jwks_url: 'https://dvs.example.net/jwks.json' } })),
+      { jwks },
+    );
+    expect(outcome(offPath)).toEqual({ structure: false });
+  });
+
+  it('refuses an issuer that is not a plain https origin, by the schema (issue 13 item 1)', async () => {
+    const forms = [
+      'https://localhost:19443@attacker.test',
+      'https://user:pw@dvs.example.net',
+      'https://dvs.example.net/path',
+      'https://dvs.example.net?q=1',
+      'https://dvs.example.net#frag',
+      'https://DVS.example.net',
+      'http://dvs.example.net',
+      'https://dvs.example.net:0443',
+    ];
+    for (const base of forms) {
+      const checks = await verifyCertificate(
+        resigned((p) => ({ ...p, issuer: { ...p.issuer, base_url: base, jwks_url: `${base}/.well-known/jwks.json` } })),
+        { jwks },
+      );
+      expect(outcome(checks), base).toEqual({ structure: false });
+      expect(detail(checks, 'structure'), base).toMatch(/\/payload\/issuer\/base_url must match pattern/);
+    }
+  });
+
+  it('fails an issuer outside the trust list, and passes one on it', async () => {
+    const untrusted = await verifyCertificate(cert, { jwks, trustedIssuers: ['https://other.example'] });
+    expect(outcome(untrusted)).toMatchObject({ issuer: false, signature: true });
+    expect(detail(untrusted, 'issuer')).toMatch(/https:\/\/dvs.example.net is not a trusted issuer/);
+    const trusted = await verifyCertificate(cert, { jwks, trustedIssuers: [BASE_URL] });
+    expect(trusted.every((c) => c.ok)).toBe(true);
+    expect(detail(trusted, 'issuer')).toMatch(/\(trusted\)/);
   });
 
   it('catches an issuer kid other than the JWS kid', async () => {

@@ -42,6 +42,14 @@ export interface Payload {
    * When the observations were collected (ISO 8601, UTC).
    */
   observed_at: string;
+  /**
+   * When the issuer signed the certificate (RFC 3339, UTC).
+   */
+  issued_at: string;
+  /**
+   * The end of the certificate's validity: observed_at plus the issuer's certificate lifetime (90 days by default). A relying party treats the certificate as expired from this moment on.
+   */
+  expires_at: string;
   evidence_digest: Sha256;
   /**
    * One per rule of the full tier, ordered by rule id.
@@ -51,7 +59,7 @@ export interface Payload {
   results: [Result, ...Result[]];
   issuer: {
     /**
-     * The issuing service's https origin.
+     * The issuing service's plain https origin: scheme, lower-case host and optional port; no user-info, path, query or fragment.
      */
     base_url: string;
     /**

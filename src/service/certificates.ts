@@ -1,0 +1,121 @@
+// What the service says about a certificate after issuing it: whether it is still current (valid, expired,
+// superseded by a newer one for its domain, or revoked by the operator, with the reason and time), the
+// domain's current certificate (for the badge and the certificate page), and the evidence it was judged on.
+import { gunzipSync } from 'node:zlib';
+import type { CertificateRecord, CertificateRegistry, PaymentGate } from '../payments/gate.ts';
+import type { Certificate } from '../signing/payload.ts';
+
+export type CertificateStatusName = 'valid' | 'expired' | 'superseded' | 'revoked';
+
+/** The status document (schemas/api/certificate-status.json); times are RFC 3339 UTC. */
+export interface CertificateStatus {
+  id: string;
+  domain: string;
+  status: CertificateStatusName;
+  issued_at: string;
+  expires_at: string | null;
+  checked_at: string;
+  revoked_at?: string;
+  reason?: string;
+  superseded_by?: string;
+}
+
+export interface CurrentCertificate {
+  certificate: Certificate;
+  /** The canonical JSON, byte for byte as issued. */
+  body: string;
+  status: CertificateStatus;
+}
+
+/** Longest revocation reason kept: a sentence for a relying party, not a report. */
+export const MAX_REASON_LENGTH = 500;
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Revoked wins over everything (the operator's word), then expiry, then a newer certificate. */
+export function statusOf(record: CertificateRecord, now: number): CertificateStatus {
+  const finite = Number.isFinite(record.expiresAt);
+  const base = {
+    id: record.id,
+    domain: record.domain,
+    issued_at: iso(record.issuedAt),
+    expires_at: finite ? iso(record.expiresAt) : null,
+    checked_at: iso(now),
+  };
+  if (record.revokedAt !== null)
+    return { ...base, status: 'revoked', revoked_at: iso(record.revokedAt), reason: record.revocationReason ?? '' };
+  if (finite && now >= record.expiresAt) return { ...base, status: 'expired' };
+  if (record.supersededBy !== null) return { ...base, status: 'superseded', superseded_by: record.supersededBy };
+  return { ...base, status: 'valid' };
+}
+
+export class RevocationError extends Error {
+  override name = 'RevocationError';
+}
+
+export class Certificates {
+  constructor(
+    private readonly registry: CertificateRegistry,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The status of a certificate this service issued; null when it issued none with this id. */
+  async status(id: string): Promise<CertificateStatus | null> {
+    const record = await this.registry.certificateRecord(id);
+    return record ? statusOf(record, this.now()) : null;
+  }
+
+  /** The domain's newest certificate when it is valid now; null when it has none (or only expired ones). */
+  async current(domain: string): Promise<CurrentCertificate | null> {
+    const record = await this.registry.latest(domain);
+    if (!record) return null;
+    const status = statusOf(record, this.now());
+    if (status.status !== 'valid') return null;
+    return { certificate: JSON.parse(record.body) as Certificate, body: record.body, status };
+  }
+
+  /** Withdraws a certificate (the operator's `dvs certificates revoke`); a second revocation keeps the first. */
+  async revoke(id: string, reason: string): Promise<CertificateStatus | null> {
+    const text = reason.trim();
+    if (text === '') throw new RevocationError('a revocation needs a reason a relying party can read');
+    if (text.length > MAX_REASON_LENGTH)
+      throw new RevocationError(`the reason is longer than ${MAX_REASON_LENGTH} characters`);
+    if (!(await this.registry.revoke(id, text, this.now()))) return null;
+    return this.status(id);
+  }
+
+  /**
+   * The evidence while the certificate is valid: the canonical JSON of the observations, the exact bytes whose
+   * SHA-256 is its evidence_digest. `gone` when the certificate exists but its evidence is no longer kept.
+   */
+  async evidence(id: string): Promise<{ kind: 'found'; bytes: Buffer } | { kind: 'gone' } | null> {
+    const stored = await this.registry.evidence(id, this.now());
+    if (stored) return { kind: 'found', bytes: gunzipSync(stored) };
+    return (await this.registry.certificateRecord(id)) ? { kind: 'gone' } : null;
+  }
+}
+
+/**
+ * A registry over a bare payment gate (the in-memory gate of service tests): it knows the certificates by id
+ * and reads their dates from the body, but keeps no history, so nothing is revoked, superseded or current.
+ */
+export function registryOverGate(gate: Pick<PaymentGate, 'certificate'>): CertificateRegistry {
+  return {
+    async certificateRecord(id) {
+      const stored = await gate.certificate(id);
+      if (!stored) return null;
+      const { payload } = JSON.parse(stored.body) as Certificate;
+      return {
+        ...stored,
+        issuedAt: Date.parse(payload.issued_at),
+        expiresAt: Date.parse(payload.expires_at),
+        revokedAt: null,
+        revocationReason: null,
+        supersededBy: null,
+      };
+    },
+    latest: () => Promise.resolve(null),
+    revoke: () => Promise.resolve(false),
+    evidence: () => Promise.resolve(null),
+  };
+}

@@ -1,0 +1,228 @@
+// `dvs verify` against a service running on this machine (issue 9 item 5): its base URL is
+// https://localhost:<port>, which the scanner's guarded resolver (the fixture internet's DNS here) answers
+// NXDOMAIN. A verifier reaching an issuer it trusts is not a scan, so it gets there all the same.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.ts';
+import { run as certificatesCli } from '../../src/cli/certificates.ts';
+import { run as verify } from '../../src/cli/verify.ts';
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { validationProblem } from '../../src/api/api-schemas.ts';
+import { Certificates } from '../../src/service/certificates.ts';
+import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
+import { loadSigningKey } from '../../src/signing/keys.ts';
+import { SQLITE_FILE } from '../../src/payments/open-ledger.ts';
+import type { Certificate } from '../../src/signing/payload.ts';
+import type { Config } from '../../src/lib/config.ts';
+import { startInProcess, startPaymentsWorld, type InProcessService } from '../payments/service.ts';
+
+let scratch: string;
+let world: Awaited<ReturnType<typeof startPaymentsWorld>>;
+let local: InProcessService;
+let certificateFile: string;
+let first: Certificate;
+
+/** A Full Validation of good.test, paid with a fresh token: the certificate text. */
+async function validate(): Promise<string> {
+  const [issued] = await local.payments.ledger.issue({ source: 'test' });
+  const outcome = await local.client.rest('good.test', issued!.token);
+  expect(outcome.error).toBeNull();
+  return outcome.certificate!;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+function capture(config: Config): CliIo & { out: () => string } {
+  let out = '';
+  return { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true }, config, out: () => out };
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'dvs-local-issuer-'));
+  world = await startPaymentsWorld();
+  local = await startInProcess(world, path.join(scratch, 'data'), { DVS_PORT: String(await freePort()) });
+  const text = await validate();
+  first = JSON.parse(text) as Certificate;
+  certificateFile = path.join(scratch, 'good.json');
+  writeFileSync(certificateFile, text);
+}, 120_000);
+
+afterAll(async () => {
+  await local?.stop();
+  await world?.cleanup();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('dvs verify against a local service', () => {
+  it('fetches the key set from https://localhost:<port>, which the scanning resolver does not know', async () => {
+    const { config } = local;
+    expect(config.baseUrl).toMatch(/^https:\/\/localhost:\d+$/);
+    expect(config.net.dnsServers).toEqual(world.env.DVS_DNS_SERVERS!.split(','));
+    const io = capture(config);
+    expect(await verify([certificateFile], io)).toBe(0);
+    expect(io.out()).toContain(`keys from ${config.baseUrl}/.well-known/jwks.json`);
+    expect(io.out()).toContain(`✓ issuer: ${config.baseUrl} (trusted)`);
+    expect(io.out()).toMatch(/valid: \d+ checks passed/);
+  });
+
+  it('asks the issuer for the status, and skips it with --offline', async () => {
+    const io = capture(local.config);
+    expect(await verify([certificateFile], io)).toBe(0);
+    expect(io.out()).toContain(
+      `✓ status: valid according to ${local.config.baseUrl}/api/certificates/${first.payload.id}/status`,
+    );
+    const offline = capture(local.config);
+    expect(await verify([certificateFile, '--offline'], offline)).toBe(0);
+    expect(offline.out()).not.toContain('status');
+  });
+
+  it('still refuses it when the user trusts another issuer only', async () => {
+    const io = capture(local.config);
+    expect(await verify([certificateFile, '--issuer', 'https://dvs.example.net'], io)).toBe(1);
+    expect(io.out()).toContain(`✗ jwks: not fetched: ${local.config.baseUrl} is not a trusted issuer`);
+  });
+});
+
+describe('certificate status (issue 10 item 3)', () => {
+  it('answers valid, then superseded once a newer certificate exists, then revoked with reason and time', async () => {
+    const id = first.payload.id;
+    const valid = await local.client.call('GET', `/api/certificates/${id}/status`);
+    expect(valid.status).toBe(200);
+    expect(JSON.parse(valid.text) as unknown).toMatchObject({
+      id,
+      domain: 'good.test',
+      status: 'valid',
+      issued_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      expires_at: first.payload.expires_at,
+    });
+
+    const second = JSON.parse(await validate()) as Certificate;
+    const certificates = new Certificates(local.payments.ledger);
+    expect((await certificates.current('good.test'))!.certificate.payload.id).toBe(second.payload.id);
+    expect(validationProblem('certificate-status', JSON.parse(valid.text))).toBeNull();
+    const superseded = JSON.parse((await local.client.call('GET', `/api/certificates/${id}/status`)).text) as unknown;
+    expect(superseded).toMatchObject({ status: 'superseded', superseded_by: second.payload.id });
+    const io = capture(local.config);
+    expect(await verify([certificateFile], io)).toBe(1);
+    expect(io.out()).toContain(`✗ status: superseded by ${second.payload.id}`);
+    expect(await verify([certificateFile, '--at', new Date().toISOString()], capture(local.config))).toBe(0);
+
+    const revoke = capture(local.config);
+    expect(
+      await certificatesCli(['revoke', id, '--reason', 'the site was found serving a different host'], revoke),
+    ).toBe(0);
+    expect(revoke.out()).toMatch(
+      /status {6}revoked\nissued .*\nexpires .*\nrevoked {5}\S+: the site was found serving a different host/,
+    );
+    const revoked = JSON.parse((await local.client.call('GET', `/api/certificates/${id}/status`)).text) as unknown;
+    expect(validationProblem('certificate-status', revoked)).toBeNull();
+    expect(validationProblem('certificate-status', superseded)).toBeNull();
+    expect(revoked).toMatchObject({ status: 'revoked', reason: 'the site was found serving a different host' });
+    const after = capture(local.config);
+    expect(await verify([certificateFile], after)).toBe(1);
+    expect(after.out()).toMatch(/✗ status: revoked on \S+: the site was found serving a different host/);
+    const status = capture(local.config);
+    expect(await certificatesCli(['status', second.payload.id], status)).toBe(0);
+    expect(status.out()).toContain('status      valid');
+  }, 120_000);
+
+  it('answers 404 for an id it never issued, and the CLI says so', async () => {
+    const res = await local.client.call('GET', '/api/certificates/dvc_0123/status');
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.text)).toMatchObject({
+      error: 'no certificate with id "dvc_0123" was issued by this service',
+    });
+    let err = '';
+    const io = { ...capture(local.config), stderr: { write: (t: string) => (err += t) } };
+    expect(await certificatesCli(['status', 'dvc_0123'], io)).toBe(1);
+    expect(err).toContain('no certificate dvc_0123 in the ledger');
+    await expect(certificatesCli(['revoke', 'dvc_0123'], io)).rejects.toThrow(/revoke needs --reason/);
+    await expect(certificatesCli(['revoke', 'dvc_0123', '--reason', '  '], io)).rejects.toThrow(/needs a reason/);
+  });
+});
+
+describe('evidence anyone can re-judge (issue 10 item 2)', () => {
+  /** A certificate signed with the service's key and stored in its ledger beside the given evidence. */
+  async function plant(payloadEdit: (p: Certificate['payload']) => void, evidence: Buffer): Promise<string> {
+    const report = { ...first.payload, tier: 'full', results: first.payload.results.map((r) => ({ ...r })) };
+    payloadEdit(report as Certificate['payload']);
+    const key = await loadSigningKey(local.config.dataDir);
+    const cert = issueCertificate({
+      report,
+      issuer: { baseUrl: local.config.baseUrl },
+      key,
+      validity: { issuedAt: new Date(first.payload.issued_at), lifetimeSeconds: 90 * 86_400 },
+    });
+    const db = new Database(path.join(local.config.dataDir, SQLITE_FILE));
+    db.prepare(
+      'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(
+      cert.payload.id,
+      'planted.test',
+      certificateText(cert),
+      0,
+      Date.parse(cert.payload.expires_at),
+      gzipSync(evidence),
+    );
+    db.close();
+    const file = path.join(scratch, `${cert.payload.id}.json`);
+    writeFileSync(file, certificateText(cert));
+    return file;
+  }
+
+  let evidence: Buffer;
+
+  it('serves the canonical observations whose SHA-256 is evidence_digest', async () => {
+    const res = await local.client.call('GET', `/api/certificates/${first.payload.id}/evidence`);
+    expect(res.status).toBe(200);
+    evidence = Buffer.from(res.text, 'utf8');
+    expect(createHash('sha256').update(evidence).digest('hex')).toBe(first.payload.evidence_digest);
+    expect((JSON.parse(res.text) as { target: { domain: string } }).target.domain).toBe('good.test');
+    expect((await local.client.call('GET', '/api/certificates/dvc_0123/evidence')).status).toBe(404);
+  });
+
+  it('dvs verify --reevaluate judges it again and finds the same outcomes byte for byte', async () => {
+    const io = capture(local.config);
+    await verify([certificateFile, '--reevaluate'], io);
+    expect(io.out()).toMatch(/✓ evidence: \d+ bytes, SHA-256 [0-9a-f]{64} as the certificate names/);
+    expect(io.out()).toMatch(/✓ reevaluation: ruleset \S+ gives the same \d+ outcomes and verdict \w+, byte for byte/);
+  });
+
+  it('fails evidence that is not what the certificate names, a changed outcome, and another ruleset', async () => {
+    const swapped = await plant((p) => (p.score = p.score === 0 ? 1 : p.score - 1), Buffer.from('{"target":{}}'));
+    const io = capture(local.config);
+    expect(await verify([swapped, '--reevaluate', '--offline'], io).catch((e: Error) => e.message)).toMatch(
+      /--reevaluate fetches the evidence from the issuer/,
+    );
+    const digest = capture(local.config);
+    await verify([swapped, '--reevaluate'], digest);
+    expect(digest.out()).toMatch(/✗ evidence: its SHA-256 is [0-9a-f]{64}, the certificate names [0-9a-f]{64}/);
+
+    const flipped = await plant((p) => {
+      const r = p.results.find((x) => x.outcome === 'pass')!;
+      r.outcome = 'fail';
+    }, evidence);
+    const changed = capture(local.config);
+    expect(await verify([flipped, '--reevaluate'], changed)).toBe(1);
+    expect(changed.out()).toContain('✓ evidence');
+    expect(changed.out()).toMatch(/✗ reevaluation: judged again, the evidence gives: [a-z0-9_.]+: fail -> pass/);
+
+    const otherRuleset = await plant((p) => (p.ruleset = { version: '0.0.1', digest: '0'.repeat(64) }), evidence);
+    const refused = capture(local.config);
+    expect(await verify([otherRuleset, '--reevaluate'], refused)).toBe(1);
+    expect(refused.out()).toMatch(
+      /✗ reevaluation: not judged: the certificate names ruleset 0.0.1 \(digest 0{64}\), this dvs has/,
+    );
+  });
+});
