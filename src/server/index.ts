@@ -18,6 +18,7 @@ import { createLogger, type AppLogger } from '../lib/log.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
+import { createScanSlots } from '../service/scan-slots.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScans } from '../service/quick-scans.ts';
 import { openSharedState } from '../service/shared-state.ts';
@@ -64,7 +65,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
   const { payments } = opts;
   const metrics = new PromMetrics();
-  const scanner = createScanner({ config, ruleset, providers, log, agentKey });
+  const slots = createScanSlots(config.scans);
+  const scanner = createScanner({ config, ruleset, providers, log, agentKey, slots });
   const shared = openSharedState(config, log);
   const quickScans = new QuickScans({
     scanner,

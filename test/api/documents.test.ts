@@ -76,6 +76,7 @@ describe('/openapi.json', () => {
       '413',
       '429',
       '500',
+      '503',
       '504',
     ]);
     expect(Object.keys(doc.paths['/api/fullvalidation'].post.responses).sort()).toEqual([
@@ -84,6 +85,7 @@ describe('/openapi.json', () => {
       '402',
       '413',
       '500',
+      '503',
       '504',
     ]);
     expect(Object.keys(doc.paths['/mcp'].get.responses)).toEqual(['405']);
