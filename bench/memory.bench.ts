@@ -33,7 +33,10 @@ async function run(
       child.once('message', (m) => resolve(m as Ready));
       child.once('exit', (code) => reject(new Error(`the bench service exited with ${code}`)));
     });
-    const agent = new Agent({ connect: { ca: ready.ca, servername: 'localhost' }, connections: VALIDATIONS });
+    const agent = new Agent({
+      connect: { ca: ready.ca, servername: 'localhost', timeout: 300_000 },
+      connections: VALIDATIONS,
+    });
     const started = performance.now();
     const answers = await Promise.all(
       ready.tokens.map(async (token) => {
