@@ -10,6 +10,8 @@ export class ApiError extends Error {
     message: string,
     readonly docsPath?: string,
     readonly headers: Record<string, string> = {},
+    /** A stable machine-readable name for the error (e.g. `busy`), when the caller should act on it. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -18,6 +20,7 @@ export class ApiError extends Error {
 export interface ErrorBody {
   error: string;
   docs?: string;
+  code?: string;
 }
 
 /** Statuses the framework or the body parser raise, with what to say about them. */
@@ -37,8 +40,11 @@ function fromFrameworkError(err: Error & { status?: number; type?: string; expos
 }
 
 export function errorHandler(opts: { baseUrl: string; log: Logger }): Middleware {
-  const body = (e: ApiError): ErrorBody =>
-    e.docsPath ? { error: e.message, docs: opts.baseUrl + e.docsPath } : { error: e.message };
+  const body = (e: ApiError): ErrorBody => ({
+    error: e.message,
+    ...(e.docsPath ? { docs: opts.baseUrl + e.docsPath } : {}),
+    ...(e.code ? { code: e.code } : {}),
+  });
   return async function errors(ctx, next) {
     try {
       await next();

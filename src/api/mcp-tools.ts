@@ -15,6 +15,23 @@ function inputSchemaOf(name: 'quickscan-request' | 'fullvalidation-request'): To
   return rest as ToolInputSchema;
 }
 
+/**
+ * A refusal REST answers with a 4xx or 503, as a tool result: the same message, and in `_meta` the same stable
+ * `code` (e.g. `busy`) and Retry-After seconds an agent can act on.
+ */
+function apiErrorResult(err: ApiError): CallToolResult {
+  const retryAfter = err.headers['Retry-After'];
+  const meta = {
+    ...(err.code ? { code: err.code } : {}),
+    ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
+  };
+  return {
+    content: [{ type: 'text', text: err.message }],
+    isError: true,
+    ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
+  };
+}
+
 export const MCP_TOOLS: Tool[] = [
   {
     name: 'service_quickscan',
@@ -63,7 +80,7 @@ export async function callTool(
   try {
     return toolResult(await run(args ?? {}, caller));
   } catch (err) {
-    if (err instanceof ApiError) return { content: [{ type: 'text', text: err.message }], isError: true };
+    if (err instanceof ApiError) return apiErrorResult(err);
     log.warn(
       { err: (err as Error).message, stack: (err as Error).stack, tool: name },
       'unexpected error in an MCP tool',

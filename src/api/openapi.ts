@@ -59,6 +59,18 @@ function commonErrors(trustProxy: boolean): Json {
   return out;
 }
 
+/** The service-wide bound on concurrent scans is reached (code `busy`); a payment token is left untouched. */
+const busy = (): Json =>
+  errorResponse(
+    'The service is running as many scans as it can (Error code `busy`); nothing was charged. Retry after Retry-After seconds.',
+    {
+      'Retry-After': {
+        description: 'Seconds to wait before trying again.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+  );
+
 export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Json {
   const requestBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
   const notAllowed = {
@@ -99,6 +111,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
               },
             ),
             ...commonErrors(opts.trustProxy),
+            '503': busy(),
             '429': errorResponse('Too many quick scans from this client.', {
               'Retry-After': {
                 description: 'Seconds until the client may scan again.',
@@ -121,6 +134,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
               'ScanResult',
             ),
             ...commonErrors(opts.trustProxy),
+            '503': busy(),
             '402': errorResponse(
               'payment_token is missing (or was sent in an Authorization header), unknown, expired, used for another domain, or in use by a running validation.',
             ),

@@ -5,6 +5,7 @@ import { ScanDeadlineError } from '../engine/scan.ts';
 import { PaymentRequiredError, type FullValidations } from '../service/full-validations.ts';
 import { RateLimitedError, type QuickScans } from '../service/quick-scans.ts';
 import type { ScanResult } from '../service/scan-result.ts';
+import { ScansBusyError } from '../service/scan-slots.ts';
 import { validationProblem, type ApiSchemaName } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
 import { specialUseProblem } from './special-use-names.ts';
@@ -69,6 +70,11 @@ function deadlineError(err: ScanDeadlineError): ApiError {
   );
 }
 
+/** 503 with Retry-After: the service-wide bound on scans is reached (the token, if any, is untouched). */
+function busyError(err: ScansBusyError): ApiError {
+  return new ApiError(503, err.message, '/docs/api#limits', { 'Retry-After': String(err.retryAfterSeconds) }, 'busy');
+}
+
 export class ScanOperations {
   constructor(private readonly deps: ScanOperationDeps) {}
 
@@ -93,6 +99,7 @@ export class ScanOperations {
         throw new ApiError(429, err.message, '/docs/api#limits', { 'Retry-After': String(err.retryAfterSeconds) });
       }
       if (err instanceof ScanDeadlineError) throw deadlineError(err);
+      if (err instanceof ScansBusyError) throw busyError(err);
       throw err;
     }
   }
@@ -119,6 +126,7 @@ export class ScanOperations {
     } catch (err) {
       if (err instanceof PaymentRequiredError) throw new ApiError(402, err.message, '/checkout');
       if (err instanceof ScanDeadlineError) throw deadlineError(err);
+      if (err instanceof ScansBusyError) throw busyError(err);
       throw err;
     }
   }

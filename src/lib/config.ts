@@ -2,6 +2,7 @@
 // file named by DVS_CONFIG_FILE (the environment wins). Every value is validated here, at start, so a bad
 // setting stops the process with its name instead of surfacing later as a strange failure.
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { originProblem } from './https-origin.ts';
@@ -54,6 +55,8 @@ export interface Config {
   /** Extra public suffixes accepted by domain normalisation (e.g. `test` for the fixture internet). */
   extraSuffixes: string[];
   deadlines: { quickMs: number; fullMs: number };
+  /** The service-wide bound on concurrent scans (src/service/scan-slots.ts). */
+  scans: { limit: number; reservedForFull: number; queueLength: number; maxWaitMs: number; retryAfterSeconds: number };
   quickScan: { cacheTtlSeconds: number; rateLimitPerMinute: number };
   databaseUrl: string | null;
   redisUrl: string | null;
@@ -232,6 +235,19 @@ function clientTimeouts(r: Reader): Config['clientTimeouts'] {
   };
 }
 
+/** Two scans per core and no more than a quarter of memory at 32 MiB a scan, unless DVS_MAX_SCANS says. */
+function scanBound(r: Reader): Config['scans'] {
+  const byMachine = Math.max(2, Math.min(os.cpus().length * 2, Math.floor(os.totalmem() / 4 / (32 * 1024 * 1024))));
+  const limit = r.int('DVS_MAX_SCANS', byMachine, 1, 10_000);
+  return {
+    limit,
+    reservedForFull: Math.max(1, Math.floor(limit / 4)),
+    queueLength: r.int('DVS_SCAN_QUEUE', limit, 0, 100_000),
+    maxWaitMs: r.int('DVS_SCAN_QUEUE_WAIT_MS', 5000, 0, 600_000),
+    retryAfterSeconds: r.int('DVS_SCAN_RETRY_AFTER', 5, 1, 3600),
+  };
+}
+
 export function loadConfig(env: Source = process.env): Config {
   const r = new Reader({ ...fileSource(env), ...env });
   const port = r.int('DVS_PORT', 8443, 0, 65535);
@@ -290,6 +306,7 @@ export function loadConfig(env: Source = process.env): Config {
     },
     extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => s.toLowerCase().replace(/^\.+|\.+$/g, '')),
     deadlines,
+    scans: scanBound(r),
     quickScan: {
       cacheTtlSeconds: durationSeconds(r, 'DVS_QUICK_CACHE_TTL', 600),
       rateLimitPerMinute: r.int('DVS_QUICK_RATE_LIMIT', 30, 1, 100_000),

@@ -22,6 +22,7 @@ import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
 import { Certificates, registryOverGate } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
+import { createScanSlots } from '../service/scan-slots.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
 import { QuickScans } from '../service/quick-scans.ts';
@@ -73,7 +74,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
   const { payments } = opts;
   const metrics = new PromMetrics();
-  const scanner = createScanner({ config, ruleset, providers, log, agentKey });
+  const slots = createScanSlots(config.scans);
+  const scanner = createScanner({ config, ruleset, providers, log, agentKey, slots });
   const shared = openSharedState(config, log);
   const quickScans = new QuickScans({
     scanner,

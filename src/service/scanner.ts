@@ -9,6 +9,7 @@ import { createNet } from '../net/index.ts';
 import { NetError } from '../net/types.ts';
 import { watchHost } from '../net/host-clock.ts';
 import type { SigningKey } from '../signing/keys.ts';
+import type { ScanSlots } from './scan-slots.ts';
 
 export interface ScannerDeps {
   config: Config;
@@ -17,6 +18,8 @@ export interface ScannerDeps {
   log: Logger;
   /** Signs outgoing probe requests (Web Bot Auth) when agent signing is on. */
   agentKey: SigningKey | null;
+  /** The service-wide bound on concurrent scans; none for a single scan from the command line. */
+  slots?: ScanSlots;
 }
 
 /** Whether there is anything to scan: a domain that does not resolve, or only to refused addresses, is not judged. */
@@ -92,6 +95,8 @@ export function createScanner(deps: ScannerDeps): Scanner {
       }
     },
     async scan(domain, tier, signal) {
+      // Waiting for a slot is not part of the scan's budget; a refusal (ScansBusyError) reaches the caller.
+      const release = deps.slots ? await deps.slots.acquire(tier) : () => undefined;
       const budgetMs = tier === 'quick' ? config.deadlines.quickMs : config.deadlines.fullMs;
       const deadline = hostDeadline(budgetMs);
       try {
@@ -109,6 +114,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
         throw err;
       } finally {
         deadline.clear();
+        release();
       }
     },
   };

@@ -77,6 +77,7 @@ describe('/openapi.json', () => {
       '415',
       '429',
       '500',
+      '503',
       '504',
     ]);
     expect(Object.keys(doc.paths['/api/fullvalidation'].post.responses).sort()).toEqual([
@@ -86,6 +87,7 @@ describe('/openapi.json', () => {
       '413',
       '415',
       '500',
+      '503',
       '504',
     ]);
     expect(Object.keys(doc.paths['/mcp'].get.responses)).toEqual(['405']);

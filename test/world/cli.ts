@@ -1,4 +1,4 @@
-// `npm run world [-- --sites <dir>] [-- -- --env-file <path>]`: runs the fixture internet until SIGINT/SIGTERM and
+// `npm run world [-- --sites <dir>] [-- --rtt <ms>] [-- -- --env-file <path>]`: runs the fixture internet until SIGINT/SIGTERM and
 // prints the DVS_* settings that point the service at it (also written to the env file, default .env.world).
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,11 +12,14 @@ const { values } = parseArgs({
   args,
   options: {
     sites: { type: 'string' },
+    rtt: { type: 'string', default: '0' },
     'env-file': { type: 'string', default: '.env.world' },
   },
 });
 
-const world = await startWorld(values.sites ? { sitesDir: path.resolve(values.sites) } : {});
+const rttMs = Number(values.rtt);
+if (!Number.isInteger(rttMs) || rttMs < 0) throw new Error(`--rtt ${values.rtt}: a round trip in whole milliseconds`);
+const world = await startWorld({ ...(values.sites ? { sitesDir: path.resolve(values.sites) } : {}), rttMs });
 const lines = Object.entries(world.env).map(([k, v]) => `export ${k}=${v}`);
 await writeFile(values['env-file'], lines.join('\n') + '\n');
 process.stdout.write(lines.join('\n') + '\n');

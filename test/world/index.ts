@@ -24,6 +24,11 @@ export interface WorldOptions {
   dataDir?: string;
   /** Public JWKs (Ed25519) whose Web Bot Auth signatures `web_bot_auth` sites accept. */
   trustedAgentKeys?: AgentJwk[];
+  /**
+   * A simulated round trip (ms): every connection set-up and every response of every site waits this long
+   * (a site's `rtt_ms` overrides it). Default 0.
+   */
+  rttMs?: number;
 }
 
 export interface SiteInfo {
@@ -157,7 +162,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const httpsOnV6 = new Map<string, https.Server>();
   const httpOnV6 = new Map<string, http.RequestListener>();
   for (const site of sites) {
-    const ctx: SiteServerContext = { site, ports, verifyBotAuth, signal: stopping.signal };
+    const ctx: SiteServerContext = { site, ports, verifyBotAuth, signal: stopping.signal, rttMs: opts.rttMs ?? 0 };
     const creds = credentials.get(site.name);
     const names = [site.spec.domain, ...site.spec.aliases];
     if (creds) {

@@ -230,6 +230,8 @@ const siteSchema = z
       .optional(),
     headers: headers.default({}),
     delay_ms: uint(600_000).default(0),
+    /** Round trip of this site, replacing the world's `rttMs`: added to every connection set-up and response. */
+    rtt_ms: uint(60_000).optional(),
     catch_all: z.boolean().default(false),
     web_bot_auth: z.boolean().default(false),
     /** Requests for the site's other names redirect to this one (path and query kept); HTTP upgrades first. */

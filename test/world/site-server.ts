@@ -23,6 +23,8 @@ export interface SiteServerContext {
   verifyBotAuth: BotAuthVerifier;
   /** Aborted when the world stops, so pending delays end at once. */
   signal: AbortSignal;
+  /** The world's simulated round trip (ms), unless the site sets its own `rtt_ms`. */
+  rttMs?: number;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -232,7 +234,7 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
     try {
       const urlPath = requestPath(req);
       const route = spec.routes[urlPath];
-      const delay = route?.delay_ms ?? spec.delay_ms;
+      const delay = (route?.delay_ms ?? spec.delay_ms) + roundTrips(ctx, req);
       if (delay > 0) await sleep(delay, undefined, { signal: AbortSignal.any([signal, closed.signal]) });
       const host = hostOf(req, site);
       if (scheme === 'http' && spec.http?.redirect_to_https) {
@@ -278,6 +280,20 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
 function ciphersFor(tls: NonNullable<Site['spec']['https']>): string | undefined {
   if (tls.ciphers) return tls.ciphers;
   return tls.min_version === 'TLSv1' || tls.min_version === 'TLSv1.1' ? 'DEFAULT@SECLEVEL=0' : undefined;
+}
+
+/** Connections that have already paid for their set-up. */
+const setUp = new WeakSet<object>();
+
+/**
+ * The simulated latency before an answer (the site's `rtt_ms`, else the world's): one round trip for the request,
+ * and on a connection's first request one more for its set-up (TCP and TLS), as a real network costs.
+ */
+function roundTrips(ctx: SiteServerContext, req: IncomingMessage): number {
+  const rtt = ctx.site.spec.rtt_ms ?? ctx.rttMs ?? 0;
+  if (rtt === 0 || setUp.has(req.socket)) return rtt;
+  setUp.add(req.socket);
+  return 2 * rtt;
 }
 
 export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCredentials): https.Server {

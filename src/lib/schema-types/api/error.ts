@@ -12,4 +12,8 @@ export interface Error {
    * Where the relevant documentation is.
    */
   docs?: string;
+  /**
+   * A stable name for the error that a client may act on, e.g. `busy` (503: retry after Retry-After seconds).
+   */
+  code?: string;
 }

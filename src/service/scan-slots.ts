@@ -1,0 +1,101 @@
+// One service-wide bound on the scans that run at once. A scan beyond it waits in a short queue; past the queue
+// (or past the wait) it is refused with ScansBusyError, which the API answers with 503 and Retry-After, so a
+// flood from many addresses (each under its rate limit) cannot starve the process. Paid Full Validations go
+// before queued Quick Scans, and part of the bound is theirs alone, so a flood of free scans never holds them up.
+export type ScanKind = 'quick' | 'full';
+
+/** Every slot is taken and the queue is full, or the wait ran out. */
+export class ScansBusyError extends Error {
+  override name = 'ScansBusyError';
+  constructor(readonly retryAfterSeconds: number) {
+    super(`the service is running as many scans as it can; try again in ${retryAfterSeconds} s`);
+  }
+}
+
+export interface ScanSlotOptions {
+  /** Scans running at once, all kinds. */
+  limit: number;
+  /** Slots only Full Validations may take (at most limit - 1, so Quick Scans always have one). */
+  reservedForFull: number;
+  /** Scans waiting for a slot before the next is refused. */
+  queueLength: number;
+  /** Longest wait in the queue before the scan is refused. */
+  maxWaitMs: number;
+  /** What Retry-After says to a refused caller. */
+  retryAfterSeconds: number;
+}
+
+interface Waiter {
+  kind: ScanKind;
+  grant: () => void;
+}
+
+export interface ScanSlots {
+  /** Waits for a slot (or throws ScansBusyError); the returned function gives it back, once. */
+  acquire(kind: ScanKind): Promise<() => void>;
+  readonly running: number;
+  readonly waiting: number;
+}
+
+export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
+  const reserved = Math.min(opts.reservedForFull, opts.limit - 1);
+  let running = 0;
+  let runningQuick = 0;
+  const queue: Waiter[] = [];
+  const fits = (kind: ScanKind): boolean =>
+    running < opts.limit && (kind === 'full' || runningQuick < opts.limit - reserved);
+  const take = (kind: ScanKind): void => {
+    running++;
+    if (kind === 'quick') runningQuick++;
+  };
+
+  const releaser = (kind: ScanKind): (() => void) => {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      running--;
+      if (kind === 'quick') runningQuick--;
+      // Full Validations first, then in arrival order.
+      const next = queue.find((w) => w.kind === 'full' && fits('full')) ?? queue.find((w) => fits(w.kind));
+      if (next) {
+        queue.splice(queue.indexOf(next), 1);
+        take(next.kind);
+        next.grant();
+      }
+    };
+  };
+
+  return {
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return queue.length;
+    },
+    acquire(kind) {
+      if (fits(kind) && !queue.some((w) => w.kind === kind)) {
+        take(kind);
+        return Promise.resolve(releaser(kind));
+      }
+      // Only Quick Scans are turned away by a full queue: paid validations are few, and go first anyway.
+      if (kind === 'quick' && queue.length >= opts.queueLength) {
+        return Promise.reject(new ScansBusyError(opts.retryAfterSeconds));
+      }
+      return new Promise((resolve, reject) => {
+        const waiter: Waiter = {
+          kind,
+          grant: () => {
+            clearTimeout(timer);
+            resolve(releaser(kind));
+          },
+        };
+        const timer = setTimeout(() => {
+          queue.splice(queue.indexOf(waiter), 1);
+          reject(new ScansBusyError(opts.retryAfterSeconds));
+        }, opts.maxWaitMs);
+        queue.push(waiter);
+      });
+    },
+  };
+}
