@@ -82,10 +82,10 @@ export function loadRunRuleset(cacheDir: string): Ruleset {
         examples: [],
       })),
     };
-    mkdirSync(cacheDir, { recursive: true });
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     // Written aside and renamed, so a concurrent start never reads half a file.
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(artifact));
+    writeFileSync(tmp, JSON.stringify(artifact), { mode: 0o600 });
     renameSync(tmp, file);
   }
   return ruleset;
