@@ -84,13 +84,14 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,
   });
+  let draining = false;
   const ops = new ScanOperations({
     quickScans,
     fullValidations,
     extraSuffixes: config.extraSuffixes,
+    accepting: () => !draining,
   });
 
-  let draining = false;
   const readiness = {
     async problem(): Promise<string | null> {
       if (draining) return 'shutting down';
@@ -113,7 +114,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     routers: [
       healthRoutes(readiness),
       scanRoutes(ops),
-      mcpRoutes(ops, log),
+      mcpRoutes(ops, config.baseUrl, log),
       documentRoutes({ config, jwks, agentKey }),
       ...paymentRoutes(payments, config, log),
     ],

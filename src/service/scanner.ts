@@ -1,7 +1,7 @@
 // The composition of a scan from configuration: the ruleset, the probe providers and a fresh guarded network
 // per scan, under the tier's deadline. The CLI and the service both scan through here.
 import type { Config } from '../lib/config.ts';
-import { scan, type ScanOutcome } from '../engine/scan.ts';
+import { scan, type ScanOutcome, type ScanProgress } from '../engine/scan.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { ProbeProvider, Tier } from '../engine/types.ts';
 import type { Logger } from '../lib/log.ts';
@@ -23,8 +23,12 @@ export type Preflight = { ok: true } | { ok: false; reason: 'nxdomain' | 'no_add
 
 export interface Scanner {
   preflight(domain: string): Promise<Preflight>;
-  scan(domain: string, tier: Tier, signal?: AbortSignal): Promise<ScanOutcome>;
+  scan(domain: string, tier: Tier, signal?: AbortSignal, onProgress?: ProgressListener): Promise<ScanOutcome>;
 }
+
+export type { ScanProgress };
+/** Told as each probe of a scan finishes. */
+export type ProgressListener = (progress: ScanProgress) => void;
 
 export function createScanner(deps: ScannerDeps): Scanner {
   const { config } = deps;
@@ -62,7 +66,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
         }
       }
     },
-    scan: (domain, tier, signal) =>
+    scan: (domain, tier, signal, onProgress) =>
       scan(domain, tier, {
         ruleset: deps.ruleset,
         providers: deps.providers,
@@ -70,6 +74,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
         deadlineMs: tier === 'quick' ? config.deadlines.quickMs : config.deadlines.fullMs,
         log: deps.log,
         ...(signal ? { signal } : {}),
+        ...(onProgress ? { onProgress } : {}),
       }),
   };
 }
