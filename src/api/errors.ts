@@ -64,6 +64,9 @@ export function errorHandler(opts: { baseUrl: string; log: Logger }): Middleware
           { Allow: ctx.response.get('Allow') },
         );
       }
+      // The router answers a method it implements on no path at all (TRACE, PROPFIND...) with a bare 501.
+      if (ctx.status === 501 && ctx.body == null)
+        throw new ApiError(501, `${ctx.method} is not a method this service implements`, '/docs/api');
     } catch (raw) {
       const err = raw as Error & { status?: number };
       const api = err instanceof ApiError ? err : fromFrameworkError(err);

@@ -70,7 +70,8 @@ function scanErrors(trustProxy: boolean): Json {
 }
 
 /** The other methods on a POST-only path: the router answers them with 405 and Allow: POST. */
-const POST_ONLY = 'Any other method answers 405 (Error body, Allow: POST).';
+const POST_ONLY =
+  'Any other method answers 405 (Error body, Allow: POST); OPTIONS answers 200 with Allow; a method the service implements on no path (TRACE, PROPFIND...) answers 501 (Error body).';
 
 const requestBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
 
@@ -127,7 +128,8 @@ function scanPaths(trustProxy: boolean): Json {
 
 function certificatePath(trustProxy: boolean): Json {
   return {
-    description: 'Any other method answers 405 (Error body, Allow: GET, HEAD).',
+    description:
+      'Any other method answers 405 (Error body, Allow: HEAD, GET); OPTIONS answers 200 with Allow; a method the service implements on no path answers 501 (Error body).',
     get: {
       operationId: 'certificate',
       tags: ['certificates'],

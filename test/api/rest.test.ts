@@ -124,6 +124,13 @@ describe('POST /api/quickscan', () => {
     expectError(await svc.call('GET', '/api/nothing'), 404, /nothing is served/);
   });
 
+  it('answers OPTIONS with Allow, and a method implemented nowhere with 501 and the Error body', async () => {
+    const options = await svc.call('OPTIONS', '/api/quickscan');
+    expect(options.status).toBe(200);
+    expect(options.headers.allow).toMatch(/POST/);
+    expectError(await svc.call('PROPFIND', '/api/quickscan'), 501, /PROPFIND is not a method/);
+  });
+
   it('sends HSTS and the usual security headers, and a request id', async () => {
     const res = await svc.post('/api/quickscan', { domain: 'nxdomain.test' });
     expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
