@@ -15,11 +15,16 @@ export interface SchemaSource {
 const pascal = (s: string) => s.replace(/(^|[^A-Za-z0-9])([a-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
 const COMPONENTS = '#/components/schemas/';
 
+/** The URI a schema's relative refs resolve against: its `$id`, or a name of its own when it has none. */
+const idOf = ({ name, schema }: SchemaSource) =>
+  typeof schema.$id === 'string' ? schema.$id : `urn:dvs:component:${name}`;
+
 /** Where each `$id` (and each of its `$defs`) lives in components/schemas. */
 function targets(sources: readonly SchemaSource[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const { name, schema } of sources) {
-    const id = typeof schema.$id === 'string' ? schema.$id : `urn:dvs:component:${name}`;
+  for (const source of sources) {
+    const { name, schema } = source;
+    const id = idOf(source);
     out.set(id, name);
     for (const def of Object.keys((schema.$defs as Json | undefined) ?? {}))
       out.set(`${id}#/$defs/${def}`, name + pascal(def));
@@ -27,13 +32,13 @@ function targets(sources: readonly SchemaSource[]): Map<string, string> {
   return out;
 }
 
-/** A $ref as the component it names; a ref this document cannot serve is a bug in schemas/, caught at start. */
 interface Rewriting {
   base: string;
   where: Map<string, string>;
   prefix: string;
 }
 
+/** A $ref as the component it names; a ref this document cannot serve is a bug in schemas/, caught at start. */
 function resolveRef(ref: string, r: Rewriting): string {
   const absolute = new URL(ref, r.base).href;
   const target = r.where.get(absolute) ?? r.where.get(absolute.replace(/#$/, ''));
@@ -57,9 +62,10 @@ function rewrite(node: unknown, r: Rewriting): unknown {
 export function componentSchemas(sources: readonly SchemaSource[], prefix = COMPONENTS): Record<string, Json> {
   const where = targets(sources);
   const out: Record<string, Json> = {};
-  for (const { name, schema } of sources) {
-    const { $schema: _dialect, $id, $defs, ...rest } = schema;
-    const r = { base: typeof $id === 'string' ? $id : `urn:dvs:component:${name}`, where, prefix };
+  for (const source of sources) {
+    const { name, schema } = source;
+    const { $schema: _dialect, $id: _id, $defs, ...rest } = schema;
+    const r = { base: idOf(source), where, prefix };
     out[name] = rewrite(rest, r) as Json;
     for (const [def, sub] of Object.entries(($defs as Json | undefined) ?? {}))
       out[name + pascal(def)] = rewrite(sub, r) as Json;
