@@ -9,6 +9,22 @@ export interface Error {
    */
   error: string;
   /**
+   * A stable code a program can switch on (docs/api.md#error-codes): invalid_domain, not_resolvable, payment_required, token_used, token_expired, rate_limited, busy or timeout. Absent for other problems (a malformed body, an unknown field); new codes may be added.
+   */
+  code?:
+    | 'invalid_domain'
+    | 'not_resolvable'
+    | 'payment_required'
+    | 'token_used'
+    | 'token_expired'
+    | 'rate_limited'
+    | 'busy'
+    | 'timeout';
+  /**
+   * For rate_limited and busy: seconds until a retry may succeed (the Retry-After header of REST).
+   */
+  retry_after_s?: number;
+  /**
    * Where the relevant documentation is.
    */
   docs?: string;
