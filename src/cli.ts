@@ -5,7 +5,7 @@ import { UsageError, type CliIo, type Command } from './cli/io.ts';
 
 const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Command }> }> = {
   serve: { about: 'run the service on HTTPS (what npm start does)', load: () => import('./cli/serve.ts') },
-  rules: { about: 'check, document and lock the rule catalogue', load: () => import('./cli/rules.ts') },
+  rules: { about: 'start a rule, check, document and lock the rule catalogue', load: () => import('./cli/rules.ts') },
   scan: { about: 'scan a domain and print its report', load: () => import('./cli/scan.ts') },
   evaluate: { about: 'evaluate saved observations offline', load: () => import('./cli/evaluate.ts') },
   certify: {

@@ -209,7 +209,8 @@ async function identity(f: DocumentFetcher, observedAt: string) {
     jwks: { ...jwks.facts, ...(await inspectJwks(jwks.json, observedAt)) },
     wba_directory: {
       ...directory.facts,
-      signature_headers_present: headers.signature !== undefined && headers['signature-input'] !== undefined,
+      signature: headers.signature ?? null,
+      signature_input: headers['signature-input'] ?? null,
       cache_control: headers['cache-control'] ?? null,
       ...(await inspectJwks(directory.json, observedAt)),
     },

@@ -1,42 +1,99 @@
-// The sitemap facet: the first sitemap robots.txt declares (else /sitemap.xml), fetched once within a cap,
-// gunzipped when it is a .gz file, and parsed. A body cut at the cap is not judged for well-formedness.
+// The sitemap facet: every sitemap robots.txt declares (else /sitemap.xml) and the children of every index among
+// them, followed in order up to a bound, each fetched once within a cap, gunzipped when it is a .gz file, and
+// parsed. The first document's facts stand at the top, as before; every followed document is listed. A body cut
+// at the cap is not judged for well-formedness.
 import { declaredSitemaps, robotsFile } from './facet-robots.ts';
-import { gunzipWithin, parseSitemap } from './parse-sitemap.ts';
-import type { DocumentFetcher } from '../shared/fetch-document.ts';
+import { gunzipWithin, parseSitemap, type ParsedSitemap } from './parse-sitemap.ts';
+import type { DocumentFacts, DocumentFetcher } from '../shared/fetch-document.ts';
 
 const SITEMAP_BYTES = 2 * 1024 * 1024;
 /** Decompressed size read from a gzip sitemap; a larger one is reported with unknown structure. */
 const SITEMAP_UNZIPPED_BYTES = 16 * 1024 * 1024;
+/** Sitemaps fetched in one scan, declared ones and index children together (one real site declares 488). */
+export const SITEMAPS_FOLLOWED = 25;
+/** Fetched at once: a few, so a long list does not hold many connections open on the site. */
+const PARALLEL = 4;
+
+type Source = 'robots' | 'default' | 'index';
+
+interface Followed {
+  url: string;
+  source: Source;
+  published: boolean;
+  document: DocumentFacts;
+  gzip: boolean | null;
+  uncompressedBytes: number | null;
+  parsed: ParsedSitemap | null;
+}
+
+async function follow(f: DocumentFetcher, url: string, source: Source): Promise<Followed> {
+  const { published, document, exchange: ex } = await f.open(url, { maxBytes: SITEMAP_BYTES });
+  const unzipped = published && ex ? gunzipWithin(ex.body, SITEMAP_UNZIPPED_BYTES) : null;
+  const parsed = ex && !ex.truncated && unzipped?.bytes ? parseSitemap(unzipped.bytes, ex.url) : null;
+  const uncompressedBytes = unzipped?.bytes?.length ?? null;
+  return { url, source, published, document, gzip: unzipped?.gzip ?? null, uncompressedBytes, parsed };
+}
+
+/** Declared sitemaps first, then index children, in order, without repeats, at most SITEMAPS_FOLLOWED. */
+async function walk(f: DocumentFetcher, start: { url: string; source: Source }[]) {
+  const seen = new Set(start.map((s) => s.url));
+  const queue = [...start];
+  const done: Followed[] = [];
+  while (queue.length > 0 && done.length < SITEMAPS_FOLLOWED) {
+    const batch = queue.splice(0, Math.min(PARALLEL, SITEMAPS_FOLLOWED - done.length));
+    const results = await Promise.all(batch.map((s) => follow(f, s.url, s.source)));
+    for (const r of results) {
+      done.push(r);
+      // An index lists sitemaps, never other indexes (sitemaps.org): children of declared documents only.
+      if (r.source === 'index') continue;
+      for (const child of r.parsed?.children ?? []) {
+        if (!seen.has(child)) queue.push({ url: child, source: 'index' });
+        seen.add(child);
+      }
+    }
+  }
+  return { done, notFollowed: queue.length };
+}
+
+function facts(d: Followed) {
+  const p = d.parsed;
+  return {
+    gzip: d.gzip,
+    uncompressed_bytes: d.uncompressedBytes,
+    well_formed: p?.wellFormed ?? null,
+    xml_error: p?.xmlError ?? null,
+    root: p?.root ?? null,
+    namespace: p?.namespace ?? null,
+    entry_count: p?.entryCount ?? null,
+    loc_missing: p?.locMissing ?? null,
+    loc_invalid: p?.locInvalid ?? null,
+    off_host: p?.offHost ?? null,
+    lastmod_count: p?.lastmodCount ?? null,
+    lastmod_invalid: p?.lastmodInvalid ?? null,
+    lastmod_latest: p?.lastmodLatest ?? null,
+    sitemap_like_locs: p?.sitemapLikeLocs ?? null,
+  };
+}
 
 export async function collectSitemap(f: DocumentFetcher) {
   const robots = await robotsFile(f);
-  const declared = declaredSitemaps(robots.parsed)[0];
-  const source = declared ? 'robots' : 'default';
-  const {
-    published,
-    document,
-    exchange: ex,
-  } = await f.open(declared ? declared.href : '/sitemap.xml', {
-    maxBytes: SITEMAP_BYTES,
-  });
-  const unzipped = published && ex ? gunzipWithin(ex.body, SITEMAP_UNZIPPED_BYTES) : null;
-  const parsed = ex && !ex.truncated && unzipped?.bytes ? parseSitemap(unzipped.bytes, ex.url) : null;
+  const declared = [...new Set(declaredSitemaps(robots.parsed).map((u) => u.href))];
+  const start = declared.length > 0 ? declared.map((url) => ({ url, source: 'robots' as const })) : [];
+  const { done, notFollowed } = await walk(f, start.length > 0 ? start : [{ url: '/sitemap.xml', source: 'default' }]);
+  const first = done[0]!;
   return {
-    published,
-    source,
-    document,
-    gzip: unzipped?.gzip ?? null,
-    uncompressed_bytes: unzipped?.bytes?.length ?? null,
-    well_formed: parsed?.wellFormed ?? null,
-    xml_error: parsed?.xmlError ?? null,
-    root: parsed?.root ?? null,
-    namespace: parsed?.namespace ?? null,
-    entry_count: parsed?.entryCount ?? null,
-    loc_missing: parsed?.locMissing ?? null,
-    loc_invalid: parsed?.locInvalid ?? null,
-    off_host: parsed?.offHost ?? null,
-    lastmod_count: parsed?.lastmodCount ?? null,
-    lastmod_invalid: parsed?.lastmodInvalid ?? null,
-    lastmod_latest: parsed?.lastmodLatest ?? null,
+    published: first.published,
+    source: first.source,
+    document: first.document,
+    ...facts(first),
+    declared_count: declared.length,
+    documents: done.map((d) => ({
+      url: d.document.url ?? f.target(d.url),
+      source: d.source,
+      published: d.published,
+      status: d.document.status,
+      ...facts(d),
+    })),
+    not_followed: notFollowed,
   };
 }

@@ -29,7 +29,15 @@ export interface ParsedSitemap {
   lastmodInvalid: number | null;
   /** The latest valid lastmod, ISO 8601 UTC. */
   lastmodLatest: string | null;
+  /** Entries whose loc names a sitemap file (`.xml` or `.xml.gz` path): in a urlset, an index written as one. */
+  sitemapLikeLocs: number | null;
+  /** A sitemapindex's valid child locs, in order, at most CHILDREN_KEPT. */
+  children: readonly string[];
 }
+
+/** Child sitemaps kept from one index: far more than any walk follows. */
+const CHILDREN_KEPT = 1000;
+const SITEMAP_PATH = /\.xml(?:\.gz)?$/i;
 
 type XmlNode = Record<string, unknown>;
 
@@ -58,7 +66,7 @@ function prefixOf(name: string): string | null {
 function children(node: XmlNode, name: string): unknown[] {
   return Object.entries(node)
     .filter(([k]) => !k.startsWith('@_') && localName(k) === name)
-    .flatMap(([, v]) => (Array.isArray(v) ? v : [v]));
+    .flatMap(([, v]) => (Array.isArray(v) ? (v as unknown[]) : [v]));
 }
 
 function textOf(value: unknown): string | null {
@@ -93,6 +101,8 @@ const EMPTY_COUNTS = {
   lastmodCount: null,
   lastmodInvalid: null,
   lastmodLatest: null,
+  sitemapLikeLocs: null,
+  children: [],
 } as const;
 
 export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitemap {
@@ -126,6 +136,7 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
 
   const host = new URL(sitemapUrl).hostname.toLowerCase();
   const counts = { entryCount: 0, locMissing: 0, locInvalid: 0, offHost: 0, lastmodCount: 0, lastmodInvalid: 0 };
+  const links = { sitemapLikeLocs: 0, children: [] as string[] };
   let latest: number | null = null;
   for (const entry of children(rootNode, entryName)) {
     counts.entryCount++;
@@ -135,7 +146,11 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
     else {
       const url = validLoc(loc);
       if (!url) counts.locInvalid++;
-      else if (url.hostname.toLowerCase() !== host) counts.offHost++;
+      else {
+        if (url.hostname.toLowerCase() !== host) counts.offHost++;
+        if (SITEMAP_PATH.test(url.pathname)) links.sitemapLikeLocs++;
+        if (root === 'sitemapindex' && links.children.length < CHILDREN_KEPT) links.children.push(url.href);
+      }
     }
     const lastmod = textOf(children(node, 'lastmod')[0]);
     if (lastmod !== null) {
@@ -145,7 +160,7 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
       else if (latest === null || t > latest) latest = t;
     }
   }
-  return { ...base, ...counts, lastmodLatest: latest === null ? null : new Date(latest).toISOString() };
+  return { ...base, ...counts, ...links, lastmodLatest: latest === null ? null : new Date(latest).toISOString() };
 }
 
 /** Bytes of a body that may be a gzip file (sitemap.xml.gz), decompressed within a cap; null beyond it. */

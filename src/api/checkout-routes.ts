@@ -5,14 +5,43 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Logger } from '../lib/log.ts';
 import { checkoutCsp, checkoutPage, pendingPage, tokenPage, type PageContext } from './checkout-page.ts';
-import { WebhookSignatureError, type PaymentProcessor } from '../payments/processor.ts';
+import {
+  CheckoutUnavailableError,
+  WebhookSignatureError,
+  type CheckoutStart,
+  type PaymentProcessor,
+} from '../payments/processor.ts';
+import type { RateLimiter } from '../service/rate-limit.ts';
 import { ApiError } from './errors.ts';
 import { fromOurOrigin } from './same-origin.ts';
+import { throttledWarning } from './throttled-warning.ts';
 
 export interface CheckoutDeps {
   processor: PaymentProcessor;
   page: Omit<PageContext, 'mode' | 'formOrigins'>;
   log: Logger;
+  /** The per-client limiter the scans use; checkouts count under a key of their own. */
+  rateLimiter: RateLimiter;
+}
+
+/** One click: within the client's budget, and the processor's failures as a 502/503 the buyer can act on. */
+async function startCheckout(ctx: Context, deps: CheckoutDeps): Promise<CheckoutStart> {
+  const decision = await deps.rateLimiter.take(`checkout:${ctx.ip}`);
+  if (!decision.allowed) {
+    throw new ApiError(
+      429,
+      `too many checkouts from this client; try again in ${decision.retryAfter} s`,
+      '/docs/api#limits',
+      { 'Retry-After': String(decision.retryAfter) },
+    );
+  }
+  try {
+    return await deps.processor.start();
+  } catch (err) {
+    if (!(err instanceof CheckoutUnavailableError)) throw err;
+    deps.log.warn({ err: err.message, processor: deps.processor.name }, 'checkout unavailable');
+    throw new ApiError(err.status, err.message, '/checkout', { 'Retry-After': String(err.retryAfterSeconds) });
+  }
 }
 
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
@@ -54,7 +83,7 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
         '/checkout',
       );
     }
-    const started = await processor.start();
+    const started = await startCheckout(ctx, deps);
     if (started.kind === 'redirect') {
       ctx.status = 303;
       ctx.redirect(started.url);
@@ -79,6 +108,7 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
 
   if (processor.webhook) {
     const webhook = processor.webhook.bind(processor);
+    const forged = throttledWarning(log, 'webhook refused: signature did not verify');
     router.post('/checkout/webhook', async (ctx) => {
       const signature = ctx.get('stripe-signature');
       if (!signature) throw new ApiError(400, 'the webhook carries no Stripe-Signature header');
@@ -90,7 +120,7 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
           : { received: true, ignored: outcome.type };
       } catch (err) {
         if (err instanceof WebhookSignatureError) {
-          log.warn({ err: err.message }, 'webhook refused: signature did not verify');
+          forged({ err: err.message });
           throw new ApiError(400, 'the webhook signature did not verify');
         }
         throw err;

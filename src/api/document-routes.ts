@@ -55,7 +55,10 @@ export function documentRoutes(deps: DocumentDeps): Router {
   const openapi = buildOpenApi({ baseUrl, trustProxy: deps.config.trustProxy !== null });
   const manifest = buildMcpManifest(baseUrl);
   const guides = new Map(GUIDES.map((name) => [name, readGuide(name)]));
-  const guidePages = new Map([...guides].map(([name, text]) => [name, guidePage(name, text)]));
+  // Rendered on first use: the catalogue's page takes the better part of a second, which every start would pay.
+  const guidePages = new Map<string, string>();
+  const htmlOf = (name: string, text: string) =>
+    guidePages.get(name) ?? guidePages.set(name, guidePage(name, text)).get(name)!;
   const router = new Router();
 
   router.get('/', (ctx) => {
@@ -71,7 +74,7 @@ export function documentRoutes(deps: DocumentDeps): Router {
       // Markdown unless HTML is preferred: agents sending */* (or nothing) keep getting what they always got.
       if (ctx.accepts('text/markdown', 'text/html') !== 'text/html')
         return publish(ctx, 'text/markdown; charset=utf-8', text);
-      publish(ctx, 'text/html; charset=utf-8', guidePages.get(name)!);
+      publish(ctx, 'text/html; charset=utf-8', htmlOf(name, text));
       ctx.set('Content-Security-Policy', PAGE_CSP);
       ctx.set('Link', `</docs/${name}.md>; rel="alternate"; type="text/markdown"`);
     });

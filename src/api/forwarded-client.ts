@@ -25,12 +25,18 @@ export function nodeAddress(node: string | null | undefined): string | null {
   return ipaddr.isValid(bare) ? ipaddr.process(bare).toString() : null;
 }
 
-/** The hops the headers name, leftmost first, each entry of X-Forwarded-Proto paired from the right. */
+/**
+ * The hops the headers name, leftmost first: each proxy appends to both lists, so entries pair from the right
+ * (a proxy that writes only X-Forwarded-Proto leaves the hop's address unknown).
+ */
 function xForwardedHops(ctx: Context): Hop[] {
   const fors = list(ctx.get('x-forwarded-for'));
   const protos = list(ctx.get('x-forwarded-proto'));
-  const offset = fors.length - protos.length;
-  return fors.map((f, i) => ({ address: nodeAddress(f), proto: protos[i - offset] ?? null }));
+  const n = Math.max(fors.length, protos.length);
+  return Array.from({ length: n }, (_, i) => ({
+    address: nodeAddress(fors[i - (n - fors.length)]),
+    proto: protos[i - (n - protos.length)] ?? null,
+  }));
 }
 
 function forwardedHops(ctx: Context): Hop[] {

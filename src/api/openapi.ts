@@ -138,7 +138,7 @@ function certificatePath(trustProxy: boolean): Json {
       tags: ['certificates'],
       summary: 'A certificate issued earlier, byte for byte',
       description:
-        'The canonical JSON of {payload, jws} exactly as the Full Validation first returned it. Verify it with any JOSE library and the key from /.well-known/jwks.json.',
+        'The canonical JSON of {payload, jws} exactly as the Full Validation first returned it. Verify it with any JOSE library and the key from /.well-known/jwks.json. JSON is the default; a client that ranks text/html above application/json in Accept (a browser) gets the certificate page instead.',
       parameters: [
         {
           name: 'id',

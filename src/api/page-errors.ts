@@ -12,6 +12,7 @@ export function prefersHtml(ctx: Context): boolean {
 
 export function pageErrors(domainOf: (ctx: Context) => string = () => ''): Middleware {
   return async function htmlErrors(ctx, next) {
+    ctx.vary('Accept');
     try {
       await next();
     } catch (err) {

@@ -6,6 +6,7 @@ import type { Logger } from '../lib/log.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { LedgerCertificates, type CertificateReader } from '../service/certificate-view.ts';
+import type { RateLimiter } from '../service/rate-limit.ts';
 import { certificateRoutes } from './certificate-routes.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 
@@ -13,6 +14,7 @@ export function paymentRoutes(
   payments: { gate: PaymentGate; processor?: PaymentProcessor },
   config: Config,
   log: Logger,
+  rateLimiter: RateLimiter,
   certificates: CertificateReader = new LedgerCertificates(payments.gate),
 ): Router[] {
   const { priceCents, currency, tokenTtlSeconds } = config.payments;
@@ -22,6 +24,7 @@ export function paymentRoutes(
           processor: payments.processor,
           page: { baseUrl: config.baseUrl, priceCents, currency, tokenTtlSeconds },
           log,
+          rateLimiter,
         }),
       ]
     : [];

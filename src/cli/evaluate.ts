@@ -1,6 +1,8 @@
 // `dvs evaluate <observations.json> [--full] [--json]`: re-judges saved evidence offline.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { evaluate, loadRuleset, summarise, type Observations } from '../engine/index.ts';
+import { evaluate, summarise, type Observations } from '../engine/index.ts';
+import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { readJsonFile, UsageError, type CliIo } from './io.ts';
 
@@ -29,7 +31,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new UsageError(USAGE);
   const observations = readObservations(positionals[0]!);
-  const ruleset = loadRuleset();
+  const ruleset = loadRunRuleset(path.join(io.config.dataDir, 'cache'));
   const invalid = ruleset.schemas.validateDocument(
     Object.fromEntries(
       Object.entries(observations).filter(

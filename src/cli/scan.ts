@@ -1,9 +1,11 @@
 // `dvs scan <domain> [--full] [--json] [--save-observations <file>]`: probes a domain and judges it.
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { providers } from '../../plugins/index.ts';
 import { DomainError, normaliseDomain } from '../lib/domain-name.ts';
-import { loadRuleset, summarise } from '../engine/index.ts';
+import { summarise } from '../engine/index.ts';
+import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
 import { createLogger } from '../lib/log.ts';
 import { createScanner } from '../service/scanner.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
@@ -27,7 +29,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (err instanceof DomainError) throw new UsageError(err.message);
     throw err;
   }
-  const ruleset = loadRuleset();
+  const ruleset = loadRunRuleset(path.join(io.config.dataDir, 'cache'));
   const log = createLogger({ logLevel: process.env.DVS_LOG_LEVEL ?? 'warn' });
   const agentKey = io.config.net.agentSigning ? await loadAgentKey(io.config.dataDir) : null;
   const scanner = createScanner({ config: io.config, ruleset, providers, log, agentKey });

@@ -65,10 +65,41 @@ function factLines(rule: LoadedRule, schemas: ObservationSchemas): string[] {
 
 const logicText = (logic: unknown) => `\`${JSON.stringify(logic).replace(/\|/g, '\\|')}\``;
 
+/** The probes' parser notes (plugins/<probe>/PARSERS.md), relative to the repository. */
+function parserNotes(rulesDir: string): string[] {
+  const plugins = path.join(path.dirname(rulesDir), 'plugins');
+  let probes: string[];
+  try {
+    probes = readdirSync(plugins).sort();
+  } catch {
+    return [];
+  }
+  return probes
+    .map((probe) => path.join('plugins', probe, 'PARSERS.md'))
+    .filter((file) => {
+      try {
+        return statSync(path.join(path.dirname(rulesDir), file)).isFile();
+      } catch {
+        return false;
+      }
+    });
+}
+
 function countRow(label: string, rules: LoadedRule[]): string {
   const by = (l: Level) => rules.filter((r) => r.level === l).length;
   const quick = rules.filter((r) => r.tier === 'quick').length;
   return `| ${label} | ${rules.length} | ${LEVELS.map(by).join(' | ')} | ${quick} |`;
+}
+
+/** Where the grammar each parser follows, and where it deliberately differs, is written down. */
+function parserLine(rulesDir: string): string[] {
+  const notes = parserNotes(rulesDir);
+  if (notes.length === 0) return [];
+  const links = notes.map((n) => `[${n}](../${n})`).join(', ');
+  return [
+    `The grammar each probe's parsers follow, and where they deliberately differ (with the reason): ${links}.`,
+    '',
+  ];
 }
 
 export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
@@ -84,6 +115,7 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
     '**recommended** rules weigh in the score; **informational** rules are reported only. Tier **quick** rules run in',
     'Quick Scan and Full Validation, **full** rules only in Full Validation.',
     '',
+    ...parserLine(rulesDir),
     '| category | rules | required | recommended | informational | quick tier |',
     '|---|---|---|---|---|---|',
     ...categories.map((c) =>

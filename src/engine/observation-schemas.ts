@@ -68,22 +68,45 @@ export function formatAjvErrors(errors: ErrorObject[] | null | undefined, prefix
 export class ObservationSchemas {
   /** Probe namespace -> its schema document. */
   readonly namespaces: ReadonlyMap<string, Schema>;
-  private readonly complete = new Map<string, ValidateFunction>();
-  private readonly partial = new Map<string, ValidateFunction>();
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly all: ReadonlyMap<string, Schema>;
+  private ajv: { complete: Ajv2020; partial: Ajv2020 } | null = null;
 
   constructor(namespaces: Map<string, Schema>) {
     this.namespaces = namespaces;
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-    // Partial schemas lose minItems, which strict mode demands beside a tuple's prefixItems.
-    const partialAjv = new Ajv2020({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true });
-    addFormats.default(ajv);
-    addFormats.default(partialAjv);
-    const all = new Map<string, Schema>([['target', TARGET_SCHEMA], ['probes', PROBES_SCHEMA], ...namespaces]);
-    for (const [name, schema] of all) {
-      const { $id: _id, ...rest } = schema;
-      this.complete.set(name, ajv.compile(rest));
-      this.partial.set(name, partialAjv.compile(withoutRequired(rest) as Schema));
+    this.all = new Map<string, Schema>([['target', TARGET_SCHEMA], ['probes', PROBES_SCHEMA], ...namespaces]);
+  }
+
+  /**
+   * Compiles every validator now. Validators are otherwise compiled on first use, so a run that loads a checked
+   * ruleset pays only for the namespaces it validates; the full check calls this so a broken schema fails there.
+   */
+  compileAll(): this {
+    for (const name of this.all.keys()) {
+      this.validator(name, 'complete');
+      this.validator(name, 'partial');
     }
+    return this;
+  }
+
+  private validator(name: string, mode: 'complete' | 'partial'): ValidateFunction | null {
+    const key = `${mode}:${name}`;
+    let fn = this.validators.get(key);
+    if (fn) return fn;
+    const schema = this.all.get(name);
+    if (!schema) return null;
+    if (!this.ajv) {
+      const complete = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+      // Partial schemas lose minItems, which strict mode demands beside a tuple's prefixItems.
+      const partial = new Ajv2020({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true });
+      addFormats.default(complete);
+      addFormats.default(partial);
+      this.ajv = { complete, partial };
+    }
+    const { $id: _id, ...rest } = schema;
+    fn = this.ajv[mode].compile(mode === 'complete' ? rest : (withoutRequired(rest) as Schema));
+    this.validators.set(key, fn);
+    return fn;
   }
 
   static fromDirectory(dir: string): ObservationSchemas {
@@ -105,7 +128,7 @@ export class ObservationSchemas {
 
   /** Validates one namespace of a document; returns an error text or null. */
   validate(namespace: string, value: unknown, mode: 'complete' | 'partial'): string | null {
-    const fn = (mode === 'complete' ? this.complete : this.partial).get(namespace);
+    const fn = this.validator(namespace, mode);
     if (!fn) return `unknown observation namespace "${namespace}"`;
     return fn(value) ? null : formatAjvErrors(fn.errors, `${namespace}`);
   }

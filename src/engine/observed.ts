@@ -32,34 +32,34 @@ function cutString(s: string): string {
 
 /** A JSON value cut to the bounds above; containers past a bound end with a note of what was left out. */
 export function bounded(value: unknown): unknown {
-  let budget = MAX_NODES;
-  const cut = (v: unknown, depth: number): unknown => {
-    budget -= 1;
-    if (typeof v === 'string') return cutString(v);
-    if (v === null || typeof v !== 'object') return v ?? null;
-    if (Array.isArray(v)) {
-      if (depth >= MAX_DEPTH) return `[${v.length} items]`;
-      const out: unknown[] = [];
-      for (const item of v) {
-        if (out.length === MAX_ITEMS || budget <= 0) break;
-        out.push(cut(item, depth + 1));
-      }
-      if (out.length < v.length) out.push(`… ${v.length - out.length} more`);
-      return out;
+  return cut(value, 0, { left: MAX_NODES });
+}
+
+function cut(v: unknown, depth: number, budget: { left: number }): unknown {
+  budget.left -= 1;
+  if (typeof v === 'string') return cutString(v);
+  if (v === null || typeof v !== 'object') return v ?? null;
+  if (Array.isArray(v)) {
+    if (depth >= MAX_DEPTH) return `[${v.length} items]`;
+    const out: unknown[] = [];
+    for (const item of v) {
+      if (out.length === MAX_ITEMS || budget.left <= 0) break;
+      out.push(cut(item, depth + 1, budget));
     }
-    const keys = Object.keys(v).sort();
-    if (depth >= MAX_DEPTH) return `{${keys.length} keys}`;
-    const out: Record<string, unknown> = {};
-    let kept = 0;
-    for (const k of keys) {
-      if (kept === MAX_ITEMS || budget <= 0) break;
-      out[k] = cut((v as Record<string, unknown>)[k], depth + 1);
-      kept += 1;
-    }
-    if (kept < keys.length) out['…'] = `${keys.length - kept} more keys`;
+    if (out.length < v.length) out.push(`… ${v.length - out.length} more`);
     return out;
-  };
-  return cut(value, 0);
+  }
+  const keys = Object.keys(v).sort();
+  if (depth >= MAX_DEPTH) return `{${keys.length} keys}`;
+  const out: Record<string, unknown> = {};
+  let kept = 0;
+  for (const k of keys) {
+    if (kept === MAX_ITEMS || budget.left <= 0) break;
+    out[k] = cut((v as Record<string, unknown>)[k], depth + 1, budget);
+    kept += 1;
+  }
+  if (kept < keys.length) out['…'] = `${keys.length - kept} more keys`;
+  return out;
 }
 
 /** The value at a dotted path, or null when any step is missing. */

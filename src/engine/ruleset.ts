@@ -10,6 +10,7 @@ import { REPO_ROOT } from '../lib/paths.ts';
 import { analyseLogic } from './logic-analysis.ts';
 import { ObservationSchemas, formatAjvErrors } from './observation-schemas.ts';
 import { readPaths } from './observed.ts';
+import { compileRule } from './compile.ts';
 import type { LoadedRule, Rule } from './types.ts';
 
 export interface Ruleset {
@@ -47,7 +48,7 @@ const SCHEMAS_DIR = path.join(REPO_ROOT, 'schemas');
 /** Files under rules/ that are not rule files. */
 const NOT_RULES = new Set(['ruleset.yaml']);
 
-function listYaml(dir: string): string[] {
+export function listYaml(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir).sort()) {
     const full = path.join(dir, entry);
@@ -147,7 +148,7 @@ export function loadRuleset(opts: LoadOptions = {}): Ruleset {
 
   let schemas: ObservationSchemas;
   try {
-    schemas = ObservationSchemas.fromDirectory(observationsDir);
+    schemas = ObservationSchemas.fromDirectory(observationsDir).compileAll();
   } catch (err) {
     throw new RulesetError([{ file: 'schemas/observations', message: (err as Error).message }]);
   }
@@ -184,6 +185,7 @@ export function loadRuleset(opts: LoadOptions = {}): Ruleset {
       digest: semanticDigest(rule),
       reads,
       readSegments: reads.map((p) => p.split('.')),
+      compiled: compileRule(rule),
     });
   }
   if (problems.length) throw new RulesetError(problems);

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { NetError, type Net } from '../net/types.ts';
 import { evaluate, rulesOfTier } from './evaluate.ts';
 import type { Ruleset } from './ruleset.ts';
-import type { Observations, ProbeProvider, ProbeRun, ProbeStatus, Report, Tier } from './types.ts';
+import type { Observations, ProbeRun, ProbeStatus, Report, ScanProvider, Tier } from './types.ts';
 import type { Logger } from '../lib/log.ts';
 
 export class ScanDeadlineError extends Error {
@@ -20,7 +20,7 @@ export class ScanDeadlineError extends Error {
 
 export interface ScanOptions {
   ruleset: Ruleset;
-  providers: readonly ProbeProvider[];
+  providers: readonly ScanProvider[];
   /** A fresh guarded network for this scan (its limits are per scan). */
   net: Net;
   deadlineMs: number;
@@ -52,7 +52,7 @@ function overlaps(a: string, b: string): boolean {
 }
 
 /** The paths the tier's rules read, and the providers that fill them: no per-tier probe list is kept by hand. */
-export function planScan(ruleset: Ruleset, providers: readonly ProbeProvider[], tier: Tier) {
+export function planScan<P extends ScanProvider>(ruleset: Ruleset, providers: readonly P[], tier: Tier) {
   const paths = [...new Set(rulesOfTier(ruleset, tier).flatMap((r) => r.requires))].sort();
   const needs = (p: string): boolean => paths.some((q) => overlaps(p, q));
   return { paths, needs, providers: providers.filter((p) => needs(p.name)) };
@@ -74,7 +74,7 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
   const signal = opts.signal ? AbortSignal.any([deadline.signal, opts.signal]) : deadline.signal;
   const pending = new Set(plan.providers.map((p) => p.name));
 
-  const runOne = async (provider: ProbeProvider): Promise<[string, ProbeRun, unknown]> => {
+  const runOne = async (provider: ScanProvider): Promise<[string, ProbeRun, unknown]> => {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     try {
@@ -126,7 +126,7 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
   aborted.catch(() => undefined);
 
   let done = 0;
-  const runAndTell = async (provider: ProbeProvider) => {
+  const runAndTell = async (provider: ScanProvider) => {
     const outcome = await runOne(provider);
     try {
       opts.onProgress?.({ probe: outcome[0], status: outcome[1].status, done: ++done, total: plan.providers.length });

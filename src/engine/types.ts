@@ -2,6 +2,7 @@
 import type { Level, Outcome, Tier, Verdict } from '../lib/judgement.ts';
 import type { Logger } from '../lib/log.ts';
 import type { Net } from '../net/types.ts';
+import type { CompiledRule } from './compile.ts';
 
 export type { Level, Outcome, Tier, Verdict };
 
@@ -46,6 +47,9 @@ export interface ProbeProvider {
   collect(domain: string, ctx: ProbeContext): Promise<unknown>;
 }
 
+/** What a scan needs of a provider: its namespace and how to collect it (its module may load on first use). */
+export type ScanProvider = Pick<ProbeProvider, 'name' | 'collect'>;
+
 export interface RuleExample {
   name: string;
   observations: Record<string, unknown>;
@@ -88,6 +92,8 @@ export interface LoadedRule extends Rule {
   reads: string[];
   /** The same paths split at the dots. */
   readSegments: string[][];
+  /** Its requires and logic compiled at load (src/engine/compile.ts). */
+  compiled: CompiledRule;
 }
 
 export interface RuleResult {

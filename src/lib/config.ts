@@ -61,6 +61,8 @@ export interface Config {
     currency: string;
     tokenTtlSeconds: number;
     reservationLeaseSeconds: number;
+    /** Most unused tokens the test-mode checkout lets stand at once. */
+    testTokenCap: number;
     stripeSecretKey: string | null;
     stripeWebhookSecret: string | null;
     stripeApiBase: string | null;
@@ -283,6 +285,7 @@ export function loadConfig(env: Source = process.env): Config {
       currency: r.str('DVS_CURRENCY', 'usd').toLowerCase(),
       tokenTtlSeconds: durationSeconds(r, 'DVS_TOKEN_TTL', 90 * 86400),
       reservationLeaseSeconds,
+      testTokenCap: r.int('DVS_TEST_TOKEN_CAP', 1000, 1, 1_000_000),
       stripeSecretKey: r.optStr('DVS_STRIPE_SECRET_KEY'),
       stripeWebhookSecret: r.optStr('DVS_STRIPE_WEBHOOK_SECRET'),
       stripeApiBase: r.optStr('DVS_STRIPE_API_BASE'),

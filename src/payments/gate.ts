@@ -17,7 +17,7 @@ export type Reservation =
   | { kind: 'redeemed'; certificate: StoredCertificate }
   /** Another request holds the token for this domain right now. */
   | { kind: 'in_progress' }
-  | { kind: 'refused'; reason: 'unknown' | 'expired' | 'other_domain'; message: string };
+  | { kind: 'refused'; reason: 'unknown' | 'expired' | 'other_domain' | 'wrong_mode'; message: string };
 
 export interface PaymentGate {
   /** One atomic conditional update: at most one caller gets `reserved` for a token. */

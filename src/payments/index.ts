@@ -19,7 +19,7 @@ export interface Payments {
 
 function chooseProcessor(config: Config, ledger: Ledger, log: Logger): PaymentProcessor {
   const p = config.payments;
-  if (!p.stripeSecretKey) return embeddedProcessor(ledger);
+  if (!p.stripeSecretKey) return embeddedProcessor(ledger, p.testTokenCap);
   // Without the webhook secret no payment could ever be confirmed: refuse to start rather than sell nothing.
   if (!p.stripeWebhookSecret)
     throw new ConfigError('DVS_STRIPE_WEBHOOK_SECRET is required when DVS_STRIPE_SECRET_KEY is set');

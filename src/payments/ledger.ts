@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentGate, Reservation, StoredCertificate } from './gate.ts';
 import type { LedgerStore, TokenRow, TokenState } from './store.ts';
-import { isTokenShaped, newToken, tokenHash, type TokenMode } from './tokens.ts';
+import { isTokenShaped, newToken, tokenHash, tokenModeOf, type TokenMode } from './tokens.ts';
 
 export interface LedgerOptions {
   mode: TokenMode;
@@ -101,8 +101,14 @@ export class Ledger implements PaymentGate {
     };
   }
 
+  /** Unused, unexpired tokens from `source`. */
+  unusedCount(source: string): Promise<number> {
+    return this.store.countUnused(source, this.now());
+  }
+
   async reserve(token: string, domain: string): Promise<Reservation> {
     if (!isTokenShaped(token)) return refusedUnknown();
+    if (tokenModeOf(token) !== this.opts.mode) return refusedWrongMode(this.opts.mode);
     const hash = tokenHash(token);
     for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
       const reservationId = randomUUID();
@@ -187,6 +193,15 @@ export class Ledger implements PaymentGate {
   close(): Promise<void> {
     return this.store.close();
   }
+}
+
+/** A token minted in the other mode: a test token never pays where money is taken, nor a live one in test mode. */
+function refusedWrongMode(serviceMode: TokenMode): Reservation {
+  const message =
+    serviceMode === 'live'
+      ? 'this is a test-mode token (dvs_test_…): this service takes real payments and accepts only live tokens (dvs_live_…). Buy one at /checkout.'
+      : 'this is a live token (dvs_live_…): this service runs the test-mode checkout and accepts only test tokens (dvs_test_…). Use the token at the service that sold it, or get a test token at /checkout.';
+  return { kind: 'refused', reason: 'wrong_mode', message };
 }
 
 function refusedUnknown(): Reservation {

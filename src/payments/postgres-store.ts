@@ -68,6 +68,13 @@ async function migrate(pool: pg.Pool): Promise<void> {
 
 const LATEST_CERTIFICATE =
   'SELECT id, domain, body FROM certificates WHERE domain = $1 ORDER BY created_at DESC, id DESC LIMIT 1';
+async function countUnused(pool: pg.Pool, source: string, now: number): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM tokens WHERE source = $1 AND state = 'issued' AND expires_at > $2`,
+    [source, at(now)],
+  );
+  return rows[0]?.n ?? 0;
+}
 
 export async function openPostgresStore(connectionString: string): Promise<LedgerStore> {
   const pool = new pg.Pool({ connectionString, max: 10 });
@@ -110,6 +117,7 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       const { rows } = await pool.query<RawRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
       return rows[0] ? toRow(rows[0]) : null;
     },
+    countUnused: (source, now) => countUnused(pool, source, now),
     commit: (hash, reservationId, c: StoredCertificate, now) =>
       inTransaction(pool, async (client) => {
         const redeemed = await client.query(

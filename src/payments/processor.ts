@@ -34,14 +34,38 @@ export class WebhookSignatureError extends Error {
   override name = 'WebhookSignatureError';
 }
 
-/** Test mode: every click is a free token. Clearly labelled as such on the page. */
-export function embeddedProcessor(ledger: Ledger): PaymentProcessor {
+/** The checkout cannot sell now, for a reason that is not the buyer's: 502 (the processor failed) or 503. */
+export class CheckoutUnavailableError extends Error {
+  override name = 'CheckoutUnavailableError';
+  constructor(
+    message: string,
+    readonly status: 502 | 503,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+const CHECKOUT_SOURCE = 'checkout';
+
+/**
+ * Test mode: every click is a free token, clearly labelled as such on the page. At most `cap` of them stand
+ * unused at once, so the free checkout cannot fill the ledger.
+ */
+export function embeddedProcessor(ledger: Ledger, cap: number): PaymentProcessor {
   return {
     name: 'embedded',
     mode: 'test',
     formOrigins: [],
     async start() {
-      const [issued] = await ledger.issue({ source: 'checkout' });
+      if ((await ledger.unusedCount(CHECKOUT_SOURCE)) >= cap) {
+        throw new CheckoutUnavailableError(
+          `the test-mode checkout has ${cap} unused tokens outstanding, its limit; use one, or try again once some have expired`,
+          503,
+          3600,
+        );
+      }
+      const [issued] = await ledger.issue({ source: CHECKOUT_SOURCE });
       return { kind: 'token', issued: issued! };
     },
   };

@@ -78,6 +78,9 @@ export function openSqliteStore(file: string): LedgerStore {
       AND expires_at > @now
     RETURNING hash`);
   const find = db.prepare('SELECT * FROM tokens WHERE hash = ?');
+  const countUnused = db
+    .prepare("SELECT count(*) FROM tokens WHERE source = ? AND state = 'issued' AND expires_at > ?")
+    .pluck();
   const redeem = db.prepare(`
     UPDATE tokens SET state = 'redeemed', certificate_id = ?, reserved_until = NULL
     WHERE hash = ? AND state = 'reserved' AND reservation_id = ?`);
@@ -103,6 +106,7 @@ export function openSqliteStore(file: string): LedgerStore {
       const r = find.get(hash) as RawRow | undefined;
       return r ? toRow(r) : null;
     },
+    countUnused: async (source, now) => countUnused.get(source, now) as number,
     commit: async (hash, reservationId, c, now) => commit(hash, reservationId, c, now),
     release: async (hash, reservationId) => release.run(hash, reservationId).changes === 1,
     certificate: async (id) => (certificate.get(id) as StoredCertificate | undefined) ?? null,

@@ -44,6 +44,8 @@ export interface LedgerStore {
    */
   tryReserve(req: ReserveRequest): Promise<boolean>;
   find(hash: string): Promise<TokenRow | null>;
+  /** Tokens from `source` still issued, unreserved and unexpired at `now` (the test checkout's cap). */
+  countUnused(source: string, now: number): Promise<number>;
   /** Stores the certificate and marks the token redeemed, in one transaction, if the reservation is still ours. */
   commit(hash: string, reservationId: string, certificate: StoredCertificate, now: number): Promise<boolean>;
   /** Returns the token to `issued` if the reservation is still ours. */

@@ -4,7 +4,12 @@
 import Stripe from 'stripe';
 import type { Logger } from '../lib/log.ts';
 import type { Ledger } from './ledger.ts';
-import { WebhookSignatureError, type PaymentProcessor, type WebhookOutcome } from './processor.ts';
+import {
+  CheckoutUnavailableError,
+  WebhookSignatureError,
+  type PaymentProcessor,
+  type WebhookOutcome,
+} from './processor.ts';
 import { TokenDeriver } from './tokens.ts';
 
 export interface StripeSettings {
@@ -27,6 +32,23 @@ function endpoint(apiBase: string | null): Pick<Stripe.StripeConfig, 'host' | 'p
   return { host: url.hostname, port: url.port || (protocol === 'http' ? 80 : 443), protocol };
 }
 
+/** Stripe's failures as the buyer should hear them: unreachable is 503 (try again), anything else 502. */
+function unavailable(err: unknown): unknown {
+  if (err instanceof Stripe.errors.StripeConnectionError)
+    return new CheckoutUnavailableError(
+      'the payment processor (Stripe) cannot be reached right now; try again in a minute',
+      503,
+      60,
+    );
+  if (err instanceof Stripe.errors.StripeError)
+    return new CheckoutUnavailableError(
+      `the payment processor (Stripe) did not start the checkout (${err.type}); try again later`,
+      502,
+      60,
+    );
+  return err;
+}
+
 export function stripeProcessor(settings: StripeSettings, ledger: Ledger, log: Logger): PaymentProcessor {
   const stripe = new Stripe(settings.secretKey, {
     ...endpoint(settings.apiBase),
@@ -35,29 +57,34 @@ export function stripeProcessor(settings: StripeSettings, ledger: Ledger, log: L
   });
   const deriver = new TokenDeriver(settings.secretKey, 'live');
 
+  const createSession = () =>
+    stripe.checkout.sessions.create({
+      mode: 'payment',
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: settings.currency,
+            unit_amount: settings.priceCents,
+            product_data: {
+              name: 'Full Validation',
+              description: 'One signed Full Validation of one domain (one payment token).',
+            },
+          },
+        },
+      ],
+      success_url: `${settings.baseUrl}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${settings.baseUrl}/checkout?cancelled=1`,
+    });
+
   return {
     name: 'stripe',
     mode: 'live',
     formOrigins: ['https://checkout.stripe.com'],
 
     async start() {
-      const session = await stripe.checkout.sessions.create({
-        mode: 'payment',
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: settings.currency,
-              unit_amount: settings.priceCents,
-              product_data: {
-                name: 'Full Validation',
-                description: 'One signed Full Validation of one domain (one payment token).',
-              },
-            },
-          },
-        ],
-        success_url: `${settings.baseUrl}/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${settings.baseUrl}/checkout?cancelled=1`,
+      const session = await createSession().catch((err: unknown) => {
+        throw unavailable(err);
       });
       if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
       return { kind: 'redirect', url: session.url };

@@ -13,6 +13,11 @@ export function newToken(mode: TokenMode): string {
   return PREFIX[mode] + randomBytes(TOKEN_BYTES).toString('base64url');
 }
 
+/** The mode a token was minted in, by its prefix (for a token-shaped text). */
+export function tokenModeOf(token: string): TokenMode {
+  return token.startsWith(PREFIX.live) ? 'live' : 'test';
+}
+
 /** True for text shaped like a token; anything else is refused before the ledger is asked. */
 export function isTokenShaped(text: string): boolean {
   return TOKEN_FORMAT.test(text);

@@ -131,7 +131,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
         baseUrl: config.baseUrl,
         quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
       }),
-      ...paymentRoutes(payments, config, log, certificates),
+      ...paymentRoutes(payments, config, log, shared.rateLimiter, certificates),
     ],
   });
 

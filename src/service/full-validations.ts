@@ -18,7 +18,7 @@ export class PaymentRequiredError extends Error {
   constructor(
     message: string,
     /** Why: the ledger's refusal, or `in_progress` when another validation still holds the token. */
-    readonly reason: 'unknown' | 'expired' | 'other_domain' | 'in_progress',
+    readonly reason: 'unknown' | 'expired' | 'other_domain' | 'wrong_mode' | 'in_progress',
   ) {
     super(message);
   }

@@ -60,6 +60,12 @@ function observedOf(result: RuleResult): unknown {
   return 'observed' in result ? (result as RuleResult & { observed?: unknown }).observed : undefined;
 }
 
+/** An absent value or an empty record: the check saw nothing worth showing, so the rule's text speaks. */
+function nothingIn(observed: unknown): boolean {
+  if (observed === undefined) return true;
+  return typeof observed === 'object' && observed !== null && Object.keys(observed).length === 0;
+}
+
 function finding(result: RuleResult, rule: LoadedRule | undefined): FindingView {
   const view: FindingView = {
     id: result.id,
@@ -72,7 +78,7 @@ function finding(result: RuleResult, rule: LoadedRule | undefined): FindingView 
     references: rule?.references ?? [],
   };
   const observed = observedOf(result);
-  if (observed !== undefined) view.observed = observed;
+  if (!nothingIn(observed)) view.observed = observed;
   if (result.reason !== undefined) view.reason = result.reason;
   return view;
 }

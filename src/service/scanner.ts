@@ -3,7 +3,7 @@
 import type { Config } from '../lib/config.ts';
 import { scan, ScanDeadlineError, type ScanOutcome, type ScanProgress } from '../engine/scan.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
-import type { ProbeProvider, Tier } from '../engine/types.ts';
+import type { ScanProvider, Tier } from '../engine/types.ts';
 import type { Logger } from '../lib/log.ts';
 import { createNet } from '../net/index.ts';
 import { NetError } from '../net/types.ts';
@@ -13,7 +13,7 @@ import type { SigningKey } from '../signing/keys.ts';
 export interface ScannerDeps {
   config: Config;
   ruleset: Ruleset;
-  providers: readonly ProbeProvider[];
+  providers: readonly ScanProvider[];
   log: Logger;
   /** Signs outgoing probe requests (Web Bot Auth) when agent signing is on. */
   agentKey: SigningKey | null;

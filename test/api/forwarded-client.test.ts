@@ -83,6 +83,7 @@ describe('the client behind a hop count', () => {
     const spoofed = await who({ 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https, http' });
     expect(spoofed.status).toBe(403);
     expect(spoofed.error).toMatch(/HTTPS only/);
+    expect(await who({ 'x-forwarded-proto': 'http' })).toMatchObject({ status: 403 });
     const real = await who({ 'x-forwarded-for': '1.1.1.1, 203.0.113.7', 'x-forwarded-proto': 'http, HTTPS' });
     expect(real).toMatchObject({ status: 200, ip: '203.0.113.7', proto: 'https' });
   });

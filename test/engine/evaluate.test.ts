@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compileRule } from '../../src/engine/compile.ts';
 import { evaluate, evaluateRule } from '../../src/engine/evaluate.ts';
 import type { Observations } from '../../src/engine/types.ts';
 import { loadFixture, ruleYaml } from './helpers.ts';
@@ -83,7 +84,8 @@ describe('evaluateRule', () => {
 });
 
 describe('evaluateRule over nested requires', () => {
-  const both = { ...tls13, requires: ['tls.versions', 'tls.versions.tls1_3'] };
+  const requires = ['tls.versions', 'tls.versions.tls1_3'];
+  const both = { ...tls13, requires, compiled: compileRule({ ...tls13, requires }) };
   const deepFreeze = <T>(v: T): T => {
     if (v !== null && typeof v === 'object') Object.values(v).forEach(deepFreeze);
     return Object.freeze(v);

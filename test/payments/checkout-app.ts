@@ -11,6 +11,7 @@ import { paymentRoutes } from '../../src/api/payment-routes.ts';
 import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { openPayments, type Payments } from '../../src/payments/index.ts';
+import { WindowRateLimiter } from '../../src/service/rate-limit.ts';
 
 export interface Reply {
   status: number;
@@ -30,7 +31,10 @@ export interface CheckoutApp {
   close(): Promise<void>;
 }
 
-export async function startCheckoutApp(env: Record<string, string> = {}): Promise<CheckoutApp> {
+export async function startCheckoutApp(
+  env: Record<string, string> = {},
+  logTo?: NodeJS.WritableStream,
+): Promise<CheckoutApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-checkout-'));
   const config = loadConfig({
     DVS_DATA_DIR: dataDir,
@@ -38,13 +42,13 @@ export async function startCheckoutApp(env: Record<string, string> = {}): Promis
     DVS_BASE_URL: 'https://dvs.example.net',
     ...env,
   });
-  const log = createLogger(config);
+  const log = createLogger(config, logTo);
   const payments = await openPayments(config, log);
   const app = createApp({
     baseUrl: config.baseUrl,
     trustProxy: null,
     log,
-    routers: paymentRoutes(payments, config, log),
+    routers: paymentRoutes(payments, config, log, new WindowRateLimiter(config.quickScan.rateLimitPerMinute)),
   });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

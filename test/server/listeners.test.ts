@@ -141,3 +141,20 @@ describe('slow clients', () => {
     );
   });
 });
+
+describe('rate limits behind a proxy', () => {
+  it('keys the limit on the address the proxy saw, not on what the client wrote to the left', async () => {
+    await withService({ DVS_TRUST_PROXY: '1', DVS_QUICK_RATE_LIMIT: '3' }, async (svc) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        // The client writes a new address each time; the proxy appends the one it really saw.
+        const headers = { 'x-forwarded-for': `10.0.0.${i}, 203.0.113.7`, 'x-forwarded-proto': 'https' };
+        statuses.push((await svc.post('/api/quickscan', { domain: `host${i}.nxdomain.test` }, headers)).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+      // Another client behind the same proxy has its own budget.
+      const other = { 'x-forwarded-for': '198.51.100.9' };
+      expect((await svc.post('/api/quickscan', { domain: 'host9.nxdomain.test' }, other)).status).toBe(200);
+    });
+  });
+});

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { firstHeading, parseLlmsTxt } from '../../../plugins/wellknown/parse-llms-txt.ts';
@@ -91,5 +93,93 @@ describe('firstHeading', () => {
       level: 2,
     });
     expect(firstHeading(bytes('no headings here'))).toBeNull();
+  });
+});
+
+// llmstxt.org's format, as generators of valid files: an H1, an optional blockquote, optional prose, and zero or
+// more H2 sections of `- [name](url): notes` items.
+const words = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,20}[A-Za-z0-9]$/);
+const url = fc
+  .tuple(
+    fc.constantFrom('https://docs.example/', '/'),
+    fc.stringMatching(/^[a-z0-9-]{1,12}$/),
+    fc.constantFrom('.md', '.txt', '.html'),
+  )
+  .map(([base, name, ext]) => `${base}${name}${ext}`);
+const item = fc.tuple(words, url, fc.option(words, { nil: null }));
+const section = fc.tuple(words, fc.array(item, { minLength: 1, maxLength: 4 }));
+const llmsFile = fc.record({
+  title: words,
+  summary: fc.option(words, { nil: null }),
+  prose: fc.option(words, { nil: null }),
+  sections: fc.array(section, { maxLength: 4 }),
+});
+type LlmsFile = {
+  title: string;
+  summary: string | null;
+  prose: string | null;
+  sections: [string, [string, string, string | null][]][];
+};
+const renderLlms = (f: LlmsFile) =>
+  [
+    `# ${f.title}`,
+    ...(f.summary ? ['', `> ${f.summary}`] : []),
+    ...(f.prose ? ['', f.prose] : []),
+    ...f.sections.flatMap(([title, items]) => [
+      '',
+      `## ${title}`,
+      '',
+      ...items.map(([name, u, notes]) => `- [${name}](${u})${notes ? `: ${notes}` : ''}`),
+    ]),
+    '',
+  ].join('\n');
+
+describe('parseLlmsTxt against the llmstxt.org format', () => {
+  it('reads the example file of llmstxt.org verbatim', () => {
+    // The llms.txt llmstxt.org publishes for itself (AnswerDotAI/llms-txt nbs/llms.txt), as in test/world/real.
+    const example = readFileSync(path.join(import.meta.dirname, '../../world/real/llms-txt/llmstxt-org/llms.txt'));
+    const p = parseLlmsTxt(example);
+    expect([p.title, p.sections.map((s) => [s.title, s.items, s.linkItems]), p.errors]).toEqual([
+      'llms.txt',
+      [['Docs', 3, 3]],
+      [],
+    ]);
+  });
+
+  it('parses every file the format generates, with its title, summary, sections and links', () => {
+    fc.assert(
+      fc.property(llmsFile, (f) => {
+        const p = parseLlmsTxt(bytes(renderLlms(f)));
+        expect(p.errors).toEqual([]);
+        expect([p.title, p.summary]).toEqual([f.title, f.summary]);
+        expect(p.sections.map((s) => [s.title, s.items, s.linkItems])).toEqual(
+          f.sections.map(([t, items]) => [t, items.length, items.length]),
+        );
+        expect(p.links.map((l) => [l.title, l.url, l.notes])).toEqual(
+          f.sections.flatMap(([, items]) => items.map(([n, u, notes]) => [n, u, notes])),
+        );
+      }),
+    );
+  });
+
+  // Each mutation breaks one part of the format; the error names it.
+  const mutations: [string, (text: string) => string, string][] = [
+    ['loses its H1', (t) => t.replace(/^# .*\n/, ''), 'missing_h1'],
+    ['starts with text before the H1', (t) => 'Welcome\n\n' + t, 'content_before_h1'],
+    ['has a second H1', (t) => t + '\n# Again\n', 'multiple_h1'],
+    [
+      'puts a heading between the H1 and the sections',
+      (t) => t.replace(/^(# .*\n)/, '$1\n### Aside\n'),
+      'heading_before_sections',
+    ],
+    ['lists an item without a link', (t) => t + '\n## More\n\n- plain words\n', 'list_item_without_link'],
+    ['leaves a code fence open', (t) => t + '\n```\ncode\n', 'unclosed_code_fence'],
+  ];
+  it.each(mutations)('refuses a file that %s, naming it', (_name, mutate, code) => {
+    fc.assert(
+      fc.property(llmsFile, (f) => {
+        expect(parseLlmsTxt(bytes(mutate(renderLlms(f)))).errors.map((e) => e.code)).toContain(code);
+      }),
+    );
   });
 });

@@ -29,7 +29,20 @@ describe('parseSitemap', () => {
       lastmodCount: 3,
       lastmodInvalid: 1,
       lastmodLatest: '2026-02-01T09:00:00.000Z',
+      sitemapLikeLocs: 0,
+      children: [],
     });
+  });
+
+  it('lists the children of an index and marks a urlset whose locs are sitemaps', () => {
+    const index = `<sitemapindex xmlns="${SITEMAP_NAMESPACE}"><sitemap><loc>https://good.test/a.xml</loc></sitemap><sitemap><loc>https://good.test/b.xml.gz</loc></sitemap><sitemap><loc>nowhere</loc></sitemap></sitemapindex>`;
+    expect(parseSitemap(bytes(index), URL_).children).toEqual([
+      'https://good.test/a.xml',
+      'https://good.test/b.xml.gz',
+    ]);
+    const asUrlset = `<urlset xmlns="${SITEMAP_NAMESPACE}"><url><loc>https://good.test/a.xml</loc></url><url><loc>https://good.test/b.xml.gz</loc></url></urlset>`;
+    const p = parseSitemap(bytes(asUrlset), URL_);
+    expect([p.root, p.entryCount, p.sitemapLikeLocs, p.children]).toEqual(['urlset', 2, 2, []]);
   });
 
   it('reads a sitemap index, also with a namespace prefix', () => {

@@ -172,4 +172,44 @@ describe('wellknown provider', () => {
     expect(data.discovery.link_rels).toEqual(['describedby']);
     expect(data.discovery.unknown_well_known.status).toBe(404);
   });
+  it('follows every declared sitemap and the children of indexes, within the bound', async () => {
+    const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+    const xml = { 'content-type': 'application/xml' };
+    const urlset = (locs: string[]) =>
+      `<urlset xmlns="${NS}">${locs.map((l) => `<url><loc>https://good.test${l}</loc></url>`).join('')}</urlset>`;
+    const children = Array.from({ length: 40 }, (_, i) => `/part-${i}.xml`);
+    const pages: Record<string, Page> = {
+      ...SITE,
+      '/robots.txt': {
+        status: 200,
+        body: 'User-agent: *\nAllow: /\nSitemap: https://good.test/index.xml\nSitemap: https://good.test/as-urlset.xml\nSitemap: https://good.test/missing.xml\n',
+      },
+      '/index.xml': {
+        status: 200,
+        headers: xml,
+        body: `<sitemapindex xmlns="${NS}">${children.map((c) => `<sitemap><loc>https://good.test${c}</loc></sitemap>`).join('')}</sitemapindex>`,
+      },
+      '/as-urlset.xml': { status: 200, headers: xml, body: urlset(['/a.xml', '/b.xml.gz']) },
+      ...Object.fromEntries(children.map((c) => [c, { status: 200, headers: xml, body: urlset(['/page']) }])),
+    };
+    const { data, seen } = await collect(pages, ['robots', 'sitemap']);
+    const sitemap = data.sitemap;
+    expect(sitemap.declared_count).toBe(3);
+    expect(sitemap.documents).toHaveLength(25);
+    expect(
+      sitemap.documents.slice(0, 4).map((d: { source: string; root: string | null }) => [d.source, d.root]),
+    ).toEqual([
+      ['robots', 'sitemapindex'],
+      ['robots', 'urlset'],
+      ['robots', null],
+      ['index', 'urlset'],
+    ]);
+    expect(sitemap.documents[1].sitemap_like_locs).toBe(2);
+    expect(sitemap.documents[2].published).toBe(false);
+    // 3 declared + 22 of the 40 children fetched; the other 18 are counted, not fetched.
+    expect(sitemap.not_followed).toBe(18);
+    expect(seen.filter((u) => u.includes('/part-'))).toHaveLength(22);
+    // The first document's facts stay at the top.
+    expect([sitemap.source, sitemap.root, sitemap.entry_count]).toEqual(['robots', 'sitemapindex', 40]);
+  });
 });

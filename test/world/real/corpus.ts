@@ -119,12 +119,12 @@ function siteYaml(entry: RealEntry): string {
 }
 
 /**
- * A sites folder for startWorld: the world's own sites (linked) and one site per entry, built on good with the
- * entry's document at its path. The caller removes it.
+ * A sites folder for startWorld: the good site (linked) and one site per entry, built on good with the entry's
+ * document at its path. The caller removes it.
  */
 export function buildSitesDir(entries: readonly RealEntry[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'dvs-real-'));
-  for (const name of readdirSync(WORLD_SITES)) symlinkSync(path.join(WORLD_SITES, name), path.join(dir, name));
+  symlinkSync(path.join(WORLD_SITES, BASE_SITE), path.join(dir, BASE_SITE));
   for (const entry of entries) {
     const siteDir = path.join(dir, entry.site);
     const target = path.join(siteDir, 'files', entry.serveAt.replace(/\/$/, '/index.html'));

@@ -329,9 +329,13 @@ export interface AgentsObservations {
       json_parsed: JsonParsed;
       json_error: JsonError;
       /**
-       * The answer carried both Signature and Signature-Input.
+       * The Signature header of the answer (RFC 9421); null when absent.
        */
-      signature_headers_present: boolean;
+      signature: string | null;
+      /**
+       * The Signature-Input header of the answer (RFC 9421); null when absent.
+       */
+      signature_input: string | null;
       /**
        * Cache-Control of the answer.
        */

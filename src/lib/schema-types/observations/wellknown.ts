@@ -304,7 +304,7 @@ export interface WellknownObservations {
   sitemap?: {
     published: Published;
     /**
-     * Where the sitemap URL came from: the first robots.txt Sitemap record, or the default /sitemap.xml.
+     * Where the first sitemap URL came from: the first robots.txt Sitemap record, or the default /sitemap.xml.
      */
     source: 'robots' | 'default';
     document: Document;
@@ -360,6 +360,94 @@ export interface WellknownObservations {
      * The latest valid lastmod, ISO 8601 UTC.
      */
     lastmod_latest: string | null;
+    /**
+     * Entries whose loc path ends in .xml or .xml.gz: in a urlset, the mark of a sitemap index written as a urlset.
+     */
+    sitemap_like_locs: number | null;
+    /**
+     * Distinct absolute http(s) Sitemap URLs robots.txt declares.
+     */
+    declared_count: number;
+    /**
+     * Every sitemap followed, in order: the declared ones (else /sitemap.xml), then the children of declared indexes; at most 25.
+     *
+     * @maxItems 25
+     */
+    documents: {
+      /**
+       * The URL fetched.
+       */
+      url: string | null;
+      /**
+       * robots: declared in robots.txt; default: /sitemap.xml; index: a child of a declared sitemap index.
+       */
+      source: 'robots' | 'default' | 'index';
+      published: Published;
+      /**
+       * HTTP status, null when no answer came.
+       */
+      status: number | null;
+      /**
+       * The body is a gzip file.
+       */
+      gzip: boolean | null;
+      /**
+       * Bytes after decompression (equal to the body when not gzip); null beyond 16 MiB.
+       */
+      uncompressed_bytes: number | null;
+      /**
+       * Well-formed XML; null when the body was not fetched whole or not decompressed.
+       */
+      well_formed: boolean | null;
+      /**
+       * The XML parser's message, with its line.
+       */
+      xml_error: string | null;
+      /**
+       * Local name of the root element.
+       */
+      root: string | null;
+      /**
+       * Namespace of the root element.
+       */
+      namespace: string | null;
+      /**
+       * url entries of a urlset, sitemap entries of a sitemapindex.
+       */
+      entry_count: number | null;
+      /**
+       * Entries without a loc.
+       */
+      loc_missing: number | null;
+      /**
+       * locs that are not absolute http(s) URLs under 2,048 characters.
+       */
+      loc_invalid: number | null;
+      /**
+       * Valid locs on another host than the sitemap's.
+       */
+      off_host: number | null;
+      /**
+       * Entries with a lastmod.
+       */
+      lastmod_count: number | null;
+      /**
+       * lastmod values that are not W3C Datetime.
+       */
+      lastmod_invalid: number | null;
+      /**
+       * The latest valid lastmod, ISO 8601 UTC.
+       */
+      lastmod_latest: string | null;
+      /**
+       * Entries whose loc path ends in .xml or .xml.gz: in a urlset, the mark of a sitemap index written as a urlset.
+       */
+      sitemap_like_locs: number | null;
+    }[];
+    /**
+     * Sitemaps known (declared, or listed by an index) but not fetched because the bound was reached.
+     */
+    not_followed: number;
   };
   security_txt?: {
     published: Published;

@@ -1,0 +1,92 @@
+// The ruleset as a run loads it. Checking every rule file (YAML, the rule schema, the logic against the
+// observation schemas, every example's observations) is the job of `dvs rules check` and the tests; a scan or
+// a starting service loads the checked result instead. Design: a build-on-first-use artifact, keyed by the
+// SHA-256 of every rule file and observation schema, so an edited file can never be served stale and nothing
+// generated is committed (no merge conflicts on a derived file). It is written only when the checked ruleset
+// matches rules/ruleset.lock.json, so what a run loads is always a ruleset whose digests the lock records.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { digestOf } from '../lib/canonical-json.ts';
+import { REPO_ROOT } from '../lib/paths.ts';
+import { compileRule } from './compile.ts';
+import { ObservationSchemas } from './observation-schemas.ts';
+import { readPaths } from './observed.ts';
+import { lockProblems, readLock } from './rule-checks.ts';
+import { listYaml, loadRuleset, semanticDigest, type Ruleset } from './ruleset.ts';
+import type { LoadedRule } from './types.ts';
+
+interface Artifact {
+  version: string;
+  digest: string;
+  rules: Omit<LoadedRule, 'reads' | 'readSegments' | 'compiled'>[];
+}
+
+/** SHA-256 over the names and contents of every input of the ruleset. */
+function inputsKey(rulesDir: string, schemasDir: string): string {
+  const hash = createHash('sha256');
+  const files = [
+    path.join(rulesDir, 'ruleset.yaml'),
+    path.join(rulesDir, 'ruleset.lock.json'),
+    ...listYaml(rulesDir),
+    ...readdirSync(schemasDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => path.join(schemasDir, f)),
+  ];
+  for (const f of files) hash.update(f).update('\0').update(readFileSync(f)).update('\0');
+  return hash.digest('hex');
+}
+
+function fromArtifact(a: Artifact, schemas: ObservationSchemas): Ruleset | null {
+  const rules: LoadedRule[] = a.rules.map((r) => {
+    const reads = readPaths(r);
+    return { ...r, reads, readSegments: reads.map((p) => p.split('.')), compiled: compileRule(r) };
+  });
+  // The artifact is data on disk: each rule's digest and the ruleset digest are recomputed, never trusted.
+  if (rules.some((r) => semanticDigest(r) !== r.digest)) return null;
+  const digest = digestOf({
+    version: a.version,
+    rules: rules.map((r) => ({ id: r.id, version: r.version, digest: r.digest })),
+  });
+  if (digest !== a.digest) return null;
+  return { version: a.version, digest, rules, byId: new Map(rules.map((r) => [r.id, r])), schemas };
+}
+
+/**
+ * The repository's ruleset for a run: from the artifact in `cacheDir` when one matches the inputs, otherwise
+ * fully loaded and checked (and then cached if it matches the lock).
+ */
+export function loadRunRuleset(cacheDir: string): Ruleset {
+  const rulesDir = path.join(REPO_ROOT, 'rules');
+  const schemasDir = path.join(REPO_ROOT, 'schemas', 'observations');
+  const file = path.join(cacheDir, `ruleset-${inputsKey(rulesDir, schemasDir)}.json`);
+  let text: string | null = null;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // No artifact yet: build it below.
+  }
+  if (text !== null) {
+    const cached = fromArtifact(JSON.parse(text) as Artifact, ObservationSchemas.fromDirectory(schemasDir));
+    if (cached) return cached;
+  }
+  const ruleset = loadRuleset();
+  const lock = readLock(path.join(rulesDir, 'ruleset.lock.json'));
+  if (lock && lockProblems(ruleset, lock).length === 0) {
+    const artifact: Artifact = {
+      version: ruleset.version,
+      digest: ruleset.digest,
+      rules: ruleset.rules.map(({ reads: _r, readSegments: _s, compiled: _c, examples: _e, ...rule }) => ({
+        ...rule,
+        examples: [],
+      })),
+    };
+    mkdirSync(cacheDir, { recursive: true });
+    // Written aside and renamed, so a concurrent start never reads half a file.
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(artifact));
+    renameSync(tmp, file);
+  }
+  return ruleset;
+}

@@ -1,0 +1,38 @@
+// The run-time ruleset: built and checked once, then loaded from its artifact; an artifact that does not
+// match its rules is never used.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
+import { evaluate } from '../../src/engine/evaluate.ts';
+import type { Observations } from '../../src/engine/types.ts';
+import { canonicalJson } from '../../src/lib/canonical-json.ts';
+
+const golden = JSON.parse(
+  readFileSync(path.join(import.meta.dirname, '..', 'golden', 'http-no-hsts.test.observations.json'), 'utf8'),
+) as Observations;
+
+it('loads the same ruleset from its artifact as from the rule files, and judges alike', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
+  const built = loadRunRuleset(dir);
+  const files = readdirSync(dir);
+  expect(files).toHaveLength(1);
+  expect(files[0]).toMatch(/^ruleset-[0-9a-f]{64}\.json$/);
+  const cached = loadRunRuleset(dir);
+  expect(cached.digest).toBe(built.digest);
+  expect(cached.rules[0]!.examples).toEqual([]);
+  expect(canonicalJson(evaluate(golden, cached, 'full'))).toBe(canonicalJson(evaluate(golden, built, 'full')));
+});
+
+it('refuses an artifact whose rules were altered, and loads the rule files instead', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
+  const built = loadRunRuleset(dir);
+  const file = path.join(dir, readdirSync(dir)[0]!);
+  const artifact = JSON.parse(readFileSync(file, 'utf8')) as { rules: { check: unknown }[] };
+  artifact.rules[0]!.check = true;
+  writeFileSync(file, JSON.stringify(artifact));
+  const again = loadRunRuleset(dir);
+  expect(again.digest).toBe(built.digest);
+  expect(again.rules[0]!.examples.length).toBeGreaterThan(0);
+});
