@@ -50,6 +50,8 @@ export async function generateSchemaTypes(): Promise<Map<string, string>> {
     const { $id: _id, ...rest } = schema;
     const name = typeName(schema.title ?? path.basename(file, '.json'));
     const body = await compile({ ...(plainRefs(rest) as JSONSchema), title: name }, name, {
+      // A ref to another schema file is read relative to the file that holds it.
+      cwd: path.dirname(file),
       bannerComment: '',
       additionalProperties: false,
       strictIndexSignatures: true,

@@ -5,18 +5,21 @@ import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { REPO_ROOT } from '../lib/paths.ts';
+import type { SchemaSource } from './openapi-components.ts';
 
 export type ApiSchemaName =
   'quickscan-request' | 'fullvalidation-request' | 'scan-result' | 'error' | 'certificate-status';
+/** The documents the API returns, referred to by the API schemas (ScanResult's structuredContent). */
+export type DocumentSchemaName = 'certificate' | 'report';
 
 const cache = new Map<string, Record<string, unknown>>();
 
-export function apiSchema(name: ApiSchemaName | 'certificate'): Record<string, unknown> {
+export function apiSchema(name: ApiSchemaName | DocumentSchemaName): Record<string, unknown> {
   let s = cache.get(name);
   if (!s) {
     const file =
-      name === 'certificate'
-        ? path.join(REPO_ROOT, 'schemas', 'certificate.schema.json')
+      name === 'certificate' || name === 'report'
+        ? path.join(REPO_ROOT, 'schemas', `${name}.schema.json`)
         : path.join(REPO_ROOT, 'schemas', 'api', `${name}.json`);
     s = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     cache.set(name, s);
@@ -24,14 +27,31 @@ export function apiSchema(name: ApiSchemaName | 'certificate'): Record<string, u
   return s;
 }
 
+/** Every schema the API publishes, under its OpenAPI component name (its title). */
+export function publishedSchemas(): SchemaSource[] {
+  const names = [
+    'quickscan-request',
+    'fullvalidation-request',
+    'scan-result',
+    'error',
+    'report',
+    'certificate',
+    'certificate-status',
+  ] as const;
+  return names.map((n) => ({ name: apiSchema(n).title as string, schema: apiSchema(n) }));
+}
+
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
+// Schemas that others refer to by $id are known to ajv before any of them is compiled.
+for (const name of ['certificate', 'report', 'error'] as const) ajv.addSchema(apiSchema(name));
 const validators = new Map<string, ValidateFunction>();
 
 function validator(name: ApiSchemaName): ValidateFunction {
   let v = validators.get(name);
   if (!v) {
-    v = ajv.compile(apiSchema(name));
+    const id = apiSchema(name).$id as string;
+    v = ajv.getSchema(id) ?? ajv.compile(apiSchema(name));
     validators.set(name, v);
   }
   return v;

@@ -11,8 +11,8 @@ import type { ServiceJwks } from '../signing/jwks.ts';
 import type { SigningKey } from '../signing/keys.ts';
 import { guidePage } from './docs-html.ts';
 import { buildMcpManifest } from './mcp-manifest.ts';
+import { buildOpenApi, OPENAPI_MEDIA_TYPE } from './openapi.ts';
 import { PAGE_CSP } from './page-layout.ts';
-import { buildOpenApi } from './openapi.ts';
 import { securityTxt } from './security-txt.ts';
 import { DIRECTORY_MEDIA_TYPE, directoryKeys, signDirectory } from './signature-directory.ts';
 import {
@@ -87,7 +87,7 @@ export function documentRoutes(deps: DocumentDeps): Router {
   );
   router.get('/.well-known/api-catalog', (ctx) => publish(ctx, API_CATALOG_TYPE, apiCatalog(baseUrl)));
 
-  router.get('/openapi.json', (ctx) => publish(ctx, 'application/json', openapi));
+  router.get('/openapi.json', (ctx) => publish(ctx, OPENAPI_MEDIA_TYPE, openapi));
   router.get('/.well-known/jwks.json', (ctx) => publish(ctx, 'application/jwk-set+json', deps.jwks));
   router.get('/.well-known/mcp.json', (ctx) => publish(ctx, 'application/json', manifest));
   router.get('/.well-known/security.txt', (ctx) =>

@@ -2,6 +2,10 @@
 // caller can fix, a 5xx without internals for what they cannot. No stack trace ever leaves the process.
 import type { Middleware } from 'koa';
 import type { Logger } from '../lib/log.ts';
+import type { Error as ErrorBody } from '../lib/schema-types/api/error.ts';
+import type { ErrorCode } from '../service/scan-result.ts';
+
+export type { ErrorBody, ErrorCode };
 
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -10,17 +14,22 @@ export class ApiError extends Error {
     message: string,
     readonly docsPath?: string,
     readonly headers: Record<string, string> = {},
-    /** A stable machine-readable name for the error (e.g. `busy`), when the caller should act on it. */
-    readonly code?: string,
+    /** The stable code a program switches on (schemas/api/error.json), when the problem has one. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
 }
 
-export interface ErrorBody {
-  error: string;
-  docs?: string;
-  code?: string;
+/** The Error body of an ApiError: the same on REST (the response body) and MCP (the tool's structuredContent). */
+export function errorBody(e: ApiError, baseUrl: string): ErrorBody {
+  const body: ErrorBody = { error: e.message };
+  if (e.code) body.code = e.code;
+  // A Retry-After the client is told in a header is told in the body too, for MCP clients that see no header.
+  const retryAfter = Number(e.headers['Retry-After']);
+  if (Number.isInteger(retryAfter) && retryAfter > 0) body.retry_after_s = retryAfter;
+  if (e.docsPath) body.docs = baseUrl + e.docsPath;
+  return body;
 }
 
 /** Statuses the framework or the body parser raise, with what to say about them. */
@@ -40,11 +49,6 @@ function fromFrameworkError(err: Error & { status?: number; type?: string; expos
 }
 
 export function errorHandler(opts: { baseUrl: string; log: Logger }): Middleware {
-  const body = (e: ApiError): ErrorBody => ({
-    error: e.message,
-    ...(e.docsPath ? { docs: opts.baseUrl + e.docsPath } : {}),
-    ...(e.code ? { code: e.code } : {}),
-  });
   return async function errors(ctx, next) {
     try {
       await next();
@@ -60,13 +64,16 @@ export function errorHandler(opts: { baseUrl: string; log: Logger }): Middleware
           { Allow: ctx.response.get('Allow') },
         );
       }
+      // The router answers a method it implements on no path at all (TRACE, PROPFIND...) with a bare 501.
+      if (ctx.status === 501 && ctx.body == null)
+        throw new ApiError(501, `${ctx.method} is not a method this service implements`, '/docs/api');
     } catch (raw) {
       const err = raw as Error & { status?: number };
       const api = err instanceof ApiError ? err : fromFrameworkError(err);
       if (api) {
         ctx.status = api.status;
         ctx.set(api.headers);
-        ctx.body = body(api);
+        ctx.body = errorBody(api, opts.baseUrl);
         return;
       }
       opts.log.warn({ err: err.message, stack: err.stack, path: ctx.path }, 'unexpected error');

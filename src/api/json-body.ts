@@ -66,7 +66,7 @@ export async function parseJsonBody(ctx: Context): Promise<void> {
 export function jsonBody(): Middleware {
   return async function requireJson(ctx, next) {
     if (!ctx.is('application/json')) {
-      throw new ApiError(400, 'send the body as JSON with Content-Type: application/json', '/docs/api#requests');
+      throw new ApiError(415, 'send the body as JSON with Content-Type: application/json', '/docs/api#requests');
     }
     await parseJsonBody(ctx);
     await next();

@@ -1,12 +1,22 @@
 // MCP over Streamable HTTP at /mcp, stateless: every POST gets its own low-level Server and transport, so any
 // instance can answer any request. GET (a server-to-client stream) and DELETE (ending a session) have no
-// meaning without sessions and answer 405.
+// meaning without sessions and answer 405. Answers are plain JSON, except a tools/call that asks for progress
+// (a progressToken in its _meta): that one is answered as an event stream, notifications/progress as each
+// probe finishes, then the result.
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolRequest,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../lib/log.ts';
+import type { ProgressListener } from '../service/scanner.ts';
 import { ApiError } from './errors.ts';
 import { BODY_LIMIT, EncodingError, parseJsonBody } from './json-body.ts';
 import { screenMcpBody } from './mcp-screen.ts';
@@ -23,21 +33,50 @@ function rpcError(ctx: Context, status: number, code: number, message: string): 
   ctx.body = { jsonrpc: '2.0', id: null, error: { code, message } };
 }
 
-function buildServer(ops: ScanOperations, ctx: Context, log: Logger, problems: Map<string, string>): Server {
+/** Whether a parsed body is a tools/call that asks for progress notifications. */
+function wantsProgress(body: unknown): boolean {
+  const message = body as Partial<CallToolRequest> | null;
+  return message?.method === 'tools/call' && message.params?._meta?.progressToken !== undefined;
+}
+
+/** Progress as MCP notifications/progress for the request's token; a client gone away loses nothing else. */
+function progressNotifier(
+  request: CallToolRequest,
+  send: (n: ServerNotification) => Promise<void>,
+  log: Logger,
+): ProgressListener | undefined {
+  const progressToken = request.params._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  return ({ probe, status, done, total }) => {
+    const params = { progressToken, progress: done, total, message: `probe ${probe}: ${status}` };
+    send({ method: 'notifications/progress', params }).catch((err: Error) =>
+      log.debug({ err: err.message }, 'a progress notification was not delivered'),
+    );
+  };
+}
+
+function buildServer(
+  ops: ScanOperations,
+  ctx: Context,
+  { baseUrl, log }: { baseUrl: string; log: Logger },
+  problems: Map<string, string>,
+): Server {
   const server = new Server(
     { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
     { capabilities: { tools: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const problem = problems.get(request.params.name);
     if (problem !== undefined) throw new McpError(ErrorCode.InvalidParams, problem);
-    return callTool(ops, request.params.name, request.params.arguments, callerOf(ctx), log);
+    const onProgress = progressNotifier(request, extra.sendNotification, log);
+    const context = { caller: callerOf(ctx), baseUrl, log, ...(onProgress ? { onProgress } : {}) };
+    return callTool(ops, request.params.name, request.params.arguments, context);
   });
   return server;
 }
 
-export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
+export function mcpRoutes(ops: ScanOperations, baseUrl: string, log: Logger): Router {
   const router = new Router();
   const notAllowed = (ctx: Context) => {
     throw new ApiError(
@@ -71,8 +110,11 @@ export function mcpRoutes(ops: ScanOperations, log: Logger): Router {
     if (Array.isArray(parsed) && parsed.length === 0)
       return rpcError(ctx, 400, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch holds no message');
     const { body, problems } = screenMcpBody(parsed);
-    const server = buildServer(ops, ctx, log, problems);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = buildServer(ops, ctx, { baseUrl, log }, problems);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !wantsProgress(body),
+    });
     ctx.respond = false;
     ctx.res.on('close', () => {
       // The answer has gone; a failure to tear down is worth a log line, never an unhandled rejection.

@@ -1,13 +1,17 @@
-// The MCP tools: the two operations with their input schemas taken as-is from schemas/api, and their results
-// turned into tool results. A caller's mistake (bad input, bad domain, payment, deadline) is a tool result with
-// isError and the REST message; only protocol problems become JSON-RPC errors.
+// The MCP tools: the two operations with their input schemas taken as-is from schemas/api, their output schemas
+// bundled from the schemas of the documents they return, and their ScanResult returned as the tool result. A
+// caller's mistake (bad input, bad domain, payment, deadline) is a tool result with isError, the REST message
+// and the REST Error body (with its code) as structuredContent; only protocol problems become JSON-RPC errors.
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../lib/log.ts';
-import { apiSchema } from './api-schemas.ts';
-import { ApiError } from './errors.ts';
+import { apiSchema, publishedSchemas } from './api-schemas.ts';
+import { ApiError, errorBody } from './errors.ts';
+import { standaloneSchema } from './openapi-components.ts';
+import type { ProgressListener } from '../service/scanner.ts';
 import type { Caller, OperationOutcome, ScanOperations } from './scan-operations.ts';
 
 type ToolInputSchema = Tool['inputSchema'];
+type ToolOutputSchema = NonNullable<Tool['outputSchema']>;
 
 /** A request schema as an MCP input schema: the same document without its own $schema/$id. */
 function inputSchemaOf(name: 'quickscan-request' | 'fullvalidation-request'): ToolInputSchema {
@@ -16,19 +20,18 @@ function inputSchemaOf(name: 'quickscan-request' | 'fullvalidation-request'): To
 }
 
 /**
- * A refusal REST answers with a 4xx or 503, as a tool result: the same message, and in `_meta` the same stable
- * `code` (e.g. `busy`) and Retry-After seconds an agent can act on.
+ * What a tool's structuredContent may be: its document, or the Error of an isError result. One self-contained
+ * schema (no $schema, refs into its own $defs), so a client's validator of any draft can compile it.
  */
-function apiErrorResult(err: ApiError): CallToolResult {
-  const retryAfter = err.headers['Retry-After'];
-  const meta = {
-    ...(err.code ? { code: err.code } : {}),
-    ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}),
-  };
+function outputSchemaOf(document: 'Report' | 'Certificate'): ToolOutputSchema {
+  const sources = publishedSchemas();
+  const { $defs, ...root } = standaloneSchema(document, sources);
+  const error = standaloneSchema('Error', sources);
   return {
-    content: [{ type: 'text', text: err.message }],
-    isError: true,
-    ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
+    type: 'object',
+    description: `The ${document.toLowerCase()}, or for an isError result the Error with its code.`,
+    oneOf: [{ $ref: `#/$defs/${document}` }, { $ref: '#/$defs/Error' }],
+    $defs: { ...($defs as object), [document]: root, Error: error },
   };
 }
 
@@ -39,6 +42,7 @@ export const MCP_TOOLS: Tool[] = [
     description:
       'Free, indicative check of whether a domain is ready for AI agents: a verdict, a score and the top findings, from a fast subset of the rules. Returns a readable summary and the canonical JSON report (also as structuredContent).',
     inputSchema: inputSchemaOf('quickscan-request'),
+    outputSchema: outputSchemaOf('Report'),
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   },
   {
@@ -47,15 +51,21 @@ export const MCP_TOOLS: Tool[] = [
     description:
       'Every rule, a verdict and an Ed25519-signed certificate, paid with one payment_token from the checkout. Repeating the token for the same domain returns the same certificate. Returns a readable summary and the certificate {payload, jws} (also as structuredContent).',
     inputSchema: inputSchemaOf('fullvalidation-request'),
+    outputSchema: outputSchemaOf('Certificate'),
     annotations: { readOnlyHint: false, openWorldHint: true, idempotentHint: true },
   },
 ];
 
-function toolResult(outcome: OperationOutcome): CallToolResult {
-  const result: CallToolResult = { content: outcome.result.content };
-  if (outcome.result.isError) result.isError = true;
-  if (outcome.structured) result.structuredContent = outcome.structured;
-  return result;
+/** The operation's ScanResult as it is: REST sends the same object as its body. */
+const toolResult = (outcome: OperationOutcome): CallToolResult => ({ ...outcome.result });
+
+/** Who calls and where the service's documentation lives (for the docs link of an Error). */
+export interface ToolContext {
+  caller: Caller;
+  baseUrl: string;
+  log: Logger;
+  /** Set when the client sent a progressToken: tells it as each probe finishes. */
+  onProgress?: ProgressListener;
 }
 
 /** Runs one tools/call; throws McpError only for what is a protocol problem (an unknown tool). */
@@ -63,8 +73,7 @@ export async function callTool(
   ops: ScanOperations,
   name: string,
   args: unknown,
-  caller: Caller,
-  log: Logger,
+  { caller, baseUrl, log, onProgress }: ToolContext,
 ): Promise<CallToolResult> {
   const run =
     name === 'service_quickscan'
@@ -78,9 +87,12 @@ export async function callTool(
       `unknown tool ${JSON.stringify(name)}; the tools are ${MCP_TOOLS.map((t) => t.name).join(', ')}`,
     );
   try {
-    return toolResult(await run(args ?? {}, caller));
+    return toolResult(await run(args ?? {}, caller, onProgress));
   } catch (err) {
-    if (err instanceof ApiError) return apiErrorResult(err);
+    if (err instanceof ApiError) {
+      const structuredContent = errorBody(err, baseUrl) as unknown as Record<string, unknown>;
+      return { content: [{ type: 'text', text: err.message }], isError: true, structuredContent };
+    }
     log.warn(
       { err: (err as Error).message, stack: (err as Error).stack, tool: name },
       'unexpected error in an MCP tool',

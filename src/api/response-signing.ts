@@ -1,7 +1,9 @@
 // Response integrity: every response the Koa layer writes carries a Content-Digest (RFC 9530) of its bytes and
 // an RFC 9421 signature over the status, that digest and the content type, made with the key that signs
 // certificates, so a caller can check a result came from this service unaltered. MCP answers on the raw
-// response (ctx.respond = false) and is not covered.
+// response (ctx.respond = false) and is not covered. A response that carries its own signature (the Web Bot
+// Auth key directory, signed as its draft requires) keeps it alone: verifiers of that profile accept exactly
+// one signature per message, so a second one beside it would make the directory unverifiable for them.
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { createSigner, httpbis } from 'http-message-signatures';
@@ -44,14 +46,11 @@ export function signResponses(key: SigningKey): Middleware {
     ctx.body = bytes;
     ctx.status = status;
     ctx.set('Content-Digest', contentDigest(bytes));
+    if (ctx.response.get('Signature')) return;
     const headers: Record<string, string> = {
       'content-digest': ctx.response.get('Content-Digest'),
       'content-type': ctx.response.get('Content-Type'),
     };
-    for (const name of ['signature', 'signature-input']) {
-      const existing = ctx.response.get(name);
-      if (existing) headers[name] = existing;
-    }
     const signed = await httpbis.signMessage(
       {
         key: signer,

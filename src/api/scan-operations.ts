@@ -1,10 +1,12 @@
-// The two operations as both surfaces see them: the same input checks, the same messages, the same ScanResult.
-// REST turns an ApiError into its status and Error body; MCP turns it into a tool result with isError.
+// The two operations as both surfaces see them: the same input checks, the same messages, the same ScanResult
+// (with its structuredContent). REST turns an ApiError into its status and Error body; MCP turns it into a tool
+// result with isError and the same Error body as structuredContent. Each error a program may act on has a code.
 import { DomainError, normaliseDomain } from '../lib/domain-name.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { PaymentRequiredError, type FullValidations } from '../service/full-validations.ts';
 import { RateLimitedError, type QuickScans } from '../service/quick-scans.ts';
-import type { ScanResult } from '../service/scan-result.ts';
+import type { ProgressListener } from '../service/scanner.ts';
+import { withStructuredContent, type ScanResult } from '../service/scan-result.ts';
 import { ScansBusyError } from '../service/scan-slots.ts';
 import { validationProblem, type ApiSchemaName } from './api-schemas.ts';
 import { ApiError } from './errors.ts';
@@ -14,16 +16,23 @@ export interface ScanOperationDeps {
   quickScans: QuickScans;
   fullValidations: FullValidations;
   extraSuffixes: readonly string[];
+  /** False while the instance takes no new scans (it is shutting down): they are refused as busy. */
+  accepting?: () => boolean;
 }
 
 export interface OperationOutcome {
   /** The domain as judged: normalised, in its ASCII form. */
   domain: string;
+  /** The summary, the canonical JSON, and the report or certificate (or the Error) as structuredContent. */
   result: ScanResult;
-  /** The report (quick scan) or the certificate `{payload, jws}` (full validation); null when nothing was judged. */
-  structured: Record<string, unknown> | null;
   cached: boolean;
 }
+
+/** How long a client told `busy` should wait before trying again. */
+export const BUSY_RETRY_S = 5;
+
+const busy = (message: string) =>
+  new ApiError(503, message, '/docs/api#error-codes', { 'Retry-After': String(BUSY_RETRY_S) }, 'busy');
 
 /** Who is asking, as far as limits and error messages care. */
 export interface Caller {
@@ -35,17 +44,22 @@ export interface Caller {
 
 function validInput<T>(schema: ApiSchemaName, body: unknown): T {
   const problem = validationProblem(schema, body);
-  if (problem) throw new ApiError(400, problem, '/docs/api#requests');
-  return body as T;
+  if (!problem) return body as T;
+  // When a well-formed domain in its place would make the body valid, the domain itself is what is wrong.
+  const input = body as Record<string, unknown> | null;
+  const onlyDomain =
+    typeof input?.domain === 'string' && validationProblem(schema, { ...input, domain: 'example.com' }) === null;
+  throw new ApiError(400, problem, '/docs/api#requests', {}, onlyDomain ? 'invalid_domain' : undefined);
 }
 
 function domainOf(input: string, extraSuffixes: readonly string[]): string {
   const specialUse = specialUseProblem(input, extraSuffixes);
-  if (specialUse) throw new ApiError(400, `invalid domain: ${specialUse}`, '/docs/api#domains');
+  if (specialUse) throw new ApiError(400, `invalid domain: ${specialUse}`, '/docs/api#domains', {}, 'invalid_domain');
   try {
     return normaliseDomain(input, extraSuffixes).ascii;
   } catch (err) {
-    if (err instanceof DomainError) throw new ApiError(400, `invalid domain: ${err.message}`, '/docs/api#domains');
+    if (err instanceof DomainError)
+      throw new ApiError(400, `invalid domain: ${err.message}`, '/docs/api#domains', {}, 'invalid_domain');
     throw err;
   }
 }
@@ -59,7 +73,22 @@ function missingToken(authorization: string): ApiError {
     402,
     `payment_token is required in the request body: one token pays for one Full Validation.${hint}`,
     '/checkout',
+    {},
+    'payment_required',
   );
+}
+
+function paymentError(err: PaymentRequiredError): ApiError {
+  switch (err.reason) {
+    case 'in_progress':
+      return busy(err.message);
+    case 'expired':
+      return new ApiError(402, err.message, '/checkout', {}, 'token_expired');
+    case 'other_domain':
+      return new ApiError(402, err.message, '/checkout', {}, 'token_used');
+    default:
+      return new ApiError(402, err.message, '/checkout', {}, 'payment_required');
+  }
 }
 
 function deadlineError(err: ScanDeadlineError): ApiError {
@@ -67,6 +96,8 @@ function deadlineError(err: ScanDeadlineError): ApiError {
     504,
     `the scan did not finish within its ${err.deadlineMs} ms deadline; nothing was charged, try again later`,
     '/docs/api#deadlines',
+    {},
+    'timeout',
   );
 }
 
@@ -83,20 +114,23 @@ export class ScanOperations {
     return domainOf(input, this.deps.extraSuffixes);
   }
 
-  async quickscan(body: unknown, caller: Caller): Promise<OperationOutcome> {
+  /** A scan may start only on an instance that still takes work. */
+  private admit(): void {
+    if (this.deps.accepting && !this.deps.accepting())
+      throw busy('this instance is shutting down and takes no new scans; retry, and another instance will answer');
+  }
+
+  async quickscan(body: unknown, caller: Caller, onProgress?: ProgressListener): Promise<OperationOutcome> {
     const { domain: input } = validInput<{ domain: string }>('quickscan-request', body);
     const domain = domainOf(input, this.deps.extraSuffixes);
+    this.admit();
     try {
-      const outcome = await this.deps.quickScans.run(domain, caller.client);
-      return {
-        domain,
-        result: outcome.result,
-        structured: outcome.report as unknown as Record<string, unknown> | null,
-        cached: outcome.cached,
-      };
+      const outcome = await this.deps.quickScans.run(domain, caller.client, undefined, onProgress);
+      return { domain, result: withStructuredContent(outcome.result, outcome.report), cached: outcome.cached };
     } catch (err) {
       if (err instanceof RateLimitedError) {
-        throw new ApiError(429, err.message, '/docs/api#limits', { 'Retry-After': String(err.retryAfterSeconds) });
+        const headers = { 'Retry-After': String(err.retryAfterSeconds) };
+        throw new ApiError(429, err.message, '/docs/api#limits', headers, 'rate_limited');
       }
       if (err instanceof ScanDeadlineError) throw deadlineError(err);
       if (err instanceof ScansBusyError) throw busyError(err);
@@ -104,7 +138,7 @@ export class ScanOperations {
     }
   }
 
-  async fullvalidation(body: unknown, caller: Caller): Promise<OperationOutcome> {
+  async fullvalidation(body: unknown, caller: Caller, onProgress?: ProgressListener): Promise<OperationOutcome> {
     if (
       body !== null &&
       typeof body === 'object' &&
@@ -115,16 +149,13 @@ export class ScanOperations {
     }
     const input = validInput<{ domain: string; payment_token: string }>('fullvalidation-request', body);
     const domain = domainOf(input.domain, this.deps.extraSuffixes);
+    this.admit();
     try {
-      const outcome = await this.deps.fullValidations.run(domain, input.payment_token);
-      return {
-        domain,
-        result: outcome.result,
-        structured: outcome.certificate as unknown as Record<string, unknown> | null,
-        cached: outcome.replayed,
-      };
+      const outcome = await this.deps.fullValidations.run(domain, input.payment_token, undefined, onProgress);
+      const result = withStructuredContent(outcome.result, outcome.certificate);
+      return { domain, result, cached: outcome.replayed };
     } catch (err) {
-      if (err instanceof PaymentRequiredError) throw new ApiError(402, err.message, '/checkout');
+      if (err instanceof PaymentRequiredError) throw paymentError(err);
       if (err instanceof ScanDeadlineError) throw deadlineError(err);
       if (err instanceof ScansBusyError) throw busyError(err);
       throw err;

@@ -34,7 +34,10 @@ export function directoryKeys(key: SigningKey, now: Date): { keys: DirectoryJwk[
   };
 }
 
-/** Sets the directory's Signature-Input and Signature; response signing (response-signing.ts) then adds its own beside them. */
+/**
+ * Sets the directory's Signature-Input and Signature: its only signature (response-signing.ts adds the
+ * Content-Digest and leaves a response that is signed already alone), so single-signature verifiers accept it.
+ */
 export async function signDirectory(ctx: Context, key: SigningKey, now: Date): Promise<void> {
   const created = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const request = { method: ctx.method, url: `${ctx.protocol}://${ctx.host}${ctx.url}`, headers: { host: ctx.host } };

@@ -4,7 +4,8 @@ import type { Config } from '../lib/config.ts';
 
 export interface CliIo {
   stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  /** isTTY, as a terminal's stream has it, decides how progress is shown. */
+  stderr: { write(text: string): unknown; isTTY?: boolean };
   config: Config;
 }
 

@@ -11,6 +11,7 @@ import { createScanner } from '../service/scanner.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { loadAgentKey } from '../signing/keys.ts';
 import { UsageError, type CliIo } from './io.ts';
+import { probeProgress } from './progress.ts';
 
 export const USAGE = 'dvs scan <domain> [--full] [--json] [--save-observations <file>]';
 
@@ -37,7 +38,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`${preflight.text}\n`);
     return 1;
   }
-  const { observations, report } = await scanner.scan(domain, values.full ? 'full' : 'quick');
+  const progress = probeProgress(domain, io.stderr);
+  const { observations, report } = await scanner
+    .scan(domain, values.full ? 'full' : 'quick', undefined, (p) => progress.onProgress(p))
+    .finally(() => progress.done());
   const saveTo = values['save-observations'];
   if (saveTo) writeFileSync(saveTo, canonicalJson(observations) + '\n');
   io.stdout.write(values.json ? canonicalJson(report) + '\n' : summarise(report, ruleset) + '\n');

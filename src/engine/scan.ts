@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { NetError, type Net } from '../net/types.ts';
 import { evaluate, rulesOfTier } from './evaluate.ts';
 import type { Ruleset } from './ruleset.ts';
-import type { Observations, ProbeRun, Report, ScanProvider, Tier } from './types.ts';
+import type { Observations, ProbeRun, ProbeStatus, Report, ScanProvider, Tier } from './types.ts';
 import type { Logger } from '../lib/log.ts';
 
 export class ScanDeadlineError extends Error {
@@ -29,6 +29,16 @@ export interface ScanOptions {
   now?: () => Date;
   /** Cancels the scan from outside (shutdown, client gone). */
   signal?: AbortSignal;
+  /** Told each time a probe finishes, for callers that show progress; it cannot fail the scan. */
+  onProgress?: (progress: ScanProgress) => void;
+}
+
+/** One probe has finished: which, how, and how many of the scan's probes have finished so far. */
+export interface ScanProgress {
+  probe: string;
+  status: ProbeStatus;
+  done: number;
+  total: number;
 }
 
 export interface ScanOutcome {
@@ -115,8 +125,19 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
   });
   aborted.catch(() => undefined);
 
+  let done = 0;
+  const runAndTell = async (provider: ScanProvider) => {
+    const outcome = await runOne(provider);
+    try {
+      opts.onProgress?.({ probe: outcome[0], status: outcome[1].status, done: ++done, total: plan.providers.length });
+    } catch (err) {
+      log.warn({ probe: provider.name, err: (err as Error).message }, 'a progress listener failed');
+    }
+    return outcome;
+  };
+
   try {
-    const runs = await Promise.race([Promise.all(plan.providers.map(runOne)), aborted]);
+    const runs = await Promise.race([Promise.all(plan.providers.map(runAndTell)), aborted]);
     const observations: Observations = { target: { domain, observed_at: at }, probes: {} };
     for (const [name, run, data] of runs.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       observations.probes[name] = run;

@@ -99,16 +99,17 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,
   });
+  let draining = false;
   const ops = new ScanOperations({
     quickScans,
     fullValidations,
     extraSuffixes: config.extraSuffixes,
+    accepting: () => !draining,
   });
 
   const lifecycle = new Certificates(payments.certificates ?? registryOverGate(payments.gate));
   const certificates = new LedgerCertificates(payments.gate, undefined, lifecycle);
 
-  let draining = false;
   const readiness = {
     async problem(): Promise<string | null> {
       if (draining) return 'shutting down';
@@ -131,7 +132,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     routers: [
       healthRoutes(readiness),
       scanRoutes(ops),
-      mcpRoutes(ops, log),
+      mcpRoutes(ops, config.baseUrl, log),
       documentRoutes({ config, jwks, agentKey }),
       pageRoutes({
         ops,

@@ -9,7 +9,7 @@ import { summarise } from '../engine/summary.ts';
 import type { Logger } from '../lib/log.ts';
 import type { PaymentGate, StoredCertificate } from '../payments/gate.ts';
 import type { ServiceMetrics } from './metrics.ts';
-import type { Scanner } from './scanner.ts';
+import type { ProgressListener, Scanner } from './scanner.ts';
 import { certificateText, issueCertificate } from '../signing/certificate.ts';
 import type { SigningKey } from '../signing/keys.ts';
 import type { Certificate } from '../signing/payload.ts';
@@ -17,6 +17,13 @@ import { scanError, scanResult, type ScanResult } from './scan-result.ts';
 
 export class PaymentRequiredError extends Error {
   override name = 'PaymentRequiredError';
+  constructor(
+    message: string,
+    /** Why: the ledger's refusal, or `in_progress` when another validation still holds the token. */
+    readonly reason: 'unknown' | 'expired' | 'other_domain' | 'wrong_mode' | 'in_progress',
+  ) {
+    super(message);
+  }
 }
 
 export interface FullValidationOutcome {
@@ -62,18 +69,24 @@ export class FullValidations {
     return { result: scanResult(summary, stored.body), certificate, replayed: true };
   }
 
-  async run(domain: string, token: string, signal?: AbortSignal): Promise<FullValidationOutcome> {
+  async run(
+    domain: string,
+    token: string,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<FullValidationOutcome> {
     // The token is looked at before any DNS work: an unknown, spent or expired one buys nothing.
     const waitUntil = Date.now() + this.deps.waitForHolderMs;
     for (;;) {
       const r = await this.deps.gate.reserve(token, domain);
-      if (r.kind === 'refused') throw new PaymentRequiredError(r.message);
+      if (r.kind === 'refused') throw new PaymentRequiredError(r.message, r.reason);
       if (r.kind === 'redeemed') return this.fromStored(r.certificate);
-      if (r.kind === 'reserved') return this.validate(domain, token, r.reservationId, signal);
+      if (r.kind === 'reserved') return this.validate(domain, token, r.reservationId, signal, onProgress);
       // Another request holds this token for this domain: its certificate will be ours too.
       if (Date.now() >= waitUntil) {
         throw new PaymentRequiredError(
           'this payment token is being used by a validation that is still running; retry when it has finished',
+          'in_progress',
         );
       }
       await sleep(this.deps.pollMs ?? 100);
@@ -85,6 +98,7 @@ export class FullValidations {
     token: string,
     reservationId: string,
     signal?: AbortSignal,
+    onProgress?: ProgressListener,
   ): Promise<FullValidationOutcome> {
     const { scanner, gate, ruleset, signingKey, baseUrl, log, metrics } = this.deps;
     this.running++;
@@ -97,7 +111,7 @@ export class FullValidations {
         metrics.scanFinished('full', 'not_scanned', seconds(started));
         return { result: scanError(preflight.text), certificate: null, replayed: false };
       }
-      const { report, observations } = await scanner.scan(domain, 'full', signal).catch((err: unknown) => {
+      const { report, observations } = await scanner.scan(domain, 'full', signal, onProgress).catch((err: unknown) => {
         if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
         throw err;
       });

@@ -8,7 +8,7 @@ import { canonicalJson } from '../lib/canonical-json.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { CachedQuickScan, QuickScanCache } from './quick-scan-cache.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import type { Scanner } from './scanner.ts';
+import type { ProgressListener, Scanner } from './scanner.ts';
 import { scanError, scanResult } from './scan-result.ts';
 import { SingleFlight } from './single-flight.ts';
 
@@ -47,9 +47,15 @@ export class QuickScans {
 
   /**
    * The cached outcome, or a scan shared with every concurrent caller for the same domain, if the client may
-   * run one now (else RateLimitedError); a scan past its deadline rejects with ScanDeadlineError.
+   * run one now (else RateLimitedError); a scan past its deadline rejects with ScanDeadlineError. onProgress hears
+   * the probes of a scan this call starts (one it joins, or a cached answer, has none to tell).
    */
-  async run(domain: string, client: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
+  async run(
+    domain: string,
+    client: string,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<QuickScanOutcome> {
     const { rateLimiter, metrics } = this.deps;
     const hit = await this.cached(domain);
     if (hit) {
@@ -60,7 +66,7 @@ export class QuickScans {
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfter);
     const started = process.hrtime.bigint();
     try {
-      const outcome = await this.scanAndCache(domain, signal);
+      const outcome = await this.scanAndCache(domain, signal, onProgress);
       metrics.scanFinished('quick', outcome.report?.verdict ?? 'not_scanned', seconds(started));
       return outcome;
     } catch (err) {
@@ -75,21 +81,25 @@ export class QuickScans {
     return hit ? { ...hit, cached: true } : null;
   }
 
-  private async scanAndCache(domain: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
+  private async scanAndCache(
+    domain: string,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<QuickScanOutcome> {
     const key = this.key(domain);
     const outcome = await this.flight.run(key, async () => {
-      const fresh = await this.scan(domain, signal);
+      const fresh = await this.scan(domain, signal, onProgress);
       await this.deps.cache.set(key, fresh, this.deps.ttlSeconds);
       return fresh;
     });
     return { ...outcome, cached: false };
   }
 
-  private async scan(domain: string, signal?: AbortSignal): Promise<CachedQuickScan> {
+  private async scan(domain: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CachedQuickScan> {
     const { scanner, ruleset } = this.deps;
     const preflight = await scanner.preflight(domain);
     if (!preflight.ok) return { result: scanError(preflight.text), report: null };
-    const { report } = await scanner.scan(domain, 'quick', signal);
+    const { report } = await scanner.scan(domain, 'quick', signal, onProgress);
     return { result: scanResult(summarise(report, ruleset), canonicalJson(report)), report };
   }
 

@@ -1,7 +1,7 @@
 // The composition of a scan from configuration: the ruleset, the probe providers and a fresh guarded network
 // per scan, under the tier's deadline. The CLI and the service both scan through here.
 import type { Config } from '../lib/config.ts';
-import { scan, ScanDeadlineError, type ScanOutcome } from '../engine/scan.ts';
+import { scan, ScanDeadlineError, type ScanOutcome, type ScanProgress } from '../engine/scan.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { ScanProvider, Tier } from '../engine/types.ts';
 import type { Logger } from '../lib/log.ts';
@@ -27,8 +27,12 @@ export type Preflight = { ok: true } | { ok: false; reason: 'nxdomain' | 'no_add
 
 export interface Scanner {
   preflight(domain: string): Promise<Preflight>;
-  scan(domain: string, tier: Tier, signal?: AbortSignal): Promise<ScanOutcome>;
+  scan(domain: string, tier: Tier, signal?: AbortSignal, onProgress?: ProgressListener): Promise<ScanOutcome>;
 }
+
+export type { ScanProgress };
+/** Told as each probe of a scan finishes. */
+export type ProgressListener = (progress: ScanProgress) => void;
 
 /**
  * A busy process stretches a scan's budget up to this many times in wall time (the caller's longest wait); past
@@ -94,7 +98,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
         }
       }
     },
-    async scan(domain, tier, signal) {
+    async scan(domain, tier, signal, onProgress) {
       // Waiting for a slot is not part of the scan's budget; a refusal (ScansBusyError) reaches the caller.
       const release = deps.slots ? await deps.slots.acquire(tier) : () => undefined;
       const budgetMs = tier === 'quick' ? config.deadlines.quickMs : config.deadlines.fullMs;
@@ -107,6 +111,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
           deadlineMs: budgetMs * WALL_CEILING,
           log: deps.log,
           signal: signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal,
+          ...(onProgress ? { onProgress } : {}),
         });
       } catch (err) {
         // Reported against the budget the caller configured, whichever clock ended the scan.

@@ -5,7 +5,9 @@ import { createHash, createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createVerifier, httpbis } from 'http-message-signatures';
+import { verify as wbaVerify } from 'http-message-sig';
 import { calculateJwkThumbprint } from 'jose';
+import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { apiSchema } from '../../src/api/api-schemas.ts';
 import { loadAgentKey, loadSigningKey } from '../../src/signing/keys.ts';
 import { startApiWorld, startTestService, type ApiResponse, type TestService } from '../server/harness.ts';
@@ -32,6 +34,33 @@ afterAll(async () => {
 });
 
 type Jwk = { kty: 'OKP'; crv: 'Ed25519'; x: string; kid: string };
+type Schema = Record<string, unknown>;
+
+/** The schema a URI (a file's $id, with an optional #/$defs/ pointer) names in schemas/. */
+function fileSchemaAt(uri: string): Schema {
+  const [file, pointer] = uri.split('#');
+  const names = ['certificate', 'report', 'scan-result', 'error', 'quickscan-request', 'fullvalidation-request'];
+  const schema = names.map((n) => apiSchema(n as 'report')).find((s) => s.$id === file);
+  if (!schema) throw new Error(`no schema file ${file}`);
+  if (!pointer) return schema;
+  const def = (schema.$defs as Record<string, Schema>)[pointer.replace('/$defs/', '')];
+  if (!def) throw new Error(`no ${uri}`);
+  return { ...def, $id: file };
+}
+
+/** A schema with every $ref replaced by what it names, and the bookkeeping ($schema, $id, $defs) left out. */
+function inline(node: unknown, lookup: (ref: string, base: string) => Schema, base = ''): unknown {
+  if (Array.isArray(node)) return node.map((n) => inline(n, lookup, base));
+  if (node === null || typeof node !== 'object') return node;
+  const here = typeof (node as Schema).$id === 'string' ? ((node as Schema).$id as string) : base;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node as Schema)) {
+    if (k === '$ref') Object.assign(out, inline(lookup(v as string, here), lookup, here));
+    else if (!['$schema', '$id', '$defs'].includes(k))
+      out[k] = k === 'const' || k === 'enum' ? v : inline(v, lookup, here);
+  }
+  return out;
+}
 
 /** Verifies the response's sig1 the way docs/api.md tells a caller to: digest first, then the signature. */
 async function verifyResponse(res: ApiResponse, jwks: { keys: Jwk[] }): Promise<boolean | null> {
@@ -57,9 +86,15 @@ async function verifyResponse(res: ApiResponse, jwks: { keys: Jwk[] }): Promise<
 }
 
 describe('/openapi.json', () => {
-  it('is a valid OpenAPI 3.1.0 document with both operations and every status', async () => {
+  it('is a valid OpenAPI 3.1.0 document, served as the API catalog advertises it, with every status', async () => {
     const res = await svc.call('GET', '/openapi.json');
     expect(res.status).toBe(200);
+    const catalog = (await svc.call('GET', '/.well-known/api-catalog')).json() as {
+      linkset: { 'service-desc': { href: string; type: string }[] }[];
+    };
+    const desc = catalog.linkset[0]!['service-desc'][0]!;
+    expect(desc.href).toBe(`${BASE}/openapi.json`);
+    expect(res.headers['content-type']).toBe(desc.type);
     const doc = res.json() as Record<string, any>;
     const validator = new Validator();
     const verdict = await validator.validate(doc);
@@ -70,42 +105,45 @@ describe('/openapi.json', () => {
     expect(doc.servers).toEqual([{ url: BASE }]);
     expect(doc.paths['/api/quickscan'].post.operationId).toBe('quickscan');
     expect(doc.paths['/api/fullvalidation'].post.operationId).toBe('fullvalidation');
-    expect(Object.keys(doc.paths['/api/quickscan'].post.responses).sort()).toEqual([
-      '200',
-      '400',
-      '413',
-      '415',
-      '429',
-      '500',
-      '503',
-      '504',
-    ]);
-    expect(Object.keys(doc.paths['/api/fullvalidation'].post.responses).sort()).toEqual([
-      '200',
-      '400',
-      '402',
-      '413',
-      '415',
-      '500',
-      '503',
-      '504',
-    ]);
-    expect(Object.keys(doc.paths['/mcp'].get.responses)).toEqual(['405']);
-    for (const status of ['400', '402', '413', '504']) {
+    const statuses = (p: string, m: string) => Object.keys(doc.paths[p][m].responses).sort();
+    expect(statuses('/api/quickscan', 'post')).toEqual(['200', '400', '413', '415', '429', '500', '503', '504']);
+    expect(statuses('/api/fullvalidation', 'post')).toEqual(['200', '400', '402', '413', '415', '500', '503', '504']);
+    expect(statuses('/api/certificates/{id}', 'get')).toEqual(['200', '404', '500']);
+    expect(statuses('/api/certificates/{id}/status', 'get')).toEqual(['200', '404', '500']);
+    expect(statuses('/api/certificates/{id}/evidence', 'get')).toEqual(['200', '404', '410', '500']);
+    expect(statuses('/mcp', 'post')).toEqual(['200', '202', '400', '406', '413', '415', '500']);
+    expect(statuses('/mcp', 'get')).toEqual(['405']);
+    for (const p of ['/api/quickscan', '/api/fullvalidation']) expect(doc.paths[p].description).toMatch(/405/);
+    for (const status of ['400', '402', '413', '415', '503', '504']) {
       expect(doc.paths['/api/fullvalidation'].post.responses[status].content['application/json'].schema).toEqual({
         $ref: '#/components/schemas/Error',
       });
     }
+    expect(doc.paths['/api/quickscan'].post.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(doc.paths['/api/quickscan'].post.responses['503'].headers['Retry-After']).toBeDefined();
+    expect(doc.paths['/api/quickscan'].post.responses['415'].headers['Accept-Encoding']).toBeDefined();
   });
 
-  it('carries the schemas of schemas/ unchanged apart from the dialect', async () => {
+  it('carries the schemas of schemas/ with every ref resolving from the document root, meaning the same', async () => {
     const doc = (await svc.call('GET', '/openapi.json')).json() as {
       components: { schemas: Record<string, Record<string, unknown>> };
     };
-    const { $schema: _d, ...quick } = apiSchema('quickscan-request');
-    expect(doc.components.schemas.QuickScanRequest).toEqual(quick);
-    const { $schema: _c, ...certificate } = apiSchema('certificate');
-    expect(doc.components.schemas.Certificate).toEqual(certificate);
+    const { schemas } = doc.components;
+    const { $schema: _d, $id: _i, ...quick } = apiSchema('quickscan-request');
+    expect(schemas.QuickScanRequest).toEqual(quick);
+    const text = JSON.stringify(schemas);
+    expect(text).not.toMatch(/"\$(id|defs|schema)"/);
+    for (const [, target] of text.matchAll(/"\$ref":"([^"]+)"/g)) {
+      expect(target).toMatch(/^#\/components\/schemas\/\w+$/);
+      expect(schemas[target!.split('/').pop()!], target).toBeDefined();
+    }
+    // Every schema, with its refs followed, is the schema file with its refs followed.
+    for (const name of ['certificate', 'report', 'scan-result', 'error'] as const) {
+      const source = apiSchema(name);
+      expect(inline(schemas[source.title as string]!, (ref) => schemas[ref.split('/').pop()!]!)).toEqual(
+        inline(source, (ref, base) => fileSchemaAt(new URL(ref, base).href)),
+      );
+    }
   });
 
   it('lists 403 for a request over plain HTTP when the service runs behind a proxy', async () => {
@@ -187,16 +225,43 @@ describe('the well-known documents', () => {
           ),
         }),
       },
-      {
-        status: res.status,
-        headers: {
-          'signature-input': res.headers['signature-input']!.split(', sig1=')[0]!,
-          signature: res.headers.signature!.split(', sig1=')[0]!,
-        },
-      },
+      { status: res.status, headers: res.headers },
       elsewhere,
     );
     expect(moved).toBe(false);
+  });
+
+  it("signs the directory once, so Cloudflare's web-bot-auth stack (http-message-sig) verifies it too", async () => {
+    const url = `${svc.url}/.well-known/http-message-signatures-directory`;
+    const res = await svc.call('GET', '/.well-known/http-message-signatures-directory');
+    const { keys } = res.json() as { keys: Jwk[] };
+    // One signature, binding0, as web-bot-auth's own directoryResponseHeaders labels the first key's.
+    expect(res.headers['signature-input']).toMatch(/^binding0=\("@authority";req\);/);
+    expect(res.headers.signature).toMatch(/^binding0=:[A-Za-z0-9+/]+=*:$/);
+    expect(res.headers['content-digest']).toMatch(/^sha-256=:/);
+    const seen: Record<string, unknown>[] = [];
+    await wbaVerify(
+      { request: { method: 'GET', url, headers: {} }, response: { status: res.status, headers: res.headers } },
+      async (data, signature, params) => {
+        seen.push(params);
+        const jwk = keys.find((k) => k.kid === params.keyid);
+        if (!jwk || params.tag !== 'http-message-signatures-directory') throw new Error('not a directory signature');
+        await (
+          await verifierFromJWK(jwk)
+        )(data, signature, params as never);
+      },
+    );
+    expect(seen).toHaveLength(1);
+    // The same verifier refuses the directory presented as fetched from another authority.
+    await expect(
+      wbaVerify(
+        {
+          request: { method: 'GET', url: 'https://impostor.example/.well-known/x', headers: {} },
+          response: { status: res.status, headers: res.headers },
+        },
+        async (data, signature, params) => (await verifierFromJWK(keys[0]!))(data, signature, params as never),
+      ),
+    ).rejects.toThrow();
   });
 
   it('publishes the MCP manifest with the endpoint under the base URL and the tools', async () => {
@@ -273,9 +338,14 @@ describe('response integrity', () => {
       await svc.post('/api/fullvalidation', { domain: 'good.test' }),
       await svc.call('GET', '/openapi.json'),
       await svc.call('GET', '/.well-known/security.txt'),
-      await svc.call('GET', '/.well-known/http-message-signatures-directory'),
       await svc.call('GET', '/nowhere'),
     ];
+    // The key directory carries its own signature alone (see the Web Bot Auth tests above), and its digest.
+    const directory = await svc.call('GET', '/.well-known/http-message-signatures-directory');
+    expect(directory.headers['signature-input']).not.toMatch(/sig1=/);
+    expect(directory.headers['content-digest']).toBe(
+      `sha-256=:${createHash('sha256').update(directory.text, 'utf8').digest('base64')}:`,
+    );
     for (const res of responses) {
       expect(res.headers['signature-input'], res.text).toMatch(
         /sig1=\("@status" "content-digest" "content-type"\);created=\d+;keyid="service-signing-key-v1";alg="ed25519"/,

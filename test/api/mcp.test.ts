@@ -49,12 +49,33 @@ describe('MCP tools', () => {
     );
   });
 
-  it('gives the same content as REST for a quick scan, plus the report as structuredContent', async () => {
-    const rest = (await svc.post('/api/quickscan', { domain: 'good.test' })).json() as { content: unknown };
+  it('declares an output schema per tool: its document or an Error, each self-contained', async () => {
+    const { tools } = await client.listTools();
+    type Props = { properties: Record<string, { const?: string; enum?: string[] }> };
+    type Output = { type: string; oneOf: unknown; $defs: Record<string, Props> };
+    const quick = tools.find((t) => t.name === 'service_quickscan')!.outputSchema as unknown as Output;
+    const full = tools.find((t) => t.name === 'service_fullvalidation')!.outputSchema as unknown as Output;
+    expect(quick.oneOf).toEqual([{ $ref: '#/$defs/Report' }, { $ref: '#/$defs/Error' }]);
+    expect(full.oneOf).toEqual([{ $ref: '#/$defs/Certificate' }, { $ref: '#/$defs/Error' }]);
+    for (const schema of [quick, full]) {
+      expect(schema.type).toBe('object');
+      const text = JSON.stringify(schema);
+      expect(text).not.toMatch(/"\$(schema|id)"/);
+      for (const [, ref] of text.matchAll(/"\$ref":"([^"]+)"/g))
+        expect(schema.$defs[ref!.replace('#/$defs/', '')]).toBeDefined();
+    }
+    expect(quick.$defs.Report!.properties.type).toEqual({ const: 'dvs.report' });
+    expect(quick.$defs.Error!.properties.code!.enum).toContain('rate_limited');
+  });
+
+  it('gives exactly the REST ScanResult for a quick scan, with the report as structuredContent', async () => {
+    // The SDK's client checks structuredContent against the tool's outputSchema: a mismatch would throw here.
     const result = await call('service_quickscan', { domain: 'good.test' });
+    const rest = (await svc.post('/api/quickscan', { domain: 'good.test' })).json();
+    expect(result).toEqual(rest);
     expect(result.isError).toBeUndefined();
-    expect(result.content).toEqual(rest.content);
     expect(result.structuredContent).toMatchObject({ type: 'dvs.report', domain: 'good.test', tier: 'quick' });
+    expect(result.structuredContent).toEqual(JSON.parse((result.content as { text: string }[])[1]!.text));
   });
 
   it('answers a full validation with the certificate as structuredContent, the same as REST replays it', async () => {
@@ -66,33 +87,39 @@ describe('MCP tools', () => {
     expect(JSON.parse((result.content as { text: string }[])[1]!.text)).toEqual(structured);
     const rest = (await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token })).json() as {
       content: { text: string }[];
+      structuredContent: unknown;
     };
     expect(rest.content[1]!.text).toBe((result.content as { text: string }[])[1]!.text);
+    expect(rest.structuredContent).toEqual(structured);
   });
 
-  it('returns the REST message as an isError result for invalid input, an invalid domain, payment and an unresolvable domain', async () => {
-    const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
-      ['service_quickscan', { domain: 'https://good.test' }, { domain: 'https://good.test' }],
-      ['service_quickscan', { domain: 'good.test', extra: true }, { domain: 'good.test', extra: true }],
-      ['service_quickscan', {}, {}],
-      ['service_fullvalidation', { domain: 'good.test' }, { domain: 'good.test' }],
-      [
-        'service_fullvalidation',
-        { domain: 'good.test', payment_token: 'tok_unknown' },
-        { domain: 'good.test', payment_token: 'tok_unknown' },
-      ],
+  it('returns the REST message as an isError result, and the REST Error body with its code as structuredContent', async () => {
+    const cases: [string, Record<string, unknown>, string | undefined][] = [
+      ['service_quickscan', { domain: 'https://good.test' }, 'invalid_domain'],
+      ['service_quickscan', { domain: 'x'.repeat(254) }, 'invalid_domain'],
+      ['service_quickscan', { domain: 'good.test', extra: true }, undefined],
+      ['service_quickscan', {}, undefined],
+      ['service_fullvalidation', { domain: 'good.test' }, 'payment_required'],
+      ['service_fullvalidation', { domain: 'good.test', payment_token: 'tok_unknown' }, 'payment_required'],
     ];
-    for (const [tool, args, body] of cases) {
+    for (const [tool, args, code] of cases) {
       const result = await call(tool, args);
       expect(result.isError, JSON.stringify(args)).toBe(true);
-      const rest = await svc.post(tool === 'service_quickscan' ? '/api/quickscan' : '/api/fullvalidation', body);
+      const rest = await svc.post(tool === 'service_quickscan' ? '/api/quickscan' : '/api/fullvalidation', args);
       expect(rest.status).toBeGreaterThanOrEqual(400);
-      expect(result.content).toEqual([{ type: 'text', text: (rest.json() as { error: string }).error }]);
+      const body = rest.json() as { error: string; code?: string };
+      expect(body.code).toBe(code);
+      expect(result.content).toEqual([{ type: 'text', text: body.error }]);
+      expect(result.structuredContent).toEqual(body);
     }
     const nx = await call('service_quickscan', { domain: 'nxdomain.test' });
     expect(nx.isError).toBe(true);
-    expect(nx.structuredContent).toBeUndefined();
     expect((nx.content as { text: string }[])[0]!.text).toMatch(/NXDOMAIN/);
+    expect(nx.structuredContent).toEqual({
+      error: (nx.content as { text: string }[])[0]!.text,
+      code: 'not_resolvable',
+    });
+    expect(nx).toEqual((await svc.post('/api/quickscan', { domain: 'nxdomain.test' })).json());
   });
 
   it('answers an unknown tool with a JSON-RPC error', async () => {

@@ -20,19 +20,30 @@ afterAll(async () => {
   world?.removeSites();
 });
 
-function expectError(res: ApiResponse, status: number, pattern: RegExp): void {
+/** The Error body with its status, message and (when the problem has one) its stable code. */
+function expectError(res: ApiResponse, status: number, pattern: RegExp, code?: string): void {
   expect(res.status, res.text).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.json();
   expect(validationProblem('error', body)).toBeNull();
   expect((body as { error: string }).error).toMatch(pattern);
+  expect((body as { code?: string }).code).toBe(code);
 }
 
-function expectScanResult(res: ApiResponse): { content: { type: string; text: string }[]; isError?: boolean } {
+interface Result {
+  content: { type: string; text: string }[];
+  isError?: boolean;
+  structuredContent: Record<string, unknown>;
+}
+
+/** A ScanResult whose structuredContent is the document of its second content item (or the Error of an isError). */
+function expectScanResult(res: ApiResponse): Result {
   expect(res.status, res.text).toBe(200);
-  const body = res.json();
+  const body = res.json() as Result;
   expect(validationProblem('scan-result', body)).toBeNull();
-  return body as { content: { type: string; text: string }[]; isError?: boolean };
+  if (body.isError) expect(body.structuredContent).toEqual({ error: body.content[0]!.text, code: 'not_resolvable' });
+  else expect(body.structuredContent).toEqual(JSON.parse(body.content[1]!.text));
+  return body;
 }
 
 describe('POST /api/quickscan', () => {
@@ -74,24 +85,27 @@ describe('POST /api/quickscan', () => {
     ['characters a name cannot hold', 'exa mple.test'],
   ];
   it.each(invalidDomains)('answers 400 for a domain with %s', async (_what, domain) => {
-    expectError(await svc.post('/api/quickscan', { domain }), 400, /domain/);
+    expectError(await svc.post('/api/quickscan', { domain }), 400, /domain/, 'invalid_domain');
   });
 
-  it('answers 400 for malformed JSON, a wrong content type, unknown fields, a wrong type and a missing domain', async () => {
-    expectError(await svc.post('/api/quickscan', '{"domain": "good.test"'), 400, /not valid JSON/);
+  it('answers 415 for a body not sent as JSON', async () => {
     expectError(
       await svc.call('POST', '/api/quickscan', {
         body: 'domain=good.test',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       }),
-      400,
+      415,
       /Content-Type: application\/json/,
     );
     expectError(
       await svc.call('POST', '/api/quickscan', { body: '{"domain":"good.test"}' }),
-      400,
+      415,
       /Content-Type: application\/json/,
     );
+  });
+
+  it('answers 400 for malformed JSON, unknown fields, a wrong type and a missing domain', async () => {
+    expectError(await svc.post('/api/quickscan', '{"domain": "good.test"'), 400, /not valid JSON/);
     expectError(await svc.post('/api/quickscan', { domain: 'good.test', tier: 'full' }), 400, /unknown field "tier"/);
     expectError(await svc.post('/api/quickscan', { domain: 42 }), 400, /domain must be a string/);
     expectError(await svc.post('/api/quickscan', {}), 400, /domain is required/);
@@ -108,6 +122,13 @@ describe('POST /api/quickscan', () => {
     expectError(res, 405, /GET is not allowed/);
     expect(res.headers.allow).toMatch(/POST/);
     expectError(await svc.call('GET', '/api/nothing'), 404, /nothing is served/);
+  });
+
+  it('answers OPTIONS with Allow, and a method implemented nowhere with 501 and the Error body', async () => {
+    const options = await svc.call('OPTIONS', '/api/quickscan');
+    expect(options.status).toBe(200);
+    expect(options.headers.allow).toMatch(/POST/);
+    expectError(await svc.call('PROPFIND', '/api/quickscan'), 501, /PROPFIND is not a method/);
   });
 
   it('sends HSTS and the usual security headers, and a request id', async () => {
@@ -146,11 +167,13 @@ describe('POST /api/fullvalidation', () => {
       await svc.post('/api/fullvalidation', { domain: 'good.test' }),
       402,
       /payment_token is required.*\/checkout/,
+      'payment_required',
     );
     expectError(
       await svc.post('/api/fullvalidation', { domain: 'good.test' }, { authorization: 'Bearer tok_abc' }),
       402,
       /Authorization header is never accepted/,
+      'payment_required',
     );
   });
 
@@ -159,6 +182,7 @@ describe('POST /api/fullvalidation', () => {
       await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: 'tok_unknown' }),
       402,
       /not known/,
+      'payment_required',
     );
     const token = svc.gate.issue();
     expectScanResult(await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token }));
@@ -166,6 +190,7 @@ describe('POST /api/fullvalidation', () => {
       await svc.post('/api/fullvalidation', { domain: 'www.good.test', payment_token: token }),
       402,
       /paid for good\.test/,
+      'token_used',
     );
   });
 
@@ -183,6 +208,7 @@ describe('POST /api/fullvalidation', () => {
       await svc.post('/api/fullvalidation', { domain: 'https://good.test', payment_token: 'x' }),
       400,
       /invalid domain/,
+      'invalid_domain',
     );
     expectError(
       await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: 'x', extra: 1 }),

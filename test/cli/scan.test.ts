@@ -16,12 +16,17 @@ afterAll(async () => {
 });
 
 async function dvs(...argv: string[]) {
+  return dvsOn(false, ...argv);
+}
+
+/** Runs the CLI with stderr as a terminal (isTTY) or as a pipe. */
+async function dvsOn(tty: boolean, ...argv: string[]) {
   let out = '';
   let err = '';
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-scan-')) });
   const code = await main(argv, {
     stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
+    stderr: { write: (s: string) => (err += s), isTTY: tty },
     config,
   });
   return { code, out, err };
@@ -31,7 +36,15 @@ it('scans, saves the evidence, and the saved evidence re-evaluates to the same b
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'dvs-obs-')), 'good.json');
   const scanned = await dvs('scan', 'good.test', '--full', '--json', '--save-observations', file);
   expect(scanned.code, scanned.err).toBe(0);
-  expect(JSON.parse(scanned.out)).toMatchObject({ domain: 'good.test', tier: 'full', verdict: 'CERTIFIED' });
+  const report = JSON.parse(scanned.out) as { probes: Record<string, string> };
+  expect(report).toMatchObject({ domain: 'good.test', tier: 'full', verdict: 'CERTIFIED' });
+  // Not a terminal: one plain line per probe on stderr as it finishes, stdout untouched.
+  const lines = scanned.err.trimEnd().split('\n');
+  const total = Object.keys(report.probes).length;
+  expect(lines.map((l) => /^probe (\w+): ok \((\d+)\/(\d+)\)$/.exec(l)?.slice(1))).toEqual(
+    lines.map((_, i): unknown[] => [expect.any(String), String(i + 1), String(total)]),
+  );
+  expect(lines.map((l) => l.split(' ')[1]!.replace(':', '')).sort()).toEqual(Object.keys(report.probes).sort());
   expect(JSON.parse(readFileSync(file, 'utf8')).target.domain).toBe('good.test');
   const evaluated = await dvs('evaluate', file, '--full', '--json');
   expect(evaluated.out).toBe(scanned.out);
@@ -46,6 +59,18 @@ it('prints a readable summary, and exits 3 when the domain is not CERTIFIED', as
   expect(r.out).toContain('  found: http.response.chain.final_scheme="https", http.response.status=200, ');
   expect(r.out).toContain('http.security_headers.hsts.count=0');
   expect(r.out).toContain('  needs: (http.security_headers.hsts.count >= 1) and ');
+});
+
+it('on a terminal, rewrites one progress line as probes finish and clears it before the result', async () => {
+  const r = await dvsOn(true, 'scan', 'good.test');
+  expect(r.out).toMatch(/^Quick Scan \(indicative\) of good\.test/);
+  const frames = r.err.split('\r\x1b[2K').filter(Boolean);
+  expect(r.err.endsWith('\r\x1b[2K')).toBe(true);
+  expect(r.err).not.toContain('\n');
+  expect(frames.length).toBeGreaterThan(1);
+  frames.forEach((f, i) =>
+    expect(f).toMatch(new RegExp(`^scanning good\\.test: ${i + 1}/${frames.length} probes done: `)),
+  );
 });
 
 it('refuses what is not a domain, and says when a domain does not exist', async () => {

@@ -25,6 +25,30 @@ describe('scan', () => {
     expect(report.verdict).toBe('CERTIFIED');
   });
 
+  it('tells a progress listener as each probe finishes, and a listener that throws does not fail the scan', async () => {
+    const heard: unknown[] = [];
+    const tls = provider(async () => ({ versions: { tls1_2: true, tls1_3: true } }));
+    const { report } = await scan('a.test', 'quick', {
+      ...{ ruleset, providers: [tls], net: {} as Net, deadlineMs: 60_000, log, now },
+      onProgress: (p) => heard.push(p),
+    });
+    expect(heard).toEqual([{ probe: 'tls', status: 'ok', done: 1, total: 1 }]);
+    const failing = provider(async () => {
+      throw new Error('refused');
+    });
+    const warned: unknown[] = [];
+    const outcome = await scan('a.test', 'quick', {
+      ...{ ruleset, providers: [failing], net: {} as Net, deadlineMs: 60_000, now },
+      log: { ...log, warn: (o: unknown) => warned.push(o) },
+      onProgress: () => {
+        throw new Error('listener broke');
+      },
+    });
+    expect(outcome.report.verdict).toBe('INCOMPLETE');
+    expect(report.verdict).toBe('CERTIFIED');
+    expect(warned).toContainEqual({ probe: 'tls', err: 'listener broke' });
+  });
+
   it('records output that breaks the schema as a probe error', async () => {
     const { observations } = await run(provider(async () => ({ versions: { tls1_3: 'yes' } })));
     expect(observations.probes.tls).toMatchObject({ status: 'error' });

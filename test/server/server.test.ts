@@ -50,7 +50,10 @@ describe('limits and deadlines', () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
-      expect((limited.json() as { error: string }).error).toMatch(/too many quick scans/);
+      const body = limited.json() as { error: string; code: string; retry_after_s: number };
+      expect(body.error).toMatch(/too many quick scans/);
+      expect(body.code).toBe('rate_limited');
+      expect(body.retry_after_s).toBe(Number(limited.headers['retry-after']));
       const cached = await svc.post('/api/quickscan', { domain: 'nxdomain.test' });
       expect(cached.status).toBe(200);
       expect(cached.headers['x-cache']).toBe('hit');
@@ -62,6 +65,7 @@ describe('limits and deadlines', () => {
       const quick = await svc.post('/api/quickscan', { domain: 'slow.test' });
       expect(quick.status, quick.text).toBe(504);
       expect((quick.json() as { error: string }).error).toMatch(/did not finish within its 800 ms deadline/);
+      expect((quick.json() as { code: string }).code).toBe('timeout');
       const token = svc.gate.issue();
       const full = await svc.post('/api/fullvalidation', { domain: 'slow.test', payment_token: token });
       expect(full.status, full.text).toBe(504);

@@ -1,7 +1,7 @@
 // Generated from schemas/report.schema.json by `npm run types`; edit the schema, not this file.
 
 /**
- * The engine's judgement of one observations document: the canonical JSON a Quick Scan returns and `dvs scan --json` / `dvs evaluate --json` print. A Full Validation's certificate states the same judgement.
+ * The engine's judgement of one observations document (a Quick Scan's result): the verdict, the score, how each probe ran and the outcome of every rule of the tier, with the values each rule read. Its canonical JSON is the second content item of a Quick Scan's ScanResult (and its structuredContent) and what `dvs scan --json` / `dvs evaluate --json` print. A Full Validation's certificate states the same judgement.
  */
 export interface Report {
   type: 'dvs.report';
@@ -10,7 +10,13 @@ export interface Report {
    * Name and version of the evaluator.
    */
   engine: string;
+  /**
+   * The validated domain: lower case, A-labels (punycode), no trailing dot.
+   */
   domain: string;
+  /**
+   * quick: the indicative subset of the rules; full: every rule.
+   */
   tier: 'quick' | 'full';
   /**
    * When the observations were collected (ISO 8601, UTC).
@@ -20,12 +26,18 @@ export interface Report {
   score: number;
   ruleset: {
     version: string;
+    /**
+     * Lower-case hex SHA-256.
+     */
     digest: string;
   };
   /**
-   * SHA-256 of the canonical observations document.
+   * Lower-case hex SHA-256.
    */
   evidence_digest: string;
+  /**
+   * How many rules ended in each outcome.
+   */
   counts: {
     pass: number;
     fail: number;
@@ -33,7 +45,7 @@ export interface Report {
     error: number;
   };
   /**
-   * How each probe's run ended, by probe name.
+   * How each probe of the scan ended, by probe name.
    */
   probes: {
     [k: string]: 'ok' | 'error' | 'timeout' | 'skipped' | undefined;
@@ -44,7 +56,7 @@ export interface Report {
   results: Result[];
 }
 /**
- * The outcome of one rule and the values it read.
+ * The outcome of one rule and the values it read; reason says, for an error, which observation was missing or which probe did not finish.
  */
 export interface Result {
   id: string;

@@ -9,11 +9,15 @@ export interface Error {
    */
   error: string;
   /**
-   * Where the relevant documentation is.
-   */
-  docs?: string;
-  /**
    * A stable name for the error that a client may act on, e.g. `busy` (503: retry after Retry-After seconds).
    */
   code?: string;
+  /**
+   * For rate_limited and busy: seconds until a retry may succeed (the Retry-After header of REST).
+   */
+  retry_after_s?: number;
+  /**
+   * Where the relevant documentation is.
+   */
+  docs?: string;
 }
