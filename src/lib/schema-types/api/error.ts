@@ -9,9 +9,17 @@ export interface Error {
    */
   error: string;
   /**
-   * A stable name for the error that a client may act on, e.g. `busy` (503: retry after Retry-After seconds).
+   * A stable code a program can switch on (docs/api.md#error-codes): invalid_domain, not_resolvable, payment_required, token_used, token_expired, rate_limited, busy or timeout. Absent for other problems (a malformed body, an unknown field); new codes may be added.
    */
-  code?: string;
+  code?:
+    | 'invalid_domain'
+    | 'not_resolvable'
+    | 'payment_required'
+    | 'token_used'
+    | 'token_expired'
+    | 'rate_limited'
+    | 'busy'
+    | 'timeout';
   /**
    * For rate_limited and busy: seconds until a retry may succeed (the Retry-After header of REST).
    */
