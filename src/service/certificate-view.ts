@@ -85,7 +85,8 @@ export class LedgerCertificates implements CertificateReader {
 
   private async withLifecycle(view: CertificateView): Promise<CertificateView> {
     const known = await this.lifecycle?.status(view.id);
-    return known ? { ...view, status: pageStatus(known) } : view;
+    // A registry that keeps no history says valid for lack of knowledge; what the ledger showed above stands.
+    return known && known.status !== 'valid' ? { ...view, status: pageStatus(known) } : view;
   }
 
   private view(id: string, domain: string, body: string, latestId: string): CertificateView {

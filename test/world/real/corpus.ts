@@ -26,6 +26,11 @@ const sourceSchema = z
         })
         .strict(),
     ]),
+    /**
+     * Where the publisher serves it. A document bound to that address (an OpenID issuer, an agent card naming its
+     * own URL) cannot be moved to a test site: test/plugins/agents/real-documents.test.ts judges those at it.
+     */
+    address: z.url().optional(),
     /** The path the site serves it at, e.g. /robots.txt or /.well-known/security.txt. */
     serve_at: z.string().regex(/^\/[^?#\s]*$/),
     /** For paths without a telling extension: the Content-Type it is served with. */
@@ -55,6 +60,8 @@ export interface RealEntry {
   contentType?: string;
   hosts: string[];
   judgements: Record<string, string>;
+  /** Set for documents judged at their publisher's address instead (see the schema). */
+  address?: string;
 }
 
 function readEntry(kind: string, name: string): RealEntry {
@@ -80,6 +87,7 @@ function readEntry(kind: string, name: string): RealEntry {
     ...(parsed.data.content_type ? { contentType: parsed.data.content_type } : {}),
     hosts: parsed.data.hosts,
     judgements: parsed.data.judgements ?? {},
+    ...(parsed.data.address ? { address: parsed.data.address } : {}),
   };
 }
 
