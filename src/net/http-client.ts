@@ -27,6 +27,8 @@ export interface HttpClientDeps {
 
 type Method = NonNullable<HttpRequestOptions['method']>;
 
+/** How many times its host-time limit a request may take in wall time, as the scan's own ceiling allows. */
+const WALL_CLOCK_CEILING = 3;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Headers that carry the caller's credentials; they never follow a redirect to another origin. */
 const ORIGIN_BOUND = ['authorization', 'cookie', 'proxy-authorization'];
@@ -140,9 +142,15 @@ export function createHttpClient(
         const endpoint = endpointOf(url, pin);
         const known = silent.get(endpoint);
         if (known) throw known;
-        // undici's own connect, header and body timers are off: the deadline is the one limit, on host time.
+        // undici's header and body timers are off: the deadline is the one limit, on host time. Its connect timer
+        // stays as a backstop at the wall-clock ceiling (3x): a connection set-up that never completes is not
+        // ended by destroying the client, and would otherwise hold its socket open after the scan.
         client = new Client(url.origin, {
-          connect: { lookup: pinnedLookup(pin), secureContext: deps.secureContext, timeout: 0 },
+          connect: {
+            lookup: pinnedLookup(pin),
+            secureContext: deps.secureContext,
+            timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
+          },
           maxHeaderSize: limits.maxHeaderBytes,
           headersTimeout: 0,
           bodyTimeout: 0,
