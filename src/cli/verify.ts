@@ -19,7 +19,8 @@ import type { Config } from '../lib/config.ts';
 import { UsageError, type CliIo } from './io.ts';
 import { reevaluationChecks } from './reevaluate.ts';
 
-export const USAGE = 'dvs verify <certificate.json> [--issuer <https origin>]... [--jwks <file|https-url>] [--dns]';
+export const USAGE =
+  'dvs verify <certificate.json> [--issuer <https origin>]... [--jwks <file|https-url>] [--dns] [--reevaluate] [--at <time>] [--offline]';
 
 /** A file the verifier relies on, parsed strictly: a duplicate member is refused, not resolved. */
 function readStrictFile(file: string): { value: unknown } | { duplicate: string } {
