@@ -27,10 +27,11 @@ const sourceSchema = z
         .strict(),
     ]),
     /**
-     * Where the publisher serves it. A document bound to that address (an OpenID issuer, an agent card naming its
-     * own URL) cannot be moved to a test site: test/plugins/agents/real-documents.test.ts judges those at it.
+     * Where the publisher serves it (an address, or a sentence when it has no fixed one). A document bound to
+     * that address (an OpenID issuer, an agent card naming its own URL) cannot be moved to a test site:
+     * test/plugins/agents/real-documents.test.ts judges those at it.
      */
-    address: z.url().optional(),
+    address: z.string().min(1).optional(),
     /** The path the site serves it at, e.g. /robots.txt or /.well-known/security.txt. */
     serve_at: z.string().regex(/^\/[^?#\s]*$/),
     /** For paths without a telling extension: the Content-Type it is served with. */
