@@ -146,6 +146,8 @@ function certificateLifecyclePaths(trustProxy: boolean): Json {
         operationId: 'certificateStatus',
         tags: ['certificates'],
         summary: 'Whether a certificate is still current: valid, expired, superseded or revoked',
+        description:
+          'The status now: valid, expired (past expires_at), superseded (a newer certificate for the domain exists, named in superseded_by) or revoked by the operator (with revoked_at and the reason). Not cached: it changes.',
         parameters: [certificateId],
         responses: {
           '200': jsonResponse('The status (not cached: it changes).', 'CertificateStatus'),
@@ -159,6 +161,8 @@ function certificateLifecyclePaths(trustProxy: boolean): Json {
         operationId: 'certificateEvidence',
         tags: ['certificates'],
         summary: 'The observations a certificate was judged on: the canonical JSON whose SHA-256 is evidence_digest',
+        description:
+          'The very bytes the certificate was judged on, kept while the certificate is valid. Check their SHA-256 against payload.evidence_digest and judge them again with the ruleset the certificate names (dvs verify --reevaluate).',
         parameters: [certificateId],
         responses: {
           '200': {

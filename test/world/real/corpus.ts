@@ -26,12 +26,6 @@ const sourceSchema = z
         })
         .strict(),
     ]),
-    /**
-     * Where the publisher serves it (an address, or a sentence when it has no fixed one). A document bound to
-     * that address (an OpenID issuer, an agent card naming its own URL) cannot be moved to a test site:
-     * test/plugins/agents/real-documents.test.ts judges those at it.
-     */
-    address: z.string().min(1).optional(),
     /** The path the site serves it at, e.g. /robots.txt or /.well-known/security.txt. */
     serve_at: z.string().regex(/^\/[^?#\s]*$/),
     /** For paths without a telling extension: the Content-Type it is served with. */
@@ -61,15 +55,17 @@ export interface RealEntry {
   contentType?: string;
   hosts: string[];
   judgements: Record<string, string>;
-  /** Set for documents judged at their publisher's address instead (see the schema). */
-  address?: string;
 }
 
-function readEntry(kind: string, name: string): RealEntry {
+function readEntry(kind: string, name: string): RealEntry | null {
   const dir = path.join(REAL_DIR, kind, name);
   if (!slug.test(name)) throw new Error(`${dir}: the folder name must be a lower-case slug`);
   const file = path.join(dir, 'source.yaml');
-  const parsed = sourceSchema.safeParse(parseYaml(readFileSync(file, 'utf8')));
+  const raw = parseYaml(readFileSync(file, 'utf8')) as unknown;
+  // A document bound to its publisher's address (an OpenID issuer, an agent card naming its own URL) cannot be
+  // moved to a test site: test/plugins/agents/real-documents.test.ts judges those at that address.
+  if (raw !== null && typeof raw === 'object' && 'address' in raw) return null;
+  const parsed = sourceSchema.safeParse(raw);
   if (!parsed.success)
     throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const documents = readdirSync(dir).filter((f) => f !== 'source.yaml');
@@ -88,7 +84,6 @@ function readEntry(kind: string, name: string): RealEntry {
     ...(parsed.data.content_type ? { contentType: parsed.data.content_type } : {}),
     hosts: parsed.data.hosts,
     judgements: parsed.data.judgements ?? {},
-    ...(parsed.data.address ? { address: parsed.data.address } : {}),
   };
 }
 
@@ -99,7 +94,7 @@ export function loadCorpus(dir = REAL_DIR): RealEntry[] {
     readdirSync(path.join(dir, kind))
       .filter((n) => statSync(path.join(dir, kind, n)).isDirectory())
       .sort()
-      .map((n) => readEntry(kind, n)),
+      .flatMap((n) => readEntry(kind, n) ?? []),
   );
 }
 
