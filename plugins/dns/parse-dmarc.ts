@@ -59,9 +59,14 @@ const fo9989: Check = (v) => {
 const fo7489: Check = (v) =>
   /^[01ds](?:[ \t]*:[ \t]*[01ds])*$/i.test(v) ? null : 'breaks dmarc-fo: 0, 1, d or s joined by ":"';
 
-/** dmarc-rfmt: Keyword *( *WSP ":" Keyword ), registered formats only (afrf). */
+/**
+ * dmarc-rfmt: Keyword *( *WSP ":" Keyword ), Keyword = Ldh-str (RFC 5321). White space is let through after ":"
+ * too, as dmarc-fo allows it. An unregistered format is no syntax error: section 6.3 tells receivers to ignore it.
+ */
 const rf7489: Check = (v) =>
-  v.split(/[ \t]*:/).every((k) => k.toLowerCase() === 'afrf') ? null : 'breaks dmarc-rfmt: only afrf is registered';
+  v.split(/[ \t]*:[ \t]*/).every((k) => /^[A-Za-z0-9-]*[A-Za-z0-9]$/.test(k))
+    ? null
+    : 'breaks dmarc-rfmt: Keywords (letters, digits, inner "-") joined by ":"';
 
 /** dmarc-ainterval = 1*DIGIT, a 32-bit unsigned integer (section 6.3). */
 const ri7489: Check = (v) =>
