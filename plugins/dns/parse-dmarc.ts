@@ -60,13 +60,15 @@ const fo7489: Check = (v) =>
   /^[01ds](?:[ \t]*:[ \t]*[01ds])*$/i.test(v) ? null : 'breaks dmarc-fo: 0, 1, d or s joined by ":"';
 
 /**
- * dmarc-rfmt: Keyword *( *WSP ":" Keyword ), Keyword = Ldh-str (RFC 5321). White space is let through after ":"
- * too, as dmarc-fo allows it. An unregistered format is no syntax error: section 6.3 tells receivers to ignore it.
+ * dmarc-rfmt: Keyword *( *WSP ":" Keyword ), Keyword = Ldh-str (RFC 5321); white space is let through after ":"
+ * too, as dmarc-fo allows it. Section 6.3 says the values MUST be registered formats (only afrf is).
  */
-const rf7489: Check = (v) =>
-  v.split(/[ \t]*:[ \t]*/).every((k) => /^[A-Za-z0-9-]*[A-Za-z0-9]$/.test(k))
-    ? null
-    : 'breaks dmarc-rfmt: Keywords (letters, digits, inner "-") joined by ":"';
+const rf7489: Check = (v) => {
+  const keywords = v.split(/[ \t]*:[ \t]*/);
+  if (!keywords.every((k) => /^[A-Za-z0-9-]*[A-Za-z0-9]$/.test(k)))
+    return 'breaks dmarc-rfmt: Keywords (letters, digits, inner "-") joined by ":"';
+  return keywords.every((k) => k.toLowerCase() === 'afrf') ? null : 'breaks dmarc-rfmt: only afrf is registered';
+};
 
 /** dmarc-ainterval = 1*DIGIT, a 32-bit unsigned integer (section 6.3). */
 const ri7489: Check = (v) =>

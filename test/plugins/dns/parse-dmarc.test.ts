@@ -143,6 +143,7 @@ describe('records with one production broken', () => {
     ['ri=4294967296', null, 'dmarc-ainterval'],
     ['rf=afrf-', null, 'dmarc-rfmt'],
     ['rf=afrf.x', null, 'dmarc-rfmt'],
+    ['rf=iodef', null, 'dmarc-rfmt'],
     ['r2d2=x', 'dmarc-tag', 'dmarc-tag'],
     ['junk', 'dmarc-tag', 'dmarc-tag'],
     ['aspf=', 'dmarc-tag', 'dmarc-tag'],

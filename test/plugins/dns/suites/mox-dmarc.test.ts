@@ -107,11 +107,17 @@ const LOOKED_UP: [string, boolean][] = [
  * mox's parser returns such records as valid with policy none. The records still break the grammar (section 6.3:
  * `p` is required; `sp` must be a dmarc-request), and the owner's intended policy is lost, so our RFC 7489 view
  * reports them. (Our RFC 9989 view accepts the first, where a missing `p` reads as `p=none`.)
+ *
+ * Unregistered report format. Section 6.3 says the `rf` values MUST be registered formats (only `afrf` is) and
+ * lets a receiver ignore the others; mox ignores `other`, OpenDMARC refuses `rf=bob`. A validator judges what
+ * the owner publishes, so the MUST decides: we report it (and agree with OpenDMARC).
  */
 const JUDGED: Record<string, string> = {
   'valid:v=DMARC1; rua=mailto:mjl@mox.example': 'receiver fallback for a missing p, RFC 7489 section 6.6.3',
   'valid:v=DMARC1; p=reject; sp=invalid; rua=mailto:mjl@mox.example':
     'receiver fallback for an invalid sp, RFC 7489 section 6.6.3',
+  'valid:V = DMARC1 ; P = reject ;\tSP=none; unknown \t=\t ignored-future-value \t ; adkim=s; aspf=s; rua=mailto:dmarc-feedback@example.com  ,\t\tmailto:tld-test@thirdparty.example.net!10m; RUF=mailto:auth-reports@example.com  ,\t\tmailto:tld-test@thirdparty.example.net!0G; RI = 123; FO = 0:1:d:s ; RF= afrf : other; Pct = 0':
+    'rf=afrf:other, an unregistered report format, RFC 7489 section 6.3',
 };
 
 const valid = (record: string) => parseDmarc(record).errors_rfc7489.length === 0;
@@ -139,8 +145,8 @@ const outcomes = [
 describe('DMARC parser (RFC 7489 view) against mox (dmarc/parse_test.go, dmarc_test.go, examples_test.go)', () => {
   it.each(outcomes)('$id', ({ id, agrees }) => expect(agrees || id in JUDGED).toBe(true));
 
-  // 48 of 50: the two judged fallback records keep this suite under the 97 % floor (issue 14), by choice.
+  // 47 of 50: the three judged records keep this suite under the 97 % floor (issue 14), by choice.
   it('agrees on every case but the judged ones', () => {
-    expectAgreement('mox DMARC', outcomes, JUDGED, 0.96);
+    expectAgreement('mox DMARC', outcomes, JUDGED, 0.94);
   });
 });
