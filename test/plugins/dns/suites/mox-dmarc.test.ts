@@ -61,7 +61,10 @@ const BAD = [
 const VALID: [string, Values][] = [
   ['v=DMARC1; rua=mailto:mjl@mox.example', { p: 'none', rua: ['mailto:mjl@mox.example'] }],
   ['v=DMARC1; p=reject; sp=invalid; rua=mailto:mjl@mox.example', { p: 'none', rua: ['mailto:mjl@mox.example'] }],
-  ['v=DMARC1; p=none; rua=mailto:dmarc-feedback@example.com', { p: 'none', rua: ['mailto:dmarc-feedback@example.com'] }],
+  [
+    'v=DMARC1; p=none; rua=mailto:dmarc-feedback@example.com',
+    { p: 'none', rua: ['mailto:dmarc-feedback@example.com'] },
+  ],
   [
     'v=DMARC1; p=none; rua=mailto:dmarc-feedback@example.com;ruf=mailto:auth-reports@example.com',
     { p: 'none', rua: ['mailto:dmarc-feedback@example.com'], ruf: ['mailto:auth-reports@example.com'] },

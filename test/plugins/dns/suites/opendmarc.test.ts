@@ -32,7 +32,8 @@ const PARSE: [string, boolean][] = [
 ];
 
 /** test_dmarc_fetch.c: the record parses and these values are read back. */
-const FETCH = 'v=DMARC1; p=none; sp=none; adkim=s; aspf=s; pct=50; ri=300; rf=afrf; rua=mailto:dmarc-a@abuse.net; ruf=mailto:dmarc-f@abuse.net';
+const FETCH =
+  'v=DMARC1; p=none; sp=none; adkim=s; aspf=s; pct=50; ri=300; rf=afrf; rua=mailto:dmarc-a@abuse.net; ruf=mailto:dmarc-f@abuse.net';
 const FETCHED = { p: 'none', sp: 'none', adkim: 's', aspf: 's', pct: 50 };
 
 /**

@@ -31,7 +31,8 @@ const PERMERROR_RULES = [
   'include_targets_published',
   'included_records_valid',
 ].map((name) => {
-  const rule = parse(readFileSync(new URL(`../../../../rules/email/spf/${name}.yaml`, import.meta.url), 'utf8'));
+  const file = new URL(`../../../../rules/email/spf/${name}.yaml`, import.meta.url);
+  const rule = parse(readFileSync(file, 'utf8')) as Parameters<typeof compileRule>[0];
   return { name, compiled: compileRule(rule) };
 });
 
@@ -85,7 +86,7 @@ function answer(zone: Map<string, Node>, name: string, type: string, depth = 0):
       if (item.type === type) throw timeout(name);
       continue;
     }
-    answers.push({ name, type: item.type, ttl: 60, data: item.data } as DnsRecord);
+    answers.push({ name, type: item.type, ttl: 60, data: item.data });
     if (item.type === 'CNAME' && depth === 0) answers.push(...answer(zone, String(item.data), type, 1).answers);
   }
   return { ...base, rcode: 'NOERROR', answers };

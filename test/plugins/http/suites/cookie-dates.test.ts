@@ -92,7 +92,10 @@ function read(value: string): string | null {
 
 const outcomes = [
   ...EXAMPLES.map(([value, expected], i) => ({ id: `examples ${i + 1}: ${value}`, agrees: read(value) === expected })),
-  ...BSD_EXAMPLES.map(([value, expected], i) => ({ id: `bsd-examples ${i + 1}: ${value}`, agrees: read(value) === expected })),
+  ...BSD_EXAMPLES.map(([value, expected], i) => ({
+    id: `bsd-examples ${i + 1}: ${value}`,
+    agrees: read(value) === expected,
+  })),
 ];
 
 describe('cookie-date against the http-state date cases', () => {

@@ -34,8 +34,7 @@ interface Stored {
 
 const domainMatch = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
 const pathMatch = (path: string, cookiePath: string) =>
-  path === cookiePath ||
-  (path.startsWith(cookiePath) && (cookiePath.endsWith('/') || path[cookiePath.length] === '/'));
+  path === cookiePath || (path.startsWith(cookiePath) && (cookiePath.endsWith('/') || path[cookiePath.length] === '/'));
 
 /** Stores one parsed cookie (section 5.7), or drops it; an expired cookie removes the one it replaces. */
 function store(jar: Stored[], header: string, url: URL, created: number): void {
