@@ -21,7 +21,7 @@ import { privateDir } from '../lib/private-files.ts';
 import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
-import { Certificates, registryOverGate } from '../service/certificates.ts';
+import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { createScanSlots } from '../service/scan-slots.ts';
 import { FullValidations } from '../service/full-validations.ts';
@@ -41,8 +41,8 @@ export interface PaymentsHandle {
   close(): Promise<void>;
   /** Sells tokens; the checkout is mounted when there is one. */
   processor?: PaymentProcessor;
-  /** The certificates' status and evidence (the ledger); without it only the bodies are known. */
-  certificates?: CertificateRegistry;
+  /** The certificates' status and evidence (the ledger). */
+  certificates: CertificateRegistry;
   /** Resolves when the ledger answers; readiness uses it when offered. */
   ready?(): Promise<void>;
 }
@@ -107,8 +107,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     accepting: () => !draining,
   });
 
-  const lifecycle = new Certificates(payments.certificates ?? registryOverGate(payments.gate));
-  const certificates = new LedgerCertificates(payments.gate, undefined, lifecycle);
+  const lifecycle = new Certificates(payments.certificates);
+  const certificates = new LedgerCertificates(lifecycle);
 
   const readiness = {
     async problem(): Promise<string | null> {
@@ -141,7 +141,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
         baseUrl: config.baseUrl,
         quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
       }),
-      ...paymentRoutes(payments, config, log, shared.rateLimiter, certificates),
+      ...paymentRoutes(payments.processor, { lifecycle, reader: certificates }, config, log, shared.rateLimiter),
     ],
   });
 
