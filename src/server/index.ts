@@ -28,8 +28,8 @@ import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
 import { QuickScans } from '../service/quick-scans.ts';
 import { openSharedState } from '../service/shared-state.ts';
-import { buildJwks, loadRetiredKeys } from '../signing/jwks.ts';
-import { loadAgentKey, loadSigningKey } from '../signing/keys.ts';
+import { SigningKeyStore } from '../signing/key-store.ts';
+import { loadAgentKey } from '../signing/keys.ts';
 import { clientTimeoutOptions } from './client-timeouts.ts';
 import { startRedirectServer } from './http-redirect.ts';
 import { PromMetrics, startMetricsServer } from './metrics.ts';
@@ -72,8 +72,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   // The checked ruleset, from an artifact in the data dir that matches the lock: the service starts without
   // re-running every schema and example (dvs rules check and the tests do that).
   const ruleset = loadRunRuleset(path.join(config.dataDir, 'cache'));
-  const signingKey = await loadSigningKey(config.dataDir);
-  const jwks = buildJwks(signingKey.publicJwk, loadRetiredKeys(config.dataDir));
+  // Re-read at each signature when `dvs keys rotate` replaced the key file: a rotation needs no restart.
+  const signingKeys = await SigningKeyStore.open(config.dataDir, log);
   const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
   const { payments } = opts;
   const metrics = new PromMetrics();
@@ -92,7 +92,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     scanner,
     ruleset,
     gate: payments.gate,
-    signingKey,
+    signingKeys,
     baseUrl: config.baseUrl,
     lifetimeSeconds: config.certificates.lifetimeSeconds,
     log,
@@ -128,12 +128,12 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
     log,
-    wrap: [metrics.requestCounter(), signResponses(signingKey)],
+    wrap: [metrics.requestCounter(), signResponses(signingKeys)],
     routers: [
       healthRoutes(readiness),
       scanRoutes(ops),
       mcpRoutes(ops, config.baseUrl, log),
-      documentRoutes({ config, jwks, agentKey }),
+      documentRoutes({ config, signingKeys, agentKey }),
       pageRoutes({
         ops,
         reports: new QuickScanReports(quickScans, ruleset),
