@@ -8,6 +8,7 @@ import type { Config } from '../lib/config.ts';
 import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
 import { providers } from '../../plugins/index.ts';
 import { createApp } from '../api/app.ts';
+import { callerIdentity } from '../api/caller-identity.ts';
 import { documentRoutes } from '../api/document-routes.ts';
 import { healthRoutes } from '../api/health-routes.ts';
 import { mcpRoutes } from '../api/mcp-routes.ts';
@@ -21,6 +22,9 @@ import { privateDir } from '../lib/private-files.ts';
 import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
+import { CallerIdentities, netDirectoryFetcher } from '../service/caller-identity.ts';
+import { createNet } from '../net/index.ts';
+import { AgentDirectories } from '../signing/agent-directories.ts';
 import { Certificates, registryOverGate } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { createScanSlots } from '../service/scan-slots.ts';
@@ -86,6 +90,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     cache: shared.cache,
     ttlSeconds: config.quickScan.cacheTtlSeconds,
     rateLimiter: shared.rateLimiter,
+    agentRateLimiter: shared.agentRateLimiter,
     metrics,
   });
   const fullValidations = new FullValidations({
@@ -124,10 +129,19 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       return null;
     },
   };
+  const identities = config.callerIdentity.enabled
+    ? new CallerIdentities({
+        // One guarded network for every directory fetch: the address policy, CA and limits of the probes.
+        directories: new AgentDirectories({ fetch: netDirectoryFetcher(createNet(config)) }),
+        waitMs: config.callerIdentity.directoryWaitMs,
+        metrics,
+      })
+    : null;
   const app = createApp({
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
     log,
+    ...(identities ? { identify: callerIdentity(identities, config.baseUrl, log) } : {}),
     wrap: [metrics.requestCounter(), signResponses(signingKeys)],
     routers: [
       healthRoutes(readiness),
