@@ -21,12 +21,6 @@ interface Loaded {
   jwks: ServiceJwks;
 }
 
-/** A fixed key (tests, and anything that signs once): never reloads. */
-export function fixedKeySource(key: SigningKey, retired: ServiceJwks['keys'] = []): SigningKeySource {
-  const jwks = buildJwks(key.publicJwk, retired);
-  return { current: async () => key, jwks: async () => jwks };
-}
-
 export class SigningKeyStore implements SigningKeySource {
   private loaded: Loaded | null = null;
   private reloading: Promise<Loaded> | null = null;

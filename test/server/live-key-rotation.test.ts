@@ -50,14 +50,14 @@ async function dvsKeys(action: string): Promise<string> {
 it('signs with the rotated key without a restart; both keys verify with jose and are anchored', async () => {
   const first = await certify();
   expect(first.payload.issuer.kid).toBe('service-signing-key-v1');
-  expect(responseKeyid((await svc.call('GET', '/health')).headers)).toBe('service-signing-key-v1');
+  expect(responseKeyid((await svc.call('GET', '/healthz')).headers)).toBe('service-signing-key-v1');
 
   const rotated = await dvsKeys('rotate');
   expect(rotated).toContain('current  service-signing-key-v2');
 
   const second = await certify();
   expect(second.payload.issuer.kid).toBe('service-signing-key-v2');
-  expect(responseKeyid((await svc.call('GET', '/health')).headers)).toBe('service-signing-key-v2');
+  expect(responseKeyid((await svc.call('GET', '/healthz')).headers)).toBe('service-signing-key-v2');
 
   const jwks = (await svc.call('GET', '/.well-known/jwks.json')).json() as JSONWebKeySet;
   expect(jwks.keys.map((k) => k.kid)).toEqual(['service-signing-key-v2', 'service-signing-key-v1']);
