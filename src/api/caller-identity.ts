@@ -11,7 +11,11 @@ import { throttledWarning } from './throttled-warning.ts';
 
 export const VERIFIED_AGENT_HEADER = 'X-Verified-Agent';
 
-export function callerIdentity(identities: CallerIdentities, baseUrl: string, log: Logger): Middleware<RequestState> {
+export function callerIdentity(
+  identities: Pick<CallerIdentities, 'identify'>,
+  baseUrl: string,
+  log: Logger,
+): Middleware<RequestState> {
   const warn = throttledWarning(log, 'caller signature not verified; served as unsigned');
   return async function identifyCaller(ctx, next) {
     // An unsigned request pays nothing.
