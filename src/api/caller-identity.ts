@@ -26,6 +26,8 @@ export function callerIdentity(
     if (verdict.status === 'verified') {
       ctx.state.verifiedAgent = verdict.agent;
       ctx.set(VERIFIED_AGENT_HEADER, verdict.agent);
+      // A shared cache must not hand this answer, with its header, to another caller.
+      ctx.vary('Signature');
     } else if (verdict.status === 'invalid') {
       warn({ req_id: ctx.state.requestId, agent: verdict.agent, reason: verdict.reason });
     }

@@ -60,6 +60,7 @@ it('records a verified caller in the header, the request state and the log line'
   verdict = { status: 'verified', agent: 'https://agent.example', keyid: 'k1' };
   const res = await fetch(`${base}/who?q=1`, { headers: signedHeaders });
   expect(res.headers.get('x-verified-agent')).toBe('https://agent.example');
+  expect(res.headers.get('vary')).toMatch(/Signature/);
   expect(await res.json()).toEqual({ agent: 'https://agent.example' });
   expect(asked.at(-1)!.url).toBe('https://dvs.example.net/who?q=1');
   expect(requestLine('/who')).toMatchObject({ verified_agent: 'https://agent.example', status: 200 });
