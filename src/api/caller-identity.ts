@@ -19,7 +19,10 @@ export function callerIdentity(
   const warn = throttledWarning(log, 'caller signature not verified; served as unsigned');
   return async function identifyCaller(ctx, next) {
     // An unsigned request pays nothing.
-    if (ctx.get('signature-input') === '') return next();
+    if (ctx.get('signature-input') === '') {
+      await next();
+      return;
+    }
     const verdict = await identities
       .identify({ method: ctx.method, url: baseUrl + ctx.url, headers: ctx.headers })
       .catch((err: unknown) => ({ status: 'invalid' as const, agent: null, reason: (err as Error).message }));

@@ -70,6 +70,17 @@ export interface RunningService {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Web Bot Auth on incoming requests, unless configured off. */
+function callerIdentities(config: Config, metrics: PromMetrics): CallerIdentities | null {
+  if (!config.callerIdentity.enabled) return null;
+  return new CallerIdentities({
+    // One guarded network for every directory fetch: the address policy, CA and limits of the probes.
+    directories: new AgentDirectories({ fetch: netDirectoryFetcher(createNet(config)) }),
+    waitMs: config.callerIdentity.directoryWaitMs,
+    metrics,
+  });
+}
+
 export async function startService(config: Config, opts: ServiceOptions): Promise<RunningService> {
   const log = opts.log ?? createLogger(config);
   privateDir(config.dataDir);
@@ -129,14 +140,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       return null;
     },
   };
-  const identities = config.callerIdentity.enabled
-    ? new CallerIdentities({
-        // One guarded network for every directory fetch: the address policy, CA and limits of the probes.
-        directories: new AgentDirectories({ fetch: netDirectoryFetcher(createNet(config)) }),
-        waitMs: config.callerIdentity.directoryWaitMs,
-        metrics,
-      })
-    : null;
+  const identities = callerIdentities(config, metrics);
   const app = createApp({
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,

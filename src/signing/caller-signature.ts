@@ -3,7 +3,7 @@
 // names, covering @authority and signature-agent, inside a created/expires window. Anything short of that is
 // `invalid` with the reason, and the caller is served as unsigned: an identity is a bonus, never a requirement.
 import { createVerifier, httpbis, type SignatureParameters } from 'http-message-signatures';
-import { parseDictionary, parseItem, type Dictionary, type InnerList, type Item } from 'structured-headers';
+import { parseDictionary, parseItem, type Dictionary, type InnerList } from 'structured-headers';
 import { directoryUrl, type DirectoryResult } from './agent-directory.ts';
 
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
@@ -67,7 +67,7 @@ function webBotAuthSignature(input: string): Labelled | null | string {
 function agentUrl(header: string, label: string): URL | string {
   let value: unknown;
   try {
-    value = (parseItem(header) as Item)[0];
+    value = parseItem(header)[0];
   } catch {
     try {
       const dictionary = parseDictionary(header);

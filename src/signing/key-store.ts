@@ -52,10 +52,10 @@ export class SigningKeyStore implements SigningKeySource {
 
   private async load(): Promise<Loaded> {
     // The first read creates the file on a first start; a file replaced while it was read is read again.
-    let key = await loadSigningKey(this.dataDir);
+    await loadSigningKey(this.dataDir);
     for (;;) {
       const stamp = this.stamp();
-      key = await loadSigningKey(this.dataDir);
+      const key = await loadSigningKey(this.dataDir);
       if (stamp === this.stamp()) return { stamp, key, jwks: buildJwks(key.publicJwk, loadRetiredKeys(this.dataDir)) };
     }
   }
