@@ -12,7 +12,7 @@ import type { PaymentGate, StoredCertificate } from '../payments/gate.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { ProgressListener, Scanner } from './scanner.ts';
 import { certificateText, issueCertificate } from '../signing/certificate.ts';
-import type { SigningKey } from '../signing/keys.ts';
+import type { SigningKeySource } from '../signing/key-store.ts';
 import type { Certificate } from '../signing/payload.ts';
 import { scanError, scanResult, type ScanResult } from './scan-result.ts';
 
@@ -46,7 +46,8 @@ export interface FullValidationDeps {
   scanner: Scanner;
   ruleset: Ruleset;
   gate: PaymentGate;
-  signingKey: SigningKey;
+  /** The key to sign with at the moment of signing (a rotation while the service runs takes effect at once). */
+  signingKeys: SigningKeySource;
   baseUrl: string;
   /** How long a certificate stays valid after its observations (DVS_CERTIFICATE_LIFETIME). */
   lifetimeSeconds: number;
@@ -111,7 +112,7 @@ export class FullValidations {
     signal?: AbortSignal,
     onProgress?: ProgressListener,
   ): Promise<FullValidationOutcome> {
-    const { scanner, gate, ruleset, signingKey, baseUrl, log, metrics } = this.deps;
+    const { scanner, gate, ruleset, signingKeys, baseUrl, log, metrics } = this.deps;
     this.running++;
     let committed = false;
     const started = process.hrtime.bigint();
@@ -129,7 +130,7 @@ export class FullValidations {
       const certificate = issueCertificate({
         report,
         issuer: { baseUrl },
-        key: signingKey,
+        key: await signingKeys.current(),
         validity: { issuedAt: new Date(), lifetimeSeconds: this.deps.lifetimeSeconds },
       });
       const body = certificateText(certificate);
