@@ -13,7 +13,7 @@ import { secureContexts } from './secure-contexts.ts';
 
 export { NetError } from './types.ts';
 export type * from './types.ts';
-export { verifyWebBotAuth, createWebBotAuthSigner, type WebBotAuthVerdict } from './web-bot-auth.ts';
+export { createWebBotAuthSigner } from './web-bot-auth.ts';
 export { encodeSvcb, decodeSvcb, type SvcbData } from './svcb-codec.ts';
 
 export interface NetOptions {

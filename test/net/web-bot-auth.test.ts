@@ -3,7 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { verify as wbaVerify, signatureHeaders } from 'web-bot-auth';
 import { verifierFromJWK, signerFromJWK } from 'web-bot-auth/crypto';
 import { keyFromSeed, type SigningKey } from '../../src/signing/keys.ts';
-import { createWebBotAuthSigner, verifyWebBotAuth } from '../../src/net/web-bot-auth.ts';
+import { createWebBotAuthSigner } from '../../src/net/web-bot-auth.ts';
+import { verifyCallerSignature, type SignedRequest } from '../../src/signing/caller-signature.ts';
 import { createNet } from '../../src/net/index.ts';
 import {
   startDnsServer,
@@ -37,7 +38,18 @@ async function cloudflareVerifies(
   );
 }
 
-const lookupFor = (k: SigningKey) => (keyid: string) => (keyid === k.thumbprint ? k.publicKeyObject : null);
+/** This service's verdict, with a directory at DIRECTORY that lists `k` (the directory's own checks are tested apart). */
+const verdictWith = (request: SignedRequest, k: SigningKey) =>
+  verifyCallerSignature(request, {
+    directory: async (url) => ({
+      ok: true,
+      directory: {
+        origin: url.origin,
+        keys: new Map([[k.thumbprint, { keyid: k.thumbprint, publicKey: k.publicKeyObject, nbf: null, exp: null }]]),
+      },
+    }),
+  });
+const VERIFIED = (k: SigningKey) => ({ status: 'verified', agent: 'https://dvs.example', keyid: k.thumbprint });
 
 beforeAll(async () => {
   key = await keyFromSeed('agent-key', new Uint8Array(32).fill(7), '2026-01-01T00:00:00Z');
@@ -80,7 +92,7 @@ describe('Web Bot Auth signing', () => {
       ...request,
       headers: { ...request.headers, ...(await createWebBotAuthSigner(key, DIRECTORY)(request)) },
     };
-    expect(await verifyWebBotAuth(signed, lookupFor(key))).toEqual({ verified: true, keyid: key.thumbprint });
+    expect(await verdictWith(signed, key)).toEqual(VERIFIED(key));
     expect(await cloudflareVerifies(signed, key)).toBe(true);
     expect(await cloudflareVerifies(signed, stranger)).toBe(false);
   });
@@ -93,7 +105,7 @@ describe('Web Bot Auth signing', () => {
       created: now,
       expires: new Date(now.getTime() + 60_000),
     });
-    const verdict = await verifyWebBotAuth(
+    const verdict = await verdictWith(
       {
         method: 'GET',
         url: 'https://site.test/',
@@ -103,34 +115,32 @@ describe('Web Bot Auth signing', () => {
           'signature-input': made['Signature-Input'],
         },
       },
-      lookupFor(key),
+      key,
     );
-    expect(verdict).toEqual({ verified: true, keyid: key.thumbprint });
+    expect(verdict).toEqual(VERIFIED(key));
   });
 
   it('refuses another authority, an unknown key, an expired signature and a missing one', async () => {
     const sign = createWebBotAuthSigner(key, DIRECTORY);
     const request = { method: 'GET', url: 'https://site.test/', headers: {} };
     const headers = await sign(request);
-    expect(
-      await verifyWebBotAuth({ ...request, url: 'https://elsewhere.test/', headers }, lookupFor(key)),
-    ).toMatchObject({ verified: false });
-    expect(await verifyWebBotAuth({ ...request, headers }, lookupFor(stranger))).toMatchObject({
-      verified: false,
-      reason: `unknown keyid ${key.thumbprint}`,
+    expect(await verdictWith({ ...request, url: 'https://elsewhere.test/', headers }, key)).toMatchObject({
+      status: 'invalid',
+      reason: expect.stringMatching(/does not verify/) as string,
+    });
+    expect(await verdictWith({ ...request, headers }, stranger)).toMatchObject({
+      status: 'invalid',
+      reason: `keyid ${key.thumbprint} is not a key the directory lists and signed with`,
     });
     const stale = await sign(request, new Date(Date.now() - 5 * 60_000));
-    expect(await verifyWebBotAuth({ ...request, headers: stale }, lookupFor(key))).toMatchObject({
-      verified: false,
-      reason: 'Signature has expired',
+    expect(await verdictWith({ ...request, headers: stale }, key)).toMatchObject({
+      status: 'invalid',
+      reason: 'the signature has expired',
     });
     expect(
-      await verifyWebBotAuth(
-        { ...request, headers: { ...headers, 'signature-agent': '"https://evil.example/"' } },
-        lookupFor(key),
-      ),
-    ).toMatchObject({ verified: false });
-    expect(await verifyWebBotAuth(request, lookupFor(key))).toMatchObject({ verified: false, reason: 'no signature' });
+      await verdictWith({ ...request, headers: { ...headers, 'signature-agent': '"https://evil.example/"' } }, key),
+    ).toMatchObject({ status: 'invalid' });
+    expect(await verdictWith(request, key)).toEqual({ status: 'unsigned' });
     expect(await cloudflareVerifies({ ...request, url: 'https://elsewhere.test/', headers }, key)).toBe(false);
   });
 });
@@ -143,7 +153,7 @@ describe('Net with an agent key', () => {
     await net.request(`http://site.test:${site.port}/page?q=1`);
     const [got] = received;
     expect(got!.headers['signature-agent']).toBe(`"${DIRECTORY}"`);
-    expect(await verifyWebBotAuth(got!, lookupFor(key))).toEqual({ verified: true, keyid: key.thumbprint });
+    expect(await verdictWith(got!, key)).toEqual(VERIFIED(key));
     expect(await cloudflareVerifies({ method: got!.method, url: got!.url, headers: flat(got!.headers) }, key)).toBe(
       true,
     );

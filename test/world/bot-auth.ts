@@ -1,8 +1,11 @@
 // Web Bot Auth for `web_bot_auth` sites. A real site fetches the key directory named by Signature-Agent; the
-// world has no such service running, so it trusts the agent keys the test hands to startWorld.
+// world has no such service running, so it trusts the agent keys the test hands to startWorld, wherever the
+// header says the directory is, and checks the rest as this service checks its own callers.
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import { verifyWebBotAuth, type PublicKeyInput } from '../../src/net/web-bot-auth.ts';
+import type { DirectoryKey } from '../../src/signing/agent-directory.ts';
+import { verifyCallerSignature } from '../../src/signing/caller-signature.ts';
 
 /** Whether a request, as received at `url`, carries a valid Web Bot Auth signature from a trusted key. */
 export type BotAuthVerifier = (req: IncomingMessage, url: string) => Promise<boolean>;
@@ -17,23 +20,24 @@ export interface AgentJwk {
 
 /** Keys are found by their RFC 7638 thumbprint (the Web Bot Auth keyid), or by their `kid` when they have one. */
 export function botAuthVerifier(trusted: readonly AgentJwk[]): BotAuthVerifier {
-  const byKeyid = (async () => {
-    const map = new Map<string, PublicKeyInput>();
+  const keys = (async () => {
+    const map = new Map<string, DirectoryKey>();
+    const add = (keyid: string, publicKey: KeyObject) => map.set(keyid, { keyid, publicKey, nbf: null, exp: null });
     for (const jwk of trusted) {
       if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.x)
         throw new Error('trustedAgentKeys: only Ed25519 (OKP) JWKs');
       const key = { kty: 'OKP' as const, crv: 'Ed25519' as const, x: jwk.x };
-      map.set(await calculateJwkThumbprint(key as JWK), key);
-      if (jwk.kid) map.set(jwk.kid, key);
+      const publicKey = createPublicKey({ key, format: 'jwk' });
+      add(await calculateJwkThumbprint(key), publicKey);
+      if (jwk.kid) add(jwk.kid, publicKey);
     }
     return map;
   })();
   return async (req, url) => {
-    const keys = await byKeyid;
-    const verdict = await verifyWebBotAuth(
+    const verdict = await verifyCallerSignature(
       { method: req.method ?? 'GET', url, headers: req.headers },
-      (keyid) => keys.get(keyid) ?? null,
+      { directory: async (at) => ({ ok: true, directory: { origin: at.origin, keys: await keys } }) },
     );
-    return verdict.verified;
+    return verdict.status === 'verified';
   };
 }
