@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 
 export const HASH_BYTES = 32;
 
-const sha256 = (...parts: Uint8Array[]): Buffer => {
+const sha256 = (...parts: Uint8Array[]): Buffer<ArrayBuffer> => {
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
   return h.digest();
@@ -110,7 +110,7 @@ export function coverOf({ start, end }: LeafRange): NodeId[] {
 export function rangeHash(range: LeafRange, read: NodeReader): Buffer {
   const nodes = coverOf(range).map(read);
   if (nodes.length === 0) return EMPTY_ROOT;
-  let acc = Buffer.from(nodes[nodes.length - 1]!);
+  let acc: Buffer = Buffer.from(nodes[nodes.length - 1]!);
   for (let i = nodes.length - 2; i >= 0; i--) acc = nodeHash(nodes[i]!, acc);
   return acc;
 }
@@ -224,8 +224,8 @@ export function verifyConsistency({ first, second, path, firstRoot, secondRoot }
     fn = half(fn);
     sn = half(sn);
   }
-  let fr = Buffer.from(proof[0]!);
-  let sr = Buffer.from(proof[0]!);
+  let fr: Buffer = Buffer.from(proof[0]!);
+  let sr: Buffer = Buffer.from(proof[0]!);
   for (const c of proof.slice(1)) {
     if (sn === 0) return false;
     if (lsb(fn) || fn === sn) {

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
+import { appendToLog, postgresLog } from './postgres-log.ts';
 import type { CertificateRow, LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
 
 interface RawRow {
@@ -195,6 +196,8 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
           'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES ($1, $2, $3, $4, $5, $6)',
           [c.id, c.domain, c.body, at(now), c.expiresAt === undefined ? null : at(c.expiresAt), c.evidence ?? null],
         );
+        // The leaf is the certificate's body, byte for byte as stored and served.
+        await appendToLog(client, c.id, Buffer.from(c.body, 'utf8'));
         // Evidence is kept as long as its certificate is valid: each commit drops what has expired since.
         await client.query('UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= $1', [
           at(now),
@@ -219,6 +222,7 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       return (await pool.query<StoredCertificate>(LATEST_CERTIFICATE, [domain])).rows[0] ?? null;
     },
     ...certificateQueries(pool),
+    ...postgresLog(pool),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
+import { sqliteLog } from './sqlite-log.ts';
 import type { CertificateRow, LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
 
 interface RawRow {
@@ -152,9 +153,12 @@ export function openSqliteStore(file: string): LedgerStore {
   const pruneEvidence = db.prepare(
     'UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= ?',
   );
+  const log = sqliteLog(db);
   const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
     if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
     storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.evidence ?? null);
+    // The leaf is the certificate's body, byte for byte as stored and served.
+    log.append(c.id, Buffer.from(c.body, 'utf8'));
     pruneEvidence.run(now);
     return true;
   });
@@ -180,6 +184,11 @@ export function openSqliteStore(file: string): LedgerStore {
     certificate: async (id) => (certificate.get(id) as StoredCertificate | undefined) ?? null,
     latestCertificate: async (domain) => (latest.get(domain) as StoredCertificate | undefined) ?? null,
     ...certificateQueries(db),
+    logSize: log.logSize,
+    logIndex: log.logIndex,
+    logNodes: log.logNodes,
+    logHead: log.logHead,
+    saveLogHead: log.saveLogHead,
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

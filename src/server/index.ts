@@ -10,6 +10,7 @@ import { providers } from '../../plugins/index.ts';
 import { createApp } from '../api/app.ts';
 import { documentRoutes } from '../api/document-routes.ts';
 import { healthRoutes } from '../api/health-routes.ts';
+import { logRoutes } from '../api/log-routes.ts';
 import { mcpRoutes } from '../api/mcp-routes.ts';
 import { pageRoutes } from '../api/page-routes.ts';
 import { paymentRoutes } from '../api/payment-routes.ts';
@@ -20,6 +21,7 @@ import { createLogger, type AppLogger } from '../lib/log.ts';
 import { privateDir } from '../lib/private-files.ts';
 import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
+import type { LogStore } from '../payments/store.ts';
 import { createScanner } from '../service/scanner.ts';
 import { Certificates, registryOverGate } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
@@ -27,6 +29,7 @@ import { createScanSlots } from '../service/scan-slots.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
 import { QuickScans } from '../service/quick-scans.ts';
+import { TransparencyLog } from '../service/transparency-log.ts';
 import { openSharedState } from '../service/shared-state.ts';
 import { buildJwks, loadRetiredKeys } from '../signing/jwks.ts';
 import { loadAgentKey, loadSigningKey } from '../signing/keys.ts';
@@ -43,6 +46,8 @@ export interface PaymentsHandle {
   processor?: PaymentProcessor;
   /** The certificates' status and evidence (the ledger); without it only the bodies are known. */
   certificates?: CertificateRegistry;
+  /** The certificate transparency log in the ledger database; /log/* is served when there is one. */
+  log?: LogStore;
   /** Resolves when the ledger answers; readiness uses it when offered. */
   ready?(): Promise<void>;
 }
@@ -88,10 +93,12 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     rateLimiter: shared.rateLimiter,
     metrics,
   });
+  const transparency = payments.log ? new TransparencyLog(payments.log, signingKey) : undefined;
   const fullValidations = new FullValidations({
     scanner,
     ruleset,
     gate: payments.gate,
+    transparency,
     signingKey,
     baseUrl: config.baseUrl,
     lifetimeSeconds: config.certificates.lifetimeSeconds,
@@ -142,6 +149,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
         quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
       }),
       ...paymentRoutes(payments, config, log, shared.rateLimiter, certificates),
+      ...(transparency ? [logRoutes(transparency)] : []),
     ],
   });
 
