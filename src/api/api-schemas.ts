@@ -8,7 +8,14 @@ import { REPO_ROOT } from '../lib/paths.ts';
 import type { SchemaSource } from './openapi-components.ts';
 
 export type ApiSchemaName =
-  'quickscan-request' | 'fullvalidation-request' | 'scan-result' | 'error' | 'certificate-status';
+  | 'quickscan-request'
+  | 'fullvalidation-request'
+  | 'scan-result'
+  | 'error'
+  | 'certificate-status'
+  | 'tree-head'
+  | 'log-inclusion'
+  | 'log-consistency';
 /** The documents the API returns, referred to by the API schemas (ScanResult's structuredContent). */
 export type DocumentSchemaName = 'certificate' | 'report';
 
@@ -37,6 +44,9 @@ export function publishedSchemas(): SchemaSource[] {
     'report',
     'certificate',
     'certificate-status',
+    'tree-head',
+    'log-inclusion',
+    'log-consistency',
   ] as const;
   return names.map((n) => ({ name: apiSchema(n).title as string, schema: apiSchema(n) }));
 }
@@ -44,7 +54,8 @@ export function publishedSchemas(): SchemaSource[] {
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
 // Schemas that others refer to by $id are known to ajv before any of them is compiled.
-for (const name of ['certificate', 'report', 'error'] as const) ajv.addSchema(apiSchema(name));
+for (const name of ['tree-head', 'log-inclusion', 'certificate', 'report', 'error'] as const)
+  ajv.addSchema(apiSchema(name));
 const validators = new Map<string, ValidateFunction>();
 
 function validator(name: ApiSchemaName): ValidateFunction {
