@@ -169,7 +169,7 @@ describe('RFC 6962 / 9162 reference vectors (transparency-dev/merkle)', () => {
 function flipped(hashes: readonly Buffer[], which: number, bit: number): Buffer[] {
   const out = hashes.map((b) => Buffer.from(b));
   const target = out[which % out.length]!;
-  target[Math.floor(bit / 8) % target.length]! ^= 1 << bit % 8;
+  target[Math.floor(bit / 8) % target.length]! ^= 1 << (bit % 8);
   return out;
 }
 
@@ -188,9 +188,9 @@ describe('every proof of a random tree verifies, and no proof with a flipped bit
       // Every hash the verifier is handed: the leaf, each path element, the root.
       const all = [input.leafHash, ...path, input.root];
       const bad = flipped(all, which, bit);
-      expect(
-        verifyInclusion({ ...input, leafHash: bad[0]!, path: bad.slice(1, -1), root: bad[bad.length - 1]! }),
-      ).toBe(false);
+      expect(verifyInclusion({ ...input, leafHash: bad[0]!, path: bad.slice(1, -1), root: bad[bad.length - 1]! })).toBe(
+        false,
+      );
     },
   );
 
