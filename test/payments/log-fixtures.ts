@@ -12,7 +12,7 @@ export const idOf = (label: string): string => 'dvc_' + createHash('sha256').upd
 
 /** Issues a token and commits one certificate with it; returns the body (the log's leaf). */
 export async function commitOne(ledger: Ledger, label: string): Promise<{ id: string; body: string }> {
-  const [{ token }] = (await ledger.issue({ source: 'test' })) as [{ token: string }];
+  const { token } = (await ledger.issue({ source: 'test' }))[0]!;
   const domain = `${label.replace(/[^a-z0-9]/g, '-')}.test`;
   const reservation = await ledger.reserve(token, domain);
   if (reservation.kind !== 'reserved') throw new Error(`token not reserved: ${reservation.kind}`);

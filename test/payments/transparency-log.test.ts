@@ -123,7 +123,7 @@ function logContract(name: string, makeBackend: () => Promise<Backend>): void {
     });
 
     it('appends nothing when the commit fails (the reservation was lost)', async () => {
-      const [{ token }] = (await ledger.issue({ source: 'test' })) as [{ token: string }];
+      const { token } = (await ledger.issue({ source: 'test' }))[0]!;
       await expect(
         ledger.commit(token, 'not-a-reservation', { id: idOf('lost'), domain: 'lost.test', body: '{}' }),
       ).rejects.toThrow();
@@ -177,8 +177,8 @@ describe.skipIf(!pgUp)('PostgreSQL', () => {
       );
       expect(entries.map((e) => Number(e.leaf_index))).toEqual(Array.from({ length: n }, (_, i) => i));
       // Exactly one stored hash per perfect subtree, floor(n / 2^level) at each level: 2n - popcount(n) in all.
-      const [{ count }] = await schema.query<{ count: string }>('SELECT count(*) FROM log_nodes');
-      expect(Number(count)).toBe(2 * n - n.toString(2).replaceAll('0', '').length);
+      const [nodes] = await schema.query<{ count: string }>('SELECT count(*) FROM log_nodes');
+      expect(Number(nodes!.count)).toBe(2 * n - n.toString(2).replaceAll('0', '').length);
       const tree = new MemoryTree();
       for (const e of entries) tree.append(Buffer.from(e.body, 'utf8'));
       const logs = ledgers.map((l) => new TransparencyLog(l.log, key));
