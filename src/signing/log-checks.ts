@@ -3,6 +3,7 @@
 // one (a consistency proof between their sizes). Heads are checked against the issuer's key set.
 import { canonicalBytes } from '../lib/canonical-json.ts';
 import { leafHash, verifyConsistency, verifyInclusion } from '../lib/merkle.ts';
+import { parseStrictJson } from '../lib/strict-json.ts';
 import type { IssuerClient } from './issuer-client.ts';
 import type { Jwks } from './jwks.ts';
 import { shapeProblem, validConsistency, validInclusion, type LogInclusion, type TreeHead } from './log-shapes.ts';
@@ -59,7 +60,12 @@ export async function onlineInclusionCheck(client: IssuerClient, cert: Certifica
   const where = `/log/proof/${encodeURIComponent(cert.payload.id)}`;
   let proof: unknown;
   try {
-    proof = await client.getJson(where, MAX_PROOF_BYTES);
+    const res = await client.get(where, MAX_PROOF_BYTES);
+    // A 404 is an answer, not a failure to read: the issuer logged no such certificate.
+    if (res.status === 404)
+      return { name: 'log', ok: false, detail: `${cert.payload.id} is not in ${client.origin}'s transparency log` };
+    if (res.status !== 200) throw new Error(`${client.origin}${where}: HTTP ${res.status}`);
+    proof = parseStrictJson(res.body.toString('utf8'));
   } catch (err) {
     return { name: 'log', ok: false, detail: `the issuer's log could not be read: ${(err as Error).message}` };
   }
