@@ -49,7 +49,8 @@ beforeAll(async () => {
     log: createLogger({ logLevel: 'silent' }),
     routers: [logRoutes(new TransparencyLog(ledger.log, key))],
   });
-  server = http.createServer(app.callback());
+  const handle = app.callback();
+  server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -102,7 +103,7 @@ describe('GET /log/proof/{id}', () => {
     const unknown = await get(`/log/proof/${idOf('nope')}`);
     expect(unknown.status).toBe(404);
     expect(unknown.json).toMatchObject({
-      error: expect.stringContaining('transparency log'),
+      error: expect.stringContaining('transparency log') as unknown,
       docs: `${BASE}/docs/api#transparency-log`,
     });
     expect((await get('/log/proof/%3Cscript%3E')).status).toBe(404);
