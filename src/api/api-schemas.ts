@@ -11,6 +11,7 @@ export type ApiSchemaName =
   | 'quickscan-request'
   | 'fullvalidation-request'
   | 'scan-result'
+  | 'full-validation-result'
   | 'error'
   | 'certificate-status'
   | 'tree-head'
@@ -40,6 +41,7 @@ export function publishedSchemas(): SchemaSource[] {
     'quickscan-request',
     'fullvalidation-request',
     'scan-result',
+    'full-validation-result',
     'error',
     'report',
     'certificate',
@@ -54,7 +56,7 @@ export function publishedSchemas(): SchemaSource[] {
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
 // Schemas that others refer to by $id are known to ajv before any of them is compiled.
-for (const name of ['tree-head', 'log-inclusion', 'certificate', 'report', 'error'] as const)
+for (const name of ['tree-head', 'log-inclusion', 'certificate', 'report', 'error', 'full-validation-result'] as const)
   ajv.addSchema(apiSchema(name));
 const validators = new Map<string, ValidateFunction>();
 

@@ -152,7 +152,7 @@ export class ScanOperations {
     this.admit();
     try {
       const outcome = await this.deps.fullValidations.run(domain, input.payment_token, undefined, onProgress);
-      const result = withStructuredContent(outcome.result, outcome.certificate);
+      const result = withStructuredContent(outcome.result, outcome.document);
       return { domain, result, cached: outcome.replayed };
     } catch (err) {
       if (err instanceof PaymentRequiredError) throw paymentError(err);

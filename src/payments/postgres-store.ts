@@ -4,7 +4,16 @@ import pg from 'pg';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
 import { appendToLog, postgresLog } from './postgres-log.ts';
-import type { CertificateRow, LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
+import {
+  storedCertificate,
+  type CertificateRow,
+  type LedgerStore,
+  type NewTokenRow,
+  type RawStoredCertificate,
+  type ReserveRequest,
+  type TokenRow,
+  type TokenState,
+} from './store.ts';
 
 interface RawRow {
   hash: string;
@@ -89,8 +98,6 @@ async function migrate(pool: pg.Pool): Promise<void> {
   });
 }
 
-const LATEST_CERTIFICATE =
-  'SELECT id, domain, body FROM certificates WHERE domain = $1 ORDER BY created_at DESC, id DESC LIMIT 1';
 async function countUnused(pool: pg.Pool, source: string, now: number): Promise<number> {
   const { rows } = await pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM tokens WHERE source = $1 AND state = 'issued' AND expires_at > $2`,
@@ -193,8 +200,17 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
         );
         if (redeemed.rowCount !== 1) return false;
         await client.query(
-          'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES ($1, $2, $3, $4, $5, $6)',
-          [c.id, c.domain, c.body, at(now), c.expiresAt === undefined ? null : at(c.expiresAt), c.evidence ?? null],
+          `INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence, report)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            c.id,
+            c.domain,
+            c.body,
+            at(now),
+            c.expiresAt === undefined ? null : at(c.expiresAt),
+            c.evidence ?? null,
+            c.report ?? null,
+          ],
         );
         // The leaf is the certificate's body, byte for byte as stored and served.
         await appendToLog(client, c.id, Buffer.from(c.body, 'utf8'));
@@ -213,13 +229,11 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       return result.rowCount === 1;
     },
     async certificate(id) {
-      const { rows } = await pool.query<StoredCertificate>('SELECT id, domain, body FROM certificates WHERE id = $1', [
-        id,
-      ]);
-      return rows[0] ?? null;
-    },
-    async latestCertificate(domain) {
-      return (await pool.query<StoredCertificate>(LATEST_CERTIFICATE, [domain])).rows[0] ?? null;
+      const { rows } = await pool.query<RawStoredCertificate>(
+        'SELECT id, domain, body, report FROM certificates WHERE id = $1',
+        [id],
+      );
+      return rows[0] ? storedCertificate(rows[0]) : null;
     },
     ...certificateQueries(pool),
     ...postgresLog(pool),

@@ -47,6 +47,18 @@ export interface CertificateRow {
   supersededBy: string | null;
 }
 
+/** A certificate as both backends read it back: a column never written is null, not absent. */
+export interface RawStoredCertificate {
+  id: string;
+  domain: string;
+  body: string;
+  report: Buffer | null;
+}
+
+export function storedCertificate({ report, ...rest }: RawStoredCertificate): StoredCertificate {
+  return report ? { ...rest, report } : rest;
+}
+
 /** A signed tree head as stored: the first one signed for its size is the one every process serves. */
 export interface TreeHeadRow {
   treeSize: number;
@@ -94,8 +106,6 @@ export interface LedgerStore extends LogStore {
   /** Returns the token to `issued` if the reservation is still ours. */
   release(hash: string, reservationId: string): Promise<boolean>;
   certificate(id: string): Promise<StoredCertificate | null>;
-  /** The certificate stored last for the domain (ties broken by id), or null. */
-  latestCertificate(domain: string): Promise<StoredCertificate | null>;
   certificateRow(id: string): Promise<CertificateRow | null>;
   /** The id of the newest unrevoked certificate of the domain. */
   latestCertificateId(domain: string): Promise<string | null>;

@@ -23,7 +23,7 @@ import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import type { LogStore } from '../payments/store.ts';
 import { createScanner } from '../service/scanner.ts';
-import { Certificates, registryOverGate } from '../service/certificates.ts';
+import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { createScanSlots } from '../service/scan-slots.ts';
 import { FullValidations } from '../service/full-validations.ts';
@@ -44,8 +44,8 @@ export interface PaymentsHandle {
   close(): Promise<void>;
   /** Sells tokens; the checkout is mounted when there is one. */
   processor?: PaymentProcessor;
-  /** The certificates' status and evidence (the ledger); without it only the bodies are known. */
-  certificates?: CertificateRegistry;
+  /** The certificates' status and evidence (the ledger). */
+  certificates: CertificateRegistry;
   /** The certificate transparency log in the ledger database; /log/* is served when there is one. */
   log?: LogStore;
   /** Resolves when the ledger answers; readiness uses it when offered. */
@@ -114,8 +114,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     accepting: () => !draining,
   });
 
-  const lifecycle = new Certificates(payments.certificates ?? registryOverGate(payments.gate));
-  const certificates = new LedgerCertificates(payments.gate, undefined, lifecycle);
+  const lifecycle = new Certificates(payments.certificates);
+  const certificates = new LedgerCertificates(lifecycle);
 
   const readiness = {
     async problem(): Promise<string | null> {
@@ -148,7 +148,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
         baseUrl: config.baseUrl,
         quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
       }),
-      ...paymentRoutes(payments, config, log, shared.rateLimiter, certificates),
+      ...paymentRoutes(payments.processor, { lifecycle, reader: certificates }, config, log, shared.rateLimiter),
       ...(transparency ? [logRoutes(transparency)] : []),
     ],
   });

@@ -1,8 +1,9 @@
 // A Full Validation: reserve the payment token (before any DNS work), scan every rule, sign the certificate, and
 // commit the token with it. If the validation does not complete (the domain has nothing to scan, the engine
 // failed, or passed its deadline) the token is released, so the buyer can try again. Nothing is lost.
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Ruleset } from '../engine/ruleset.ts';
+import type { Report } from '../engine/types.ts';
 import { canonicalBytes, canonicalJson } from '../lib/canonical-json.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
@@ -27,10 +28,17 @@ export class PaymentRequiredError extends Error {
   }
 }
 
+/** What a Full Validation returns as structuredContent (schemas/api/full-validation-result.json). */
+export interface FullValidationResult {
+  certificate: Certificate;
+  /** Absent only for a certificate stored before the ledger kept reports (migration 003). */
+  report?: Report;
+}
+
 export interface FullValidationOutcome {
   result: ScanResult;
-  /** The certificate's `{payload, jws}`, when one was issued or found (MCP's structuredContent). */
-  certificate: Certificate | null;
+  /** The certificate and its report, when one was issued or found (structuredContent on both surfaces). */
+  document: FullValidationResult | null;
   /** True when the token had already paid for this domain and the stored certificate was returned. */
   replayed: boolean;
 }
@@ -77,10 +85,13 @@ export class FullValidations {
   }
 
   private async fromStored(stored: StoredCertificate): Promise<FullValidationOutcome> {
-    // The body is the canonical JSON this service committed with the token.
+    // The body is the canonical JSON this service committed with the token, the report beside it.
     const { certificate, text } = await this.withProof(JSON.parse(stored.body) as Certificate);
+    const document = stored.report
+      ? { certificate, report: JSON.parse(gunzipSync(stored.report).toString('utf8')) as Report }
+      : { certificate };
     const summary = `Full Validation of ${stored.domain}: ${certificate.payload.verdict}, score ${certificate.payload.score}/100 (certificate ${stored.id}, issued earlier for this token)`;
-    return { result: scanResult(summary, text), certificate, replayed: true };
+    return { result: scanResult(summary, text), document, replayed: true };
   }
 
   async run(
@@ -123,7 +134,7 @@ export class FullValidations {
       const preflight = await scanner.preflight(domain);
       if (!preflight.ok) {
         metrics.scanFinished('full', 'not_scanned', seconds(started));
-        return { result: scanError(preflight.text), certificate: null, replayed: false };
+        return { result: scanError(preflight.text), document: null, replayed: false };
       }
       const { report, observations } = await scanner.scan(domain, 'full', signal, onProgress).catch((err: unknown) => {
         if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
@@ -139,14 +150,22 @@ export class FullValidations {
       const expiresAt = Date.parse(certificate.payload.expires_at);
       // The evidence a relying party re-judges: the very bytes evidence_digest names, compressed for storage.
       const evidence = gzipSync(canonicalBytes(observations));
-      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body, expiresAt, evidence });
+      const stored = {
+        id: certificate.payload.id,
+        domain,
+        body,
+        expiresAt,
+        evidence,
+        report: gzipSync(canonicalBytes(report)),
+      };
+      await gate.commit(token, reservationId, stored);
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');
       const answer = await this.withProof(certificate);
       return {
         result: scanResult(summarise(report, ruleset), answer.text),
-        certificate: answer.certificate,
+        document: { certificate: answer.certificate, report },
         replayed: false,
       };
     } finally {
