@@ -46,6 +46,7 @@ function fileSchemaAt(uri: string): Schema {
     'error',
     'quickscan-request',
     'fullvalidation-request',
+    'full-validation-result',
     'tree-head',
     'log-inclusion',
     'log-consistency',
