@@ -20,6 +20,10 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Comma
     about: 'show the status of an issued certificate, or revoke it with a reason',
     load: () => import('./cli/certificates.ts'),
   },
+  log: {
+    about: "print the issuer's signed tree head, or audit that a newer head extends an older one",
+    load: () => import('./cli/log.ts'),
+  },
   tokens: { about: 'issue payment tokens and show their status', load: () => import('./cli/tokens.ts') },
   keys: { about: 'print the public JWK set or the issuer DNS anchor', load: () => import('./cli/keys.ts') },
 };

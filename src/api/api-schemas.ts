@@ -13,7 +13,10 @@ export type ApiSchemaName =
   | 'scan-result'
   | 'full-validation-result'
   | 'error'
-  | 'certificate-status';
+  | 'certificate-status'
+  | 'tree-head'
+  | 'log-inclusion'
+  | 'log-consistency';
 /** The documents the API returns, referred to by the API schemas (ScanResult's structuredContent). */
 export type DocumentSchemaName = 'certificate' | 'report';
 
@@ -43,6 +46,9 @@ export function publishedSchemas(): SchemaSource[] {
     'report',
     'certificate',
     'certificate-status',
+    'tree-head',
+    'log-inclusion',
+    'log-consistency',
   ] as const;
   return names.map((n) => ({ name: apiSchema(n).title as string, schema: apiSchema(n) }));
 }
@@ -50,7 +56,7 @@ export function publishedSchemas(): SchemaSource[] {
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
 // Schemas that others refer to by $id are known to ajv before any of them is compiled.
-for (const name of ['certificate', 'report', 'error', 'full-validation-result'] as const)
+for (const name of ['tree-head', 'log-inclusion', 'certificate', 'report', 'error', 'full-validation-result'] as const)
   ajv.addSchema(apiSchema(name));
 const validators = new Map<string, ValidateFunction>();
 

@@ -183,6 +183,71 @@ function certificateLifecyclePaths(trustProxy: boolean): Json {
   };
 }
 
+const treeSize = (name: string, description: string, required: boolean) => ({
+  name,
+  in: 'query',
+  required,
+  description,
+  schema: { type: 'integer', minimum: required ? 1 : 0 },
+});
+
+/** The certificate transparency log (RFC 9162 section 2.1 hashing): its signed head and its proofs. */
+function logPaths(trustProxy: boolean): Json {
+  const badSize = errorResponse(
+    'A size is not a non-negative integer, is larger than the log, or the sizes are out of order.',
+  );
+  const immutable = 'Cached for a day when a size is given (a head or a proof of a given size never changes).';
+  return {
+    '/log/sth': {
+      get: {
+        operationId: 'logTreeHead',
+        tags: ['log'],
+        summary: 'The signed tree head of the certificate transparency log',
+        description: `The log's size, root hash (RFC 9162 section 2.1), the time it was first signed, and a detached JWS (typ dvs-tree-head+jws) over the canonical JSON of {root_hash, timestamp, tree_size}. The current head unless tree_size asks for an earlier one. ${immutable}`,
+        parameters: [treeSize('tree_size', 'An earlier size of the log to get the head of.', false)],
+        responses: {
+          '200': jsonResponse('The signed tree head.', 'TreeHead'),
+          '400': badSize,
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+    '/log/proof/{id}': {
+      get: {
+        operationId: 'logInclusionProof',
+        tags: ['log'],
+        summary: "A certificate's inclusion proof against a signed tree head",
+        description: `The leaf is the certificate's canonical JSON {payload, jws} (the body GET /api/certificates/{id} serves); the path (RFC 9162 section 2.1.3) leads from SHA-256(0x00 || leaf) to the root hash of tree_head, the current head unless tree_size asks for another. ${immutable}`,
+        parameters: [certificateId, treeSize('tree_size', 'The size of the head to prove inclusion in.', false)],
+        responses: {
+          '200': jsonResponse('The inclusion proof and the signed head it leads to.', 'LogInclusion'),
+          '400': badSize,
+          '404': errorResponse('No certificate with this id is in the log.'),
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+    '/log/consistency': {
+      get: {
+        operationId: 'logConsistencyProof',
+        tags: ['log'],
+        summary: 'The consistency proof between two sizes of the log',
+        description:
+          'Proves the log of size `to` extends the log of size `from` (RFC 9162 section 2.1.4): check it against the root hashes of two signed heads (dvs log audit).',
+        parameters: [
+          treeSize('from', 'The older size, at least 1.', true),
+          treeSize('to', 'The newer size, at most the current size.', true),
+        ],
+        responses: {
+          '200': jsonResponse('The consistency proof.', 'LogConsistency'),
+          '400': badSize,
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+  };
+}
+
 function certificatePath(trustProxy: boolean): Json {
   return {
     description:
@@ -283,12 +348,14 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
     tags: [
       { name: 'scans', description: 'Quick Scan and Full Validation.' },
       { name: 'certificates', description: 'Certificates issued by Full Validations.' },
+      { name: 'log', description: 'The certificate transparency log.' },
       { name: 'mcp', description: 'The same operations as MCP tools.' },
     ],
     paths: {
       ...scanPaths(opts.trustProxy),
       '/api/certificates/{id}': certificatePath(opts.trustProxy),
       ...certificateLifecyclePaths(opts.trustProxy),
+      ...logPaths(opts.trustProxy),
       [MCP_PATH]: mcpPath(),
     },
     components: {

@@ -1,5 +1,6 @@
 // `dvs verify <certificate.json>`: checks a certificate and prints each check with ✓ or ✗; exits 1 when any
-// fails. The verifier decides whom it trusts (--issuer, DVS_TRUSTED_ISSUERS, or the service's own base URL),
+// fails. Inclusion in the issuer's transparency log is checked offline from the proof the file carries (a Full
+// Validation's answer has one) and, online, against the issuer's current signed tree head. The verifier decides whom it trusts (--issuer, DVS_TRUSTED_ISSUERS, or the service's own base URL),
 // and fetches keys only from a trusted issuer's JWK set URL, unless --jwks hands them over.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ import { IssuerClient } from '../signing/issuer-client.ts';
 import { parseJwks, type Jwks } from '../signing/jwks.ts';
 import { dnsTxtLookup } from '../signing/txt-lookup.ts';
 import type { Certificate } from '../signing/payload.ts';
+import { onlineInclusionCheck } from '../signing/log-checks.ts';
 import { statusCheck } from '../signing/status-check.ts';
 import { verifyCertificate, type Check } from '../signing/verify.ts';
 import type { Config } from '../lib/config.ts';
@@ -23,7 +25,7 @@ export const USAGE =
   'dvs verify <certificate.json> [--issuer <https origin>]... [--jwks <file|https-url>] [--dns] [--reevaluate] [--at <time>] [--offline]';
 
 /** A file the verifier relies on, parsed strictly: a duplicate member is refused, not resolved. */
-function readStrictFile(file: string): { value: unknown } | { duplicate: string } {
+export function readStrictFile(file: string): { value: unknown } | { duplicate: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -38,7 +40,7 @@ function readStrictFile(file: string): { value: unknown } | { duplicate: string 
   }
 }
 
-function trustedIssuers(option: string[] | undefined, config: Config): string[] {
+export function trustedIssuers(option: string[] | undefined, config: Config): string[] {
   if (option === undefined || option.length === 0) return config.certificates.trustedIssuers;
   for (const issuer of option) {
     const problem = originProblem(issuer);
@@ -76,7 +78,7 @@ const issuerOf = (cert: unknown): unknown =>
   (cert as { payload?: { issuer?: { base_url?: unknown } } } | null)?.payload?.issuer?.base_url;
 
 /** The key set from --jwks: a file, or an https URL the user chose. */
-async function keysFromOption(option: string, config: Config): Promise<Jwks> {
+export async function keysFromOption(option: string, config: Config): Promise<Jwks> {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(option)) {
     const read = readStrictFile(option);
     if ('duplicate' in read) throw new Error(read.duplicate);
@@ -151,8 +153,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       ? dnsTxtLookup({ servers: io.config.net.dnsServers, timeoutMs: io.config.net.limits.dnsTimeoutMs })
       : undefined;
     const checks = await verifyCertificate(cert, { jwks, dns, trustedIssuers: trusted, at });
-    if (issuer && !values.offline && checks[0]?.ok)
+    if (issuer && !values.offline && checks[0]?.ok) {
       checks.push(await statusCheck(issuer, String(idOf(cert)), at, values.at !== undefined));
+      // The proof the file carries was checked offline; online, the issuer's current head must include it too.
+      checks.push(await onlineInclusionCheck(issuer, cert as Certificate, jwks));
+    }
     if (values.reevaluate) {
       if (!issuer || values.offline)
         throw new UsageError('--reevaluate fetches the evidence from the issuer: drop --jwks and --offline');

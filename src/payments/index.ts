@@ -4,6 +4,7 @@ import { ConfigError, type Config } from '../lib/config.ts';
 import type { Logger } from '../lib/log.ts';
 import type { CertificateRegistry, PaymentGate } from './gate.ts';
 import type { Ledger } from './ledger.ts';
+import type { LogStore } from './store.ts';
 import { openLedger } from './open-ledger.ts';
 import { embeddedProcessor, type PaymentProcessor } from './processor.ts';
 import { stripeProcessor } from './stripe-processor.ts';
@@ -13,6 +14,8 @@ export interface Payments {
   ledger: Ledger;
   /** The certificates the ledger holds, with their status and evidence. */
   certificates: CertificateRegistry;
+  /** The certificate transparency log in the ledger database. */
+  log: LogStore;
   processor: PaymentProcessor;
   /** Resolves when the ledger answers (the service's readiness check). */
   ready(): Promise<void>;
@@ -53,6 +56,7 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     gate: ledger,
     ledger,
     certificates: ledger,
+    log: ledger.log,
     processor,
     ready: () => ledger.ready(),
     close: () => ledger.close(),

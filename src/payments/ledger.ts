@@ -3,7 +3,7 @@
 // crashed process cannot keep a buyer's token.
 import { randomUUID } from 'node:crypto';
 import type { CertificateRecord, CertificateRegistry, PaymentGate, Reservation, StoredCertificate } from './gate.ts';
-import type { LedgerStore, TokenRow, TokenState } from './store.ts';
+import type { LedgerStore, LogStore, TokenRow, TokenState } from './store.ts';
 import { isTokenShaped, newToken, tokenHash, tokenModeOf, type TokenMode } from './tokens.ts';
 
 export interface LedgerOptions {
@@ -56,6 +56,11 @@ export class Ledger implements PaymentGate, CertificateRegistry {
 
   get mode(): TokenMode {
     return this.opts.mode;
+  }
+
+  /** The transparency log kept beside the certificates (each commit appends one leaf). */
+  get log(): LogStore {
+    return this.store;
   }
 
   /** Mints new random tokens. */

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
+import { appendToLog, postgresLog } from './postgres-log.ts';
 import {
   storedCertificate,
   type CertificateRow,
@@ -211,6 +212,8 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
             c.report ?? null,
           ],
         );
+        // The leaf is the certificate's body, byte for byte as stored and served.
+        await appendToLog(client, c.id, Buffer.from(c.body, 'utf8'));
         // Evidence is kept as long as its certificate is valid: each commit drops what has expired since.
         await client.query('UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= $1', [
           at(now),
@@ -233,6 +236,7 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       return rows[0] ? storedCertificate(rows[0]) : null;
     },
     ...certificateQueries(pool),
+    ...postgresLog(pool),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
+import { sqliteLog } from './sqlite-log.ts';
 import {
   storedCertificate,
   type CertificateRow,
@@ -161,9 +162,12 @@ export function openSqliteStore(file: string): LedgerStore {
   const pruneEvidence = db.prepare(
     'UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= ?',
   );
+  const log = sqliteLog(db);
   const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
     if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
     storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.evidence ?? null, c.report ?? null);
+    // The leaf is the certificate's body, byte for byte as stored and served.
+    log.append(c.id, Buffer.from(c.body, 'utf8'));
     pruneEvidence.run(now);
     return true;
   });
@@ -188,6 +192,11 @@ export function openSqliteStore(file: string): LedgerStore {
       return r ? storedCertificate(r) : null;
     },
     ...certificateQueries(db),
+    logSize: log.logSize,
+    logIndex: log.logIndex,
+    logNodes: log.logNodes,
+    logHead: log.logHead,
+    saveLogHead: log.saveLogHead,
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

@@ -1,5 +1,6 @@
 // What a ledger backend does: plain storage operations on token rows, each one atomic. The rules about what a
 // failed reservation means live once, in ledger.ts, over either backend.
+import type { NodeId, NodeReader } from '../lib/merkle.ts';
 import type { StoredCertificate } from './gate.ts';
 
 export type TokenState = 'issued' | 'reserved' | 'redeemed';
@@ -58,7 +59,34 @@ export function storedCertificate({ report, ...rest }: RawStoredCertificate): St
   return report ? { ...rest, report } : rest;
 }
 
-export interface LedgerStore {
+/** A signed tree head as stored: the first one signed for its size is the one every process serves. */
+export interface TreeHeadRow {
+  treeSize: number;
+  /** Lower-case hex. */
+  rootHash: string;
+  /** RFC 3339 UTC. */
+  timestamp: string;
+  /** The detached JWS over the head (the service layer makes and explains it). */
+  signature: string;
+}
+
+/**
+ * The transparency log kept beside the certificates: `commit` appends each certificate's leaf in its own
+ * transaction; these read the log back.
+ */
+export interface LogStore {
+  /** How many certificates the log holds. */
+  logSize(): Promise<number>;
+  /** The leaf index of a certificate, or null when it is not in the log. */
+  logIndex(certificateId: string): Promise<number | null>;
+  /** Reads the given perfect-subtree hashes; the reader throws for one the log does not hold. */
+  logNodes(ids: readonly NodeId[]): Promise<NodeReader>;
+  logHead(treeSize: number): Promise<TreeHeadRow | null>;
+  /** Stores the head unless one is stored for its size already; returns the stored one. */
+  saveLogHead(head: TreeHeadRow): Promise<TreeHeadRow>;
+}
+
+export interface LedgerStore extends LogStore {
   readonly backend: 'sqlite' | 'postgres';
   /** Inserts the rows that do not exist yet (by hash); returns how many were new. */
   insertTokens(rows: NewTokenRow[]): Promise<number>;
@@ -70,7 +98,10 @@ export interface LedgerStore {
   find(hash: string): Promise<TokenRow | null>;
   /** Tokens from `source` still issued, unreserved and unexpired at `now` (the test checkout's cap). */
   countUnused(source: string, now: number): Promise<number>;
-  /** Stores the certificate and marks the token redeemed, in one transaction, if the reservation is still ours. */
+  /**
+   * Stores the certificate, appends its body (the leaf) to the transparency log, and marks the token redeemed,
+   * in one transaction, if the reservation is still ours.
+   */
   commit(hash: string, reservationId: string, certificate: StoredCertificate, now: number): Promise<boolean>;
   /** Returns the token to `issued` if the reservation is still ours. */
   release(hash: string, reservationId: string): Promise<boolean>;

@@ -11,6 +11,7 @@ import { createApp } from '../api/app.ts';
 import { callerIdentity } from '../api/caller-identity.ts';
 import { documentRoutes } from '../api/document-routes.ts';
 import { healthRoutes } from '../api/health-routes.ts';
+import { logRoutes } from '../api/log-routes.ts';
 import { mcpRoutes } from '../api/mcp-routes.ts';
 import { pageRoutes } from '../api/page-routes.ts';
 import { paymentRoutes } from '../api/payment-routes.ts';
@@ -21,6 +22,7 @@ import { createLogger, type AppLogger } from '../lib/log.ts';
 import { privateDir } from '../lib/private-files.ts';
 import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
+import type { LogStore } from '../payments/store.ts';
 import { createScanner } from '../service/scanner.ts';
 import { CallerIdentities, netDirectoryFetcher } from '../service/caller-identity.ts';
 import { createNet } from '../net/index.ts';
@@ -31,6 +33,7 @@ import { createScanSlots } from '../service/scan-slots.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
 import { QuickScans } from '../service/quick-scans.ts';
+import { TransparencyLog } from '../service/transparency-log.ts';
 import { openSharedState } from '../service/shared-state.ts';
 import { SigningKeyStore } from '../signing/key-store.ts';
 import { loadAgentKey } from '../signing/keys.ts';
@@ -47,6 +50,8 @@ export interface PaymentsHandle {
   processor?: PaymentProcessor;
   /** The certificates' status and evidence (the ledger). */
   certificates: CertificateRegistry;
+  /** The certificate transparency log in the ledger database; /log/* is served when there is one. */
+  log?: LogStore;
   /** Resolves when the ledger answers; readiness uses it when offered. */
   ready?(): Promise<void>;
 }
@@ -104,11 +109,13 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     agentRateLimiter: shared.agentRateLimiter,
     metrics,
   });
+  const transparency = payments.log ? new TransparencyLog(payments.log, signingKeys) : undefined;
   const fullValidations = new FullValidations({
     scanner,
     ruleset,
     gate: payments.gate,
     signingKeys,
+    transparency,
     baseUrl: config.baseUrl,
     lifetimeSeconds: config.certificates.lifetimeSeconds,
     log,
@@ -160,6 +167,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
         quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
       }),
       ...paymentRoutes(payments.processor, { lifecycle, reader: certificates }, config, log, shared.rateLimiter),
+      ...(transparency ? [logRoutes(transparency)] : []),
     ],
   });
 

@@ -4,7 +4,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { Report } from '../engine/types.ts';
-import { canonicalBytes } from '../lib/canonical-json.ts';
+import { canonicalBytes, canonicalJson } from '../lib/canonical-json.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
 import type { Logger } from '../lib/log.ts';
@@ -15,6 +15,7 @@ import { certificateText, issueCertificate } from '../signing/certificate.ts';
 import type { SigningKeySource } from '../signing/key-store.ts';
 import type { Certificate } from '../signing/payload.ts';
 import { scanError, scanResult, type ScanResult } from './scan-result.ts';
+import type { TransparencyLog } from './transparency-log.ts';
 
 export class PaymentRequiredError extends Error {
   override name = 'PaymentRequiredError';
@@ -53,6 +54,8 @@ export interface FullValidationDeps {
   lifetimeSeconds: number;
   log: Logger;
   metrics: ServiceMetrics;
+  /** The transparency log each certificate is appended to; the answer then carries its inclusion proof. */
+  transparency?: TransparencyLog;
   /** How long to wait for another request that holds the same token (ms), and how often to look. */
   waitForHolderMs: number;
   pollMs?: number;
@@ -71,14 +74,25 @@ export class FullValidations {
     return this.running;
   }
 
-  private fromStored(stored: StoredCertificate): FullValidationOutcome {
+  /**
+   * The certificate as answered: with its inclusion proof against the log's current signed head when the
+   * service keeps a log (the stored body, the log's leaf, has none).
+   */
+  private async withProof(certificate: Certificate): Promise<{ certificate: Certificate; text: string }> {
+    const proof = await this.deps.transparency?.inclusion(certificate.payload.id);
+    if (!proof) return { certificate, text: certificateText(certificate) };
+    const logged = { ...certificate, log: proof };
+    return { certificate: logged, text: canonicalJson(logged) };
+  }
+
+  private async fromStored(stored: StoredCertificate): Promise<FullValidationOutcome> {
     // The body is the canonical JSON this service committed with the token, the report beside it.
-    const certificate = JSON.parse(stored.body) as Certificate;
+    const { certificate, text } = await this.withProof(JSON.parse(stored.body) as Certificate);
     const document = stored.report
       ? { certificate, report: JSON.parse(gunzipSync(stored.report).toString('utf8')) as Report }
       : { certificate };
     const summary = `Full Validation of ${stored.domain}: ${certificate.payload.verdict}, score ${certificate.payload.score}/100 (certificate ${stored.id}, issued earlier for this token)`;
-    return { result: scanResult(summary, stored.body), document, replayed: true };
+    return { result: scanResult(summary, text), document, replayed: true };
   }
 
   async run(
@@ -149,9 +163,10 @@ export class FullValidations {
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');
+      const answer = await this.withProof(certificate);
       return {
-        result: scanResult(summarise(report, ruleset), body),
-        document: { certificate, report },
+        result: scanResult(summarise(report, ruleset), answer.text),
+        document: { certificate: answer.certificate, report },
         replayed: false,
       };
     } finally {

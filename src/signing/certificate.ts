@@ -88,7 +88,10 @@ export function issueCertificate({ report, issuer, key, validity }: IssueInput):
   return { payload, jws: signDetached(canonicalBytes(payload), key, CERTIFICATE_TYP) };
 }
 
-/** The certificate as stored and served: canonical JSON of `{payload, jws}`. */
-export function certificateText(certificate: Certificate): string {
-  return canonicalJson(certificate);
+/**
+ * The certificate as stored and served: canonical JSON of `{payload, jws}`. Its UTF-8 bytes are the
+ * certificate's leaf in the transparency log; an inclusion proof travelling with it is not part of them.
+ */
+export function certificateText({ payload, jws }: Certificate): string {
+  return canonicalJson({ payload, jws });
 }

@@ -2,6 +2,7 @@
 // from the payload, so they cannot be part of what they are derived from: the "core" is the payload without
 // them, and its canonical SHA-256 gives both (the anchor carries the whole digest, the id its first half).
 import type { Level, Outcome, Verdict } from '../lib/judgement.ts';
+import type { LogInclusion } from '../lib/schema-types/api/log-inclusion.ts';
 import { digestOf } from '../lib/canonical-json.ts';
 
 export interface CertifiedResult {
@@ -49,6 +50,8 @@ export type CertificateCore = Omit<CertificatePayload, 'id' | 'anchor'>;
 export interface Certificate {
   payload: CertificatePayload;
   jws: string;
+  /** A Full Validation's answer adds the proof that {payload, jws} is in the issuer's transparency log. */
+  log?: LogInclusion;
 }
 
 const CERTIFICATE_ID_PREFIX = 'dvc_';

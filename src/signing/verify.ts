@@ -11,24 +11,11 @@ import { findVerificationKey, thumbprintOf, type Jwks } from './jwks.ts';
 import { CERTIFICATE_TYP, verifyDetached, type DetachedVerification } from './jws.ts';
 import { originProblem } from '../lib/https-origin.ts';
 import { identityOf, type AnchorRecord, type Certificate } from './payload.ts';
+import type { Check } from './check.ts';
+import { inclusionCheck } from './log-checks.ts';
+import { LOG_SCHEMAS } from './log-shapes.ts';
 
-export interface Check {
-  name:
-    | 'structure'
-    | 'id'
-    | 'anchor'
-    | 'issuer'
-    | 'validity'
-    | 'jws_header'
-    | 'signature'
-    | 'subject_anchor'
-    | 'issuer_anchor'
-    | 'status'
-    | 'evidence'
-    | 'reevaluation';
-  ok: boolean;
-  detail: string;
-}
+export type { Check };
 
 /** TXT records at a name, each as its list of strings; null when the name has none (NXDOMAIN or NODATA). */
 export type TxtLookup = (name: string) => Promise<string[][] | null>;
@@ -48,6 +35,8 @@ export interface VerifyOptions {
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
+// A certificate's `log` member refers to the log's schemas by their $id.
+for (const logSchema of LOG_SCHEMAS) ajv.addSchema(logSchema);
 const validateShape = ajv.compile<Certificate>(schema);
 
 function structureCheck(cert: unknown): Check {
@@ -170,6 +159,9 @@ export async function verifyCertificate(
           detail: verified.step === 'signature' ? verified.reason : 'not checked: the JWS header was refused',
         },
   );
+
+  // The proof a Full Validation answered with: checked offline against the signed head it carries.
+  if ((cert as Certificate).log) checks.push(inclusionCheck(cert as Certificate, (cert as Certificate).log!, jwks));
 
   if (dns) {
     checks.push(await dnsCheck('subject_anchor', anchor, dns));

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/io.ts';
 import { run as certificatesCli } from '../../src/cli/certificates.ts';
+import { run as logCli } from '../../src/cli/log.ts';
 import { run as verify } from '../../src/cli/verify.ts';
+import { signTreeHead, type TreeHead } from '../../src/signing/tree-head.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -225,4 +227,90 @@ describe('evidence anyone can re-judge (issue 10 item 2)', () => {
       /✗ reevaluation: not judged: the certificate names ruleset 0.0.1 \(digest 0{64}\), this dvs has/,
     );
   });
+});
+
+describe('the transparency log (issue 10 item 4)', () => {
+  const save = (name: string, value: unknown) => {
+    const file = path.join(scratch, name);
+    writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+    return file;
+  };
+  const sth = async (): Promise<string> => {
+    const io = capture(local.config);
+    expect(await logCli(['sth'], io)).toBe(0);
+    return io.out();
+  };
+
+  it('answers a Full Validation with the inclusion proof that dvs verify checks offline and online', async () => {
+    const text = await validate();
+    const cert = JSON.parse(text) as Certificate;
+    expect(validationProblem('log-inclusion', cert.log)).toBeNull();
+    expect(cert.log!.tree_size).toBeGreaterThan(1);
+    expect(cert.log!.leaf_index).toBe(cert.log!.tree_size - 1);
+    // The leaf is the stored body: what GET /api/certificates/{id} serves, byte for byte.
+    const stored = await local.client.call('GET', `/api/certificates/${cert.payload.id}`);
+    expect(stored.text).toBe(certificateText(cert));
+    const file = save('logged.json', text);
+
+    const offline = capture(local.config);
+    expect(await verify([file, '--offline'], offline)).toBe(0);
+    expect(offline.out()).toMatch(
+      new RegExp(
+        `✓ inclusion: leaf ${cert.log!.leaf_index} of the log, in the tree head of size ${cert.log!.tree_size} \\(\\S+\\) signed by service-signing-key-v1`,
+      ),
+    );
+    const online = capture(local.config);
+    expect(await verify([file], online)).toBe(0);
+    expect(online.out()).toMatch(/✓ log: leaf \d+ of the log, in the tree head of size \d+/);
+  }, 60_000);
+
+  it('fails a proof with a changed hash, or a head whose root was changed after signing', async () => {
+    const cert = JSON.parse(await validate()) as Certificate;
+    const path0 = cert.log!.inclusion_path[0]!;
+    const flipped = {
+      ...cert,
+      log: {
+        ...cert.log!,
+        inclusion_path: [(path0[0] === '0' ? '1' : '0') + path0.slice(1), ...cert.log!.inclusion_path.slice(1)],
+      },
+    };
+    const io = capture(local.config);
+    expect(await verify([save('flipped.json', flipped), '--offline'], io)).toBe(1);
+    expect(io.out()).toContain(
+      `✗ inclusion: leaf ${cert.log!.leaf_index} does not lead to the root of the signed tree head`,
+    );
+    const root = cert.log!.tree_head.root_hash;
+    const reheaded = {
+      ...cert,
+      log: {
+        ...cert.log!,
+        tree_head: { ...cert.log!.tree_head, root_hash: root.slice(0, -1) + (root.endsWith('0') ? '1' : '0') },
+      },
+    };
+    const bad = capture(local.config);
+    expect(await verify([save('reheaded.json', reheaded), '--offline'], bad)).toBe(1);
+    expect(bad.out()).toMatch(/✗ inclusion: tree head of size \d+: signature does not verify/);
+  }, 60_000);
+
+  it('dvs log audit checks that a later head extends an earlier one, and catches a forked head', async () => {
+    const older = save('old-sth.json', await sth());
+    await validate();
+    const newerHead = await sth();
+    const newer = save('new-sth.json', newerHead);
+    const audit = capture(local.config);
+    expect(await logCli(['audit', older, newer], audit)).toBe(0);
+    expect(audit.out()).toMatch(
+      /✓ consistency: the tree of (\d+) extends the tree of \d+ \(\d+ hashes\)\nconsistent\n$/,
+    );
+    expect(await logCli(['audit', newer, older], capture(local.config))).toBe(1);
+
+    // A head signed with the service's own key but over another root: a log that showed someone else a fork.
+    const key = await loadSigningKey(local.config.dataDir);
+    const head = JSON.parse(newerHead) as TreeHead;
+    const forked = signTreeHead({ ...head, root_hash: createHash('sha256').update('fork').digest('hex') }, key);
+    const caught = capture(local.config);
+    expect(await logCli(['audit', older, save('forked-sth.json', forked)], caught)).toBe(1);
+    expect(caught.out()).toContain('✗ consistency: the proof does not lead from the old root to the new one');
+    expect(caught.out()).toMatch(/NOT consistent\n$/);
+  }, 60_000);
 });

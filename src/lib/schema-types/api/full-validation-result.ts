@@ -16,6 +16,7 @@ export interface Certificate {
    * Detached compact JWS: base64url(protected header), an empty payload part, base64url(64-byte Ed25519 signature).
    */
   jws: string;
+  log?: LogInclusion;
 }
 export interface Payload {
   type: 'dvs.certificate';
@@ -101,6 +102,48 @@ export interface Result {
   observed?: {
     [k: string]: unknown | undefined;
   };
+}
+/**
+ * Where a Full Validation returns it: the proof that the certificate {payload, jws} is in the issuer's transparency log, against a signed tree head. Not part of what the JWS signs.
+ */
+export interface LogInclusion {
+  certificate_id: string;
+  /**
+   * The certificate's position in the log, from 0.
+   */
+  leaf_index: number;
+  /**
+   * The size of the tree the path leads to: tree_head.tree_size.
+   */
+  tree_size: number;
+  /**
+   * The sibling subtree hashes from the leaf upwards, lower-case hex.
+   *
+   * @maxItems 64
+   */
+  inclusion_path: string[];
+  tree_head: TreeHead;
+}
+/**
+ * A signed tree head of the certificate transparency log (RFC 9162 section 2.1 hashing). The signature is a detached JWS (typ dvs-tree-head+jws, EdDSA, kid of a key in /.well-known/jwks.json) over the RFC 8785 canonical JSON of this object without signature: {"root_hash":...,"timestamp":...,"tree_size":...}.
+ */
+export interface TreeHead {
+  /**
+   * How many certificates the log held.
+   */
+  tree_size: number;
+  /**
+   * MTH of the first tree_size leaves, lower-case hex (SHA-256 of the empty string for an empty log).
+   */
+  root_hash: string;
+  /**
+   * When the service first signed a head of this size (RFC 3339, UTC).
+   */
+  timestamp: string;
+  /**
+   * Detached compact JWS: base64url(protected header), an empty payload part, base64url(64-byte Ed25519 signature).
+   */
+  signature: string;
 }
 /**
  * The engine's judgement of one observations document (a Quick Scan's result): the verdict, the score, how each probe ran and the outcome of every rule of the tier, with the values each rule read. Its canonical JSON is the second content item of a Quick Scan's ScanResult (and its structuredContent) and what `dvs scan --json` / `dvs evaluate --json` print. A Full Validation's certificate states the same judgement.

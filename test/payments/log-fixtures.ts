@@ -1,0 +1,28 @@
+// Certificates committed through the ledger the way a Full Validation commits them (token reserved, then
+// committed with the certificate), so each lands in the transparency log in the issuing transaction.
+import { createHash } from 'node:crypto';
+import { Ledger } from '../../src/payments/ledger.ts';
+import type { LedgerStore } from '../../src/payments/store.ts';
+import type { SigningKeySource } from '../../src/signing/key-store.ts';
+import type { SigningKey } from '../../src/signing/keys.ts';
+
+export const ledgerOver = (store: LedgerStore): Ledger =>
+  new Ledger(store, { mode: 'test', tokenTtlSeconds: 3600, reservationLeaseSeconds: 60 });
+
+/** A certificate id as the service makes them (dvc_ and 32 hex digits), from a label. */
+export const idOf = (label: string): string => 'dvc_' + createHash('sha256').update(label).digest('hex').slice(0, 32);
+
+/** Issues a token and commits one certificate with it; returns the body (the log's leaf). */
+export async function commitOne(ledger: Ledger, label: string): Promise<{ id: string; body: string }> {
+  const { token } = (await ledger.issue({ source: 'test' }))[0]!;
+  const domain = `${label.replace(/[^a-z0-9]/g, '-')}.test`;
+  const reservation = await ledger.reserve(token, domain);
+  if (reservation.kind !== 'reserved') throw new Error(`token not reserved: ${reservation.kind}`);
+  const id = idOf(label);
+  const body = JSON.stringify({ payload: { id, domain }, jws: `sig-${label}` });
+  await ledger.commit(token, reservation.reservationId, { id, domain, body });
+  return { id, body };
+}
+
+/** A signing key source that always gives `key` (the service's store reloads a rotated key; tests need no file). */
+export const keySource = (key: SigningKey): Pick<SigningKeySource, 'current'> => ({ current: async () => key });
