@@ -577,9 +577,28 @@ export interface WellknownObservations {
      */
     link_rels: string[] | null;
     /**
-     * Link values that did not parse.
+     * Link values that break the RFC 8288 section 3 grammar so that a client drops them (no angle brackets, a parameter that is not token [= token / quoted-string], an unterminated quoted string, a target no URL parser resolves).
      */
     link_parse_errors: number | null;
+    /**
+     * Every grammar problem of the Link header in order, each naming the production it breaks; a target outside RFC 3986 that the WHATWG URL parser still resolves is kept as a link (dropped false).
+     */
+    link_problems:
+      | {
+          /**
+           * The production broken: link-value, link-param, quoted-string (RFC 8288 section 3, RFC 9110 section 5.6.4) or URI-Reference (RFC 3986 section 4.1).
+           */
+          production: 'link-value' | 'link-param' | 'quoted-string' | 'URI-Reference';
+          /**
+           * What was wrong, starting with the production.
+           */
+          detail: string;
+          /**
+           * The link-value was skipped, as clients skip it.
+           */
+          dropped: boolean;
+        }[]
+      | null;
     unknown_well_known: Document;
   };
 }
