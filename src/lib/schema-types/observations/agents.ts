@@ -73,9 +73,9 @@ export interface AgentsObservations {
        */
       capabilities: string[];
       /**
-       * The answer carried Mcp-Session-Id.
+       * The Mcp-Session-Id header of the initialize answer as sent (cut to 256 characters); null when the server keeps no session (stateless). MCP Streamable HTTP: a session ID must only contain visible ASCII characters (0x21 to 0x7E).
        */
-      session_id_issued: boolean;
+      session_id: string | null;
       /**
        * Auth schemes of WWW-Authenticate on the initialize answer, lower-cased, sorted.
        */
