@@ -472,6 +472,35 @@ export interface WellknownObservations {
      */
     signature_complete: boolean | null;
     /**
+     * The OpenPGP cleartext signature checked (RFC 9116 section 2.3); null when the file is not signed, or when no rule of the run reads it. RFC 9116 names no signing key, so the keys tried are those the file's Encryption fields point to on the site's own hosts (https, the domain or a subdomain).
+     */
+    signature: {
+      /**
+       * unreadable: the signature block is not an OpenPGP signature; digest_mismatch: the text is not the one signed (the left 16 bits of the signed hash, RFC 4880 section 5.2.4, differ from the hash of the canonical text), checked without any key; no_known_key: the digest matches, but no key the site names carries the signature's issuer key ID, so it cannot be verified; failed: a key with that ID was found and openpgp refused the signature at observed_at (see error); verified: the signature verifies with a key the site names.
+       */
+      verification: 'unreadable' | 'digest_mismatch' | 'no_known_key' | 'failed' | 'verified';
+      /**
+       * The issuer key ID the signature names (16 hex digits); null when unreadable.
+       */
+      key_id: string | null;
+      /**
+       * The signature's creation time; null when unreadable.
+       */
+      created: string | null;
+      /**
+       * Why openpgp refused the signature when verification is failed (cut to 200 characters); else null.
+       */
+      error: string | null;
+      /**
+       * The Encryption URLs fetched for keys (at most 3), in file order.
+       */
+      key_urls: string[];
+      /**
+       * OpenPGP keys read from those URLs.
+       */
+      keys_read: number;
+    } | null;
+    /**
      * Values per RFC 9116 field, in file order; null when the file was not parsed.
      */
     fields: {
