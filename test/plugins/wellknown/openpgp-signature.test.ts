@@ -42,6 +42,29 @@ async function signer(): Promise<Signer> {
   };
 }
 
+/**
+ * A real file signed by GnuPG: the securityTxt constant of datumforge/datum
+ * `internal/httpserve/handlers/wellknown.go`, served at api.datum.net. Its key sits on keys.openpgp.org, not on
+ * the site, so it is checked without a key.
+ */
+const DATUM = `-----BEGIN PGP SIGNED MESSAGE-----
+Hash: SHA512
+
+Contact: mailto:security@datum.net
+Expires: 2026-01-09T12:34:00.000Z
+Encryption: https://keys.openpgp.org/vks/v1/by-fingerprint/CDD6CB47F5C8C90340CEB56F5024ED84F6BF803F
+Preferred-Languages: en
+Canonical: https://api.datum.net/.well-known/security.txt
+Policy: https://github.com/datumforge/datum/security/policy
+-----BEGIN PGP SIGNATURE-----
+
+iHUEARYKAB0WIQTN1stH9cjJA0DOtW9QJO2E9r+APwUCZZ6RLgAKCRBQJO2E9r+A
+PyjIAQC13xI75wq7o4MhparBplTo6ZCF+bJTyCrO5c5izag9IQD+KbAXRKq3pjXu
+kwa/7CNQAyf7R//ZzA2npg2Ly5Jv4Qs=
+=Uh5X
+-----END PGP SIGNATURE-----
+`;
+
 const keysOf = (...armored: string[]) => readPublicKeys(armored.map((k) => Buffer.from(k)));
 
 let site: Signer;
@@ -86,6 +109,17 @@ describe('checkCleartextSignature', () => {
     );
     const crlf = signed.replace(/\n/g, '\r\n');
     expect((await checkCleartextSignature(crlf, [], OBSERVED)).verification).toBe('no_known_key');
+  });
+
+  it('checks a real GnuPG signature without its key, and finds a one-character edit of it', async () => {
+    expect(await checkCleartextSignature(DATUM, [], OBSERVED)).toEqual({
+      verification: 'no_known_key',
+      keyId: '5024ed84f6bf803f',
+      created: '2024-01-10T12:44:30.000Z',
+      error: null,
+    });
+    const edited = DATUM.replace('Preferred-Languages: en', 'Preferred-Languages: de');
+    expect((await checkCleartextSignature(edited, [], OBSERVED)).verification).toBe('digest_mismatch');
   });
 
   it('says no_known_key when the text matches but no key the site names made the signature', async () => {
