@@ -24,9 +24,10 @@ const config = loadConfig({
   DVS_LOG_LEVEL: 'silent',
   DVS_QUICK_RATE_LIMIT: '100000',
 });
+const gate = new MemoryGate();
 const service = await startService(config, {
   log: createLogger(config),
-  payments: { gate: new MemoryGate(), close: async () => {} },
+  payments: { gate, certificates: gate, close: async () => {} },
 });
 const cert = readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8');
 const key = readFileSync(path.join(dataDir, 'tls', 'localhost-key.pem'), 'utf8');

@@ -18,7 +18,10 @@ const config = loadConfig({
   DVS_LOG_LEVEL: 'silent',
 });
 const gate = new MemoryGate();
-const service = await startService(config, { log: createLogger(config), payments: { gate, close: async () => {} } });
+const service = await startService(config, {
+  log: createLogger(config),
+  payments: { gate, certificates: gate, close: async () => {} },
+});
 const tokens = Array.from({ length: Number(process.env.BENCH_TOKENS ?? 100) }, () => gate.issue());
 const idleRss = process.memoryUsage().rss;
 let peakRss = idleRss;

@@ -59,9 +59,16 @@ const fo9989: Check = (v) => {
 const fo7489: Check = (v) =>
   /^[01ds](?:[ \t]*:[ \t]*[01ds])*$/i.test(v) ? null : 'breaks dmarc-fo: 0, 1, d or s joined by ":"';
 
-/** dmarc-rfmt: Keyword *( *WSP ":" Keyword ), registered formats only (afrf). */
-const rf7489: Check = (v) =>
-  v.split(/[ \t]*:/).every((k) => k.toLowerCase() === 'afrf') ? null : 'breaks dmarc-rfmt: only afrf is registered';
+/**
+ * dmarc-rfmt: Keyword *( *WSP ":" Keyword ), Keyword = Ldh-str (RFC 5321). Section 6.3 says the values MUST be
+ * registered formats (only afrf is); receivers may ignore others, but the record breaks that requirement.
+ */
+const rf7489: Check = (v) => {
+  const keywords = v.split(/[ \t]*:/);
+  if (!keywords.every((k) => /^[A-Za-z0-9-]*[A-Za-z0-9]$/.test(k)))
+    return 'breaks dmarc-rfmt: Keywords (letters, digits, inner "-") joined by ":"';
+  return keywords.every((k) => k.toLowerCase() === 'afrf') ? null : 'breaks dmarc-rfmt: only afrf is registered';
+};
 
 /** dmarc-ainterval = 1*DIGIT, a 32-bit unsigned integer (section 6.3). */
 const ri7489: Check = (v) =>

@@ -19,11 +19,13 @@ const MACRO_BODY = /^([A-Za-z])(\d*)([rR]?)([.\-+,/_=]*)$/;
 /** toplabel (section 7.1): an alphanumeric label with a letter, or a hyphenated one not ending in "-". */
 const TOPLABEL = /^(?:[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*|[A-Za-z0-9]+-[A-Za-z0-9-]*[A-Za-z0-9])$/;
 const MACRO_LITERAL = /^[\x21-\x24\x26-\x7e]$/;
+/** What "%%", "%_" and "%-" expand to (section 7.3). */
+const ESCAPES: Readonly<Record<string, string>> = { '%': '%', _: ' ', '-': '%20' };
 
 interface MacroString {
-  /** The literal characters after the last macro-expand (the text domain-end is checked against). */
+  /** The fixed text after the last macro-letter expansion (the text domain-end is checked against). */
   tail: string;
-  /** The string ends with a macro-expand (which is itself a valid domain-end). */
+  /** The string ends with a "%{...}" expansion, whose value only a receiver knows (a valid domain-end). */
   endsWithMacro: boolean;
 }
 
@@ -41,9 +43,11 @@ function macroString(text: string, production: string, letters: RegExp): MacroSt
       continue;
     }
     const next = text[i + 1];
-    if (next === '%' || next === '_' || next === '-') {
-      tail = '';
-      endsWithMacro = true;
+    const escaped = next === undefined ? undefined : ESCAPES[next];
+    if (escaped !== undefined) {
+      // The escapes expand to fixed text, so domain-end is checked against it: "a:%%" can only become "%".
+      tail += escaped;
+      endsWithMacro = false;
       i += 2;
       continue;
     }

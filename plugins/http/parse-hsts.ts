@@ -86,11 +86,14 @@ function applyDirectives(directives: readonly Directive[], out: HstsFacts): void
   out.preload = directives.some((d) => d.name === 'preload' && d.value === null);
 }
 
+/** obs-fold (RFC 9112 section 5.2): a recipient reads each CRLF followed by white space as SP. */
+const unfold = (value: string): string => value.replace(/\r\n[ \t]+/g, ' ');
+
 /** Parses the (possibly comma-joined) header value; null means no header was sent. */
 export function parseHsts(header: string | null): HstsFacts {
-  const list = header === null ? [] : splitList(header);
+  const list = header === null ? [] : splitList(unfold(header));
   // An empty header is still a header sent (one that lacks max-age).
-  const values = header !== null && list.length === 0 ? [trimOws(header)] : list;
+  const values = header !== null && list.length === 0 ? [trimOws(unfold(header))] : list;
   const out: HstsFacts = {
     values,
     count: values.length,

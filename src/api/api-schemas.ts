@@ -8,7 +8,12 @@ import { REPO_ROOT } from '../lib/paths.ts';
 import type { SchemaSource } from './openapi-components.ts';
 
 export type ApiSchemaName =
-  'quickscan-request' | 'fullvalidation-request' | 'scan-result' | 'error' | 'certificate-status';
+  | 'quickscan-request'
+  | 'fullvalidation-request'
+  | 'scan-result'
+  | 'full-validation-result'
+  | 'error'
+  | 'certificate-status';
 /** The documents the API returns, referred to by the API schemas (ScanResult's structuredContent). */
 export type DocumentSchemaName = 'certificate' | 'report';
 
@@ -33,6 +38,7 @@ export function publishedSchemas(): SchemaSource[] {
     'quickscan-request',
     'fullvalidation-request',
     'scan-result',
+    'full-validation-result',
     'error',
     'report',
     'certificate',
@@ -44,7 +50,8 @@ export function publishedSchemas(): SchemaSource[] {
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats.default(ajv);
 // Schemas that others refer to by $id are known to ajv before any of them is compiled.
-for (const name of ['certificate', 'report', 'error'] as const) ajv.addSchema(apiSchema(name));
+for (const name of ['certificate', 'report', 'error', 'full-validation-result'] as const)
+  ajv.addSchema(apiSchema(name));
 const validators = new Map<string, ValidateFunction>();
 
 function validator(name: ApiSchemaName): ValidateFunction {

@@ -18,6 +18,8 @@ export interface AppOptions {
   routers: Router[];
   /** Middleware that wraps every response after errors are shaped (e.g. response signing). */
   wrap?: Koa.Middleware[];
+  /** Runs once the client is known, before the routes (e.g. caller identity). */
+  identify?: Koa.Middleware;
 }
 
 export function createApp(opts: AppOptions): Koa {
@@ -30,6 +32,7 @@ export function createApp(opts: AppOptions): Koa {
   app.use(errorHandler({ baseUrl: opts.baseUrl, log: opts.log }));
   app.use(securityHeaders());
   if (opts.trustProxy) app.use(forwardedClient(opts.trustProxy)).use(httpsOnly());
+  if (opts.identify) app.use(opts.identify);
   for (const r of opts.routers) {
     app.use(r.routes());
     app.use(r.allowedMethods());

@@ -42,7 +42,7 @@ ${escapeHtml(verify)}</code></pre>
 
 function anchorHtml(v: CertificateView): string {
   const a = v.certificate.payload.anchor;
-  if (!a || !v.anchorLine) return '';
+  if (!v.anchorLine) return '';
   return `<section aria-labelledby="anchor">
 <h2 id="anchor">DNS anchor</h2>
 <p>The owner of ${escapeHtml(v.domain)} shows they accept this certificate by publishing this TXT record; <code>dvs verify --dns</code> looks for it.</p>

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Config } from '../lib/config.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
-import type { ServiceJwks } from '../signing/jwks.ts';
+import type { SigningKeySource } from '../signing/key-store.ts';
 import type { SigningKey } from '../signing/keys.ts';
 import { guidePage } from './docs-html.ts';
 import { buildMcpManifest } from './mcp-manifest.ts';
@@ -32,7 +32,8 @@ const readGuide = (name: string) => readFileSync(path.join(REPO_ROOT, 'docs', `$
 
 export interface DocumentDeps {
   config: Pick<Config, 'baseUrl' | 'trustProxy' | 'securityTxt'>;
-  jwks: ServiceJwks;
+  /** The signing keys: the JWK set is read from them on each request, so a rotation shows at once. */
+  signingKeys: Pick<SigningKeySource, 'jwks'>;
   /** The key outgoing probe requests are signed with; null when agent signing is off (no directory then). */
   agentKey: SigningKey | null;
   now?: () => Date;
@@ -88,7 +89,9 @@ export function documentRoutes(deps: DocumentDeps): Router {
   router.get('/.well-known/api-catalog', (ctx) => publish(ctx, API_CATALOG_TYPE, apiCatalog(baseUrl)));
 
   router.get('/openapi.json', (ctx) => publish(ctx, OPENAPI_MEDIA_TYPE, openapi));
-  router.get('/.well-known/jwks.json', (ctx) => publish(ctx, 'application/jwk-set+json', deps.jwks));
+  router.get('/.well-known/jwks.json', async (ctx) =>
+    publish(ctx, 'application/jwk-set+json', await deps.signingKeys.jwks()),
+  );
   router.get('/.well-known/mcp.json', (ctx) => publish(ctx, 'application/json', manifest));
   router.get('/.well-known/security.txt', (ctx) =>
     publish(ctx, 'text/plain; charset=utf-8', securityTxt(deps.config, now())),

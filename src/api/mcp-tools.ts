@@ -23,13 +23,13 @@ function inputSchemaOf(name: 'quickscan-request' | 'fullvalidation-request'): To
  * What a tool's structuredContent may be: its document, or the Error of an isError result. One self-contained
  * schema (no $schema, refs into its own $defs), so a client's validator of any draft can compile it.
  */
-function outputSchemaOf(document: 'Report' | 'Certificate'): ToolOutputSchema {
+function outputSchemaOf(document: 'Report' | 'FullValidationResult', what: string): ToolOutputSchema {
   const sources = publishedSchemas();
   const { $defs, ...root } = standaloneSchema(document, sources);
   const error = standaloneSchema('Error', sources);
   return {
     type: 'object',
-    description: `The ${document.toLowerCase()}, or for an isError result the Error with its code.`,
+    description: `${what}, or for an isError result the Error with its code.`,
     oneOf: [{ $ref: `#/$defs/${document}` }, { $ref: '#/$defs/Error' }],
     $defs: { ...($defs as object), [document]: root, Error: error },
   };
@@ -42,16 +42,16 @@ export const MCP_TOOLS: Tool[] = [
     description:
       'Free, indicative check of whether a domain is ready for AI agents: a verdict, a score and the top findings, from a fast subset of the rules. Returns a readable summary and the canonical JSON report (also as structuredContent).',
     inputSchema: inputSchemaOf('quickscan-request'),
-    outputSchema: outputSchemaOf('Report'),
+    outputSchema: outputSchemaOf('Report', 'The report'),
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   },
   {
     name: 'service_fullvalidation',
     title: 'Full Validation of a domain',
     description:
-      'Every rule, a verdict and an Ed25519-signed certificate, paid with one payment_token from the checkout. Repeating the token for the same domain returns the same certificate. Returns a readable summary and the certificate {payload, jws} (also as structuredContent).',
+      'Every rule, a verdict and an Ed25519-signed certificate, paid with one payment_token from the checkout. Repeating the token for the same domain returns the same certificate. Returns a readable summary and the certificate {payload, jws}; structuredContent carries the certificate and its full report.',
     inputSchema: inputSchemaOf('fullvalidation-request'),
-    outputSchema: outputSchemaOf('Certificate'),
+    outputSchema: outputSchemaOf('FullValidationResult', 'The certificate and the report it was issued from'),
     annotations: { readOnlyHint: false, openWorldHint: true, idempotentHint: true },
   },
 ];

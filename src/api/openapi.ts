@@ -98,6 +98,11 @@ function scanPaths(trustProxy: boolean): Json {
                 description: 'hit when the result came from the cache, miss when a scan ran.',
                 schema: { type: 'string', enum: ['hit', 'miss'] },
               },
+              'X-Verified-Agent': {
+                description:
+                  "Present when the request's Web Bot Auth signature verified: the origin of the caller's key directory, whose own Quick Scan budget was counted (see /docs/api#signing-your-requests-web-bot-auth).",
+                schema: { type: 'string', format: 'uri' },
+              },
             },
           ),
           ...scanErrors(trustProxy),

@@ -3,32 +3,37 @@
 import type Router from '@koa/router';
 import type { Config } from '../lib/config.ts';
 import type { Logger } from '../lib/log.ts';
-import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
-import { LedgerCertificates, type CertificateReader } from '../service/certificate-view.ts';
-import { Certificates, registryOverGate } from '../service/certificates.ts';
+import type { CertificateReader } from '../service/certificate-view.ts';
+import type { Certificates } from '../service/certificates.ts';
 import type { RateLimiter } from '../service/rate-limit.ts';
 import { certificateRoutes } from './certificate-routes.ts';
 import { checkoutRoutes } from './checkout-routes.ts';
 
+export interface IssuedCertificates {
+  /** Status, evidence and revocation: the ledger's lifecycle. */
+  lifecycle: Certificates;
+  /** What the certificate pages show. */
+  reader: CertificateReader;
+}
+
 export function paymentRoutes(
-  payments: { gate: PaymentGate; processor?: PaymentProcessor; certificates?: CertificateRegistry },
+  processor: PaymentProcessor | undefined,
+  certificates: IssuedCertificates,
   config: Config,
   log: Logger,
   rateLimiter: RateLimiter,
-  reader: CertificateReader = new LedgerCertificates(payments.gate),
 ): Router[] {
   const { priceCents, currency, tokenTtlSeconds } = config.payments;
-  const checkout = payments.processor
+  const checkout = processor
     ? [
         checkoutRoutes({
-          processor: payments.processor,
+          processor,
           page: { baseUrl: config.baseUrl, priceCents, currency, tokenTtlSeconds },
           log,
           rateLimiter,
         }),
       ]
     : [];
-  const certificates = new Certificates(payments.certificates ?? registryOverGate(payments.gate));
-  return [...checkout, certificateRoutes(reader, certificates, config.baseUrl)];
+  return [...checkout, certificateRoutes(certificates.reader, certificates.lifecycle, config.baseUrl)];
 }

@@ -8,6 +8,8 @@ const SANE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 export interface RequestState {
   requestId: string;
   log: AppLogger;
+  /** The origin of the caller's key directory, when its Web Bot Auth signature verified (caller-identity.ts). */
+  verifiedAgent?: string;
 }
 
 export function requestLog(log: AppLogger): Middleware<RequestState> {
@@ -23,7 +25,9 @@ export function requestLog(log: AppLogger): Middleware<RequestState> {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status, ms: Math.round(ms) }, 'request');
+      const agent = ctx.state.verifiedAgent;
+      const line = { method: ctx.method, path: ctx.path, status, ms: Math.round(ms) };
+      ctx.state.log.info(agent ? { ...line, verified_agent: agent } : line, 'request');
     }
   };
 }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { createSigner, httpbis } from 'http-message-signatures';
+import type { SigningKeySource } from '../signing/key-store.ts';
 import type { SigningKey } from '../signing/keys.ts';
 
 export const RESPONSE_SIGNATURE_LABEL = 'sig1';
@@ -32,8 +33,13 @@ function headerOf(headers: Record<string, string | string[]>, name: string): str
   return found ? String(found[1]) : '';
 }
 
-export function signResponses(key: SigningKey): Middleware {
-  const signer = createSigner(key.privateKeyObject, 'ed25519', key.kid);
+export function signResponses(keys: SigningKeySource): Middleware {
+  // One signer per key: rebuilt only when a rotation hands over a new key.
+  let signerOf: { key: SigningKey; signer: ReturnType<typeof createSigner> } | null = null;
+  const signerFor = (key: SigningKey) =>
+    signerOf?.key === key
+      ? signerOf.signer
+      : (signerOf = { key, signer: createSigner(key.privateKeyObject, 'ed25519', key.kid) }).signer;
   return async function signResponse(ctx, next) {
     await next();
     // A 304 has no content to vouch for: the client reuses the signed response it revalidated.
@@ -51,9 +57,10 @@ export function signResponses(key: SigningKey): Middleware {
       'content-digest': ctx.response.get('Content-Digest'),
       'content-type': ctx.response.get('Content-Type'),
     };
+    const key = await keys.current();
     const signed = await httpbis.signMessage(
       {
-        key: signer,
+        key: signerFor(key),
         name: RESPONSE_SIGNATURE_LABEL,
         fields: RESPONSE_SIGNATURE_FIELDS,
         params: ['created', 'keyid', 'alg'],

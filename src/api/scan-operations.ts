@@ -40,6 +40,8 @@ export interface Caller {
   client: string;
   /** The Authorization header as sent (never used as a token; only to explain a 402). */
   authorization: string;
+  /** The origin of the caller's key directory when its Web Bot Auth signature verified: its own budget. */
+  verifiedAgent?: string | null;
 }
 
 function validInput<T>(schema: ApiSchemaName, body: unknown): T {
@@ -125,7 +127,8 @@ export class ScanOperations {
     const domain = domainOf(input, this.deps.extraSuffixes);
     this.admit();
     try {
-      const outcome = await this.deps.quickScans.run(domain, caller.client, undefined, onProgress);
+      const client = caller.verifiedAgent ? { verifiedAgent: caller.verifiedAgent } : caller.client;
+      const outcome = await this.deps.quickScans.run(domain, client, undefined, onProgress);
       return { domain, result: withStructuredContent(outcome.result, outcome.report), cached: outcome.cached };
     } catch (err) {
       if (err instanceof RateLimitedError) {
@@ -152,7 +155,7 @@ export class ScanOperations {
     this.admit();
     try {
       const outcome = await this.deps.fullValidations.run(domain, input.payment_token, undefined, onProgress);
-      const result = withStructuredContent(outcome.result, outcome.certificate);
+      const result = withStructuredContent(outcome.result, outcome.document);
       return { domain, result, cached: outcome.replayed };
     } catch (err) {
       if (err instanceof PaymentRequiredError) throw paymentError(err);

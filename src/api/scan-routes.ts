@@ -3,9 +3,14 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { jsonBody } from './json-body.ts';
+import type { RequestState } from './request-log.ts';
 import type { Caller, ScanOperations } from './scan-operations.ts';
 
-export const callerOf = (ctx: Context): Caller => ({ client: ctx.ip, authorization: ctx.get('authorization') });
+export const callerOf = (ctx: Context): Caller => ({
+  client: ctx.ip,
+  authorization: ctx.get('authorization'),
+  verifiedAgent: (ctx.state as RequestState).verifiedAgent ?? null,
+});
 
 export function scanRoutes(ops: ScanOperations): Router {
   const router = new Router();

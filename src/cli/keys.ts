@@ -33,9 +33,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       io.stdout.write(
         [
           `retired  ${retired.kid} (stays in the JWK set: certificates it signed keep verifying)`,
-          `current  ${current.kid} signs certificates, responses and tree heads from the next start`,
+          `current  ${current.kid} signs certificates, responses and tree heads from now on (a running service picks it up at its next signature; no restart)`,
           '',
-          'Restart the service, then publish these issuer anchor records (current first):',
+          'Publish these issuer anchor records (current first):',
           ...(await anchorLines(io)).map((l) => `  ${l}`),
           '',
         ].join('\n'),

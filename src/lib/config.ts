@@ -58,6 +58,11 @@ export interface Config {
   /** The service-wide bound on concurrent scans (src/service/scan-slots.ts). */
   scans: { limit: number; reservedForFull: number; queueLength: number; maxWaitMs: number; retryAfterSeconds: number };
   quickScan: { cacheTtlSeconds: number; rateLimitPerMinute: number };
+  /**
+   * Web Bot Auth on incoming requests: whether signatures are checked, how long a request waits for a key
+   * directory fetch (ms), and the Quick Scan budget per minute of a verified agent (per directory origin).
+   */
+  callerIdentity: { enabled: boolean; directoryWaitMs: number; rateLimitPerMinute: number };
   databaseUrl: string | null;
   redisUrl: string | null;
   payments: {
@@ -310,6 +315,11 @@ export function loadConfig(env: Source = process.env): Config {
     quickScan: {
       cacheTtlSeconds: durationSeconds(r, 'DVS_QUICK_CACHE_TTL', 600),
       rateLimitPerMinute: r.int('DVS_QUICK_RATE_LIMIT', 30, 1, 100_000),
+    },
+    callerIdentity: {
+      enabled: r.bool('DVS_CALLER_SIGNATURES', true),
+      directoryWaitMs: r.int('DVS_CALLER_DIRECTORY_WAIT_MS', 500, 0, 10_000),
+      rateLimitPerMinute: r.int('DVS_VERIFIED_AGENT_RATE_LIMIT', 120, 1, 100_000),
     },
     databaseUrl,
     redisUrl: r.optStr('DVS_REDIS_URL'),

@@ -12,6 +12,8 @@ export interface StoredCertificate {
   expiresAt?: number;
   /** The observations it was judged on: gzip of their canonical JSON. */
   evidence?: Buffer;
+  /** The report the validation returned beside the certificate: gzip of its canonical JSON. */
+  report?: Buffer;
 }
 
 /** A stored certificate with what happened to it since. Times are ms since the epoch. */
@@ -51,8 +53,6 @@ export interface PaymentGate {
   commit(token: string, reservationId: string, certificate: StoredCertificate): Promise<void>;
   /** Frees the token for another try (the validation failed or passed its deadline). */
   release(token: string, reservationId: string): Promise<void>;
-  /** A certificate issued earlier, by id. */
+  /** A certificate issued earlier, by id, with the report it was returned with. */
   certificate(id: string): Promise<StoredCertificate | null>;
-  /** The certificate issued last for a domain (the badge and the certificate pages read it). */
-  latestCertificate(domain: string): Promise<StoredCertificate | null>;
 }

@@ -181,10 +181,6 @@ export class Ledger implements PaymentGate, CertificateRegistry {
     return this.store.certificate(id);
   }
 
-  latestCertificate(domain: string): Promise<StoredCertificate | null> {
-    return this.store.latestCertificate(domain);
-  }
-
   async certificateRecord(id: string): Promise<CertificateRecord | null> {
     const row = await this.store.certificateRow(id);
     if (!row) return null;

@@ -3,7 +3,16 @@
 import pg from 'pg';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
-import type { CertificateRow, LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
+import {
+  storedCertificate,
+  type CertificateRow,
+  type LedgerStore,
+  type NewTokenRow,
+  type RawStoredCertificate,
+  type ReserveRequest,
+  type TokenRow,
+  type TokenState,
+} from './store.ts';
 
 interface RawRow {
   hash: string;
@@ -88,8 +97,6 @@ async function migrate(pool: pg.Pool): Promise<void> {
   });
 }
 
-const LATEST_CERTIFICATE =
-  'SELECT id, domain, body FROM certificates WHERE domain = $1 ORDER BY created_at DESC, id DESC LIMIT 1';
 async function countUnused(pool: pg.Pool, source: string, now: number): Promise<number> {
   const { rows } = await pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM tokens WHERE source = $1 AND state = 'issued' AND expires_at > $2`,
@@ -192,8 +199,17 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
         );
         if (redeemed.rowCount !== 1) return false;
         await client.query(
-          'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES ($1, $2, $3, $4, $5, $6)',
-          [c.id, c.domain, c.body, at(now), c.expiresAt === undefined ? null : at(c.expiresAt), c.evidence ?? null],
+          `INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence, report)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [
+            c.id,
+            c.domain,
+            c.body,
+            at(now),
+            c.expiresAt === undefined ? null : at(c.expiresAt),
+            c.evidence ?? null,
+            c.report ?? null,
+          ],
         );
         // Evidence is kept as long as its certificate is valid: each commit drops what has expired since.
         await client.query('UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= $1', [
@@ -210,13 +226,11 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       return result.rowCount === 1;
     },
     async certificate(id) {
-      const { rows } = await pool.query<StoredCertificate>('SELECT id, domain, body FROM certificates WHERE id = $1', [
-        id,
-      ]);
-      return rows[0] ?? null;
-    },
-    async latestCertificate(domain) {
-      return (await pool.query<StoredCertificate>(LATEST_CERTIFICATE, [domain])).rows[0] ?? null;
+      const { rows } = await pool.query<RawStoredCertificate>(
+        'SELECT id, domain, body, report FROM certificates WHERE id = $1',
+        [id],
+      );
+      return rows[0] ? storedCertificate(rows[0]) : null;
     },
     ...certificateQueries(pool),
     async ping() {

@@ -4,7 +4,16 @@
 import Database from 'better-sqlite3';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
-import type { CertificateRow, LedgerStore, NewTokenRow, ReserveRequest, TokenRow, TokenState } from './store.ts';
+import {
+  storedCertificate,
+  type CertificateRow,
+  type LedgerStore,
+  type NewTokenRow,
+  type RawStoredCertificate,
+  type ReserveRequest,
+  type TokenRow,
+  type TokenState,
+} from './store.ts';
 
 interface RawRow {
   hash: string;
@@ -146,7 +155,7 @@ export function openSqliteStore(file: string): LedgerStore {
     UPDATE tokens SET state = 'redeemed', certificate_id = ?, reserved_until = NULL
     WHERE hash = ? AND state = 'reserved' AND reservation_id = ?`);
   const storeCertificate = db.prepare(
-    'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence, report) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   // Evidence is kept as long as its certificate is valid: each commit drops what has expired since.
   const pruneEvidence = db.prepare(
@@ -154,17 +163,14 @@ export function openSqliteStore(file: string): LedgerStore {
   );
   const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
     if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
-    storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.evidence ?? null);
+    storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.evidence ?? null, c.report ?? null);
     pruneEvidence.run(now);
     return true;
   });
   const release = db.prepare(`
     UPDATE tokens SET state = 'issued', reservation_id = NULL, reserved_until = NULL, domain = NULL
     WHERE hash = ? AND state = 'reserved' AND reservation_id = ?`);
-  const certificate = db.prepare('SELECT id, domain, body FROM certificates WHERE id = ?');
-  const latest = db.prepare(
-    'SELECT id, domain, body FROM certificates WHERE domain = ? ORDER BY created_at DESC, id DESC LIMIT 1',
-  );
+  const certificate = db.prepare('SELECT id, domain, body, report FROM certificates WHERE id = ?');
 
   return {
     backend: 'sqlite',
@@ -177,8 +183,10 @@ export function openSqliteStore(file: string): LedgerStore {
     countUnused: async (source, now) => countUnused.get(source, now) as number,
     commit: async (hash, reservationId, c, now) => commit(hash, reservationId, c, now),
     release: async (hash, reservationId) => release.run(hash, reservationId).changes === 1,
-    certificate: async (id) => (certificate.get(id) as StoredCertificate | undefined) ?? null,
-    latestCertificate: async (domain) => (latest.get(domain) as StoredCertificate | undefined) ?? null,
+    certificate: async (id) => {
+      const r = certificate.get(id) as RawStoredCertificate | undefined;
+      return r ? storedCertificate(r) : null;
+    },
     ...certificateQueries(db),
     ping: async () => {
       db.prepare('SELECT 1').get();

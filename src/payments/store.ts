@@ -46,6 +46,18 @@ export interface CertificateRow {
   supersededBy: string | null;
 }
 
+/** A certificate as both backends read it back: a column never written is null, not absent. */
+export interface RawStoredCertificate {
+  id: string;
+  domain: string;
+  body: string;
+  report: Buffer | null;
+}
+
+export function storedCertificate({ report, ...rest }: RawStoredCertificate): StoredCertificate {
+  return report ? { ...rest, report } : rest;
+}
+
 export interface LedgerStore {
   readonly backend: 'sqlite' | 'postgres';
   /** Inserts the rows that do not exist yet (by hash); returns how many were new. */
@@ -63,8 +75,6 @@ export interface LedgerStore {
   /** Returns the token to `issued` if the reservation is still ours. */
   release(hash: string, reservationId: string): Promise<boolean>;
   certificate(id: string): Promise<StoredCertificate | null>;
-  /** The certificate stored last for the domain (ties broken by id), or null. */
-  latestCertificate(domain: string): Promise<StoredCertificate | null>;
   certificateRow(id: string): Promise<CertificateRow | null>;
   /** The id of the newest unrevoked certificate of the domain. */
   latestCertificateId(domain: string): Promise<string | null>;

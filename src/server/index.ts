@@ -8,6 +8,7 @@ import type { Config } from '../lib/config.ts';
 import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
 import { providers } from '../../plugins/index.ts';
 import { createApp } from '../api/app.ts';
+import { callerIdentity } from '../api/caller-identity.ts';
 import { documentRoutes } from '../api/document-routes.ts';
 import { healthRoutes } from '../api/health-routes.ts';
 import { mcpRoutes } from '../api/mcp-routes.ts';
@@ -21,15 +22,18 @@ import { privateDir } from '../lib/private-files.ts';
 import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import { createScanner } from '../service/scanner.ts';
-import { Certificates, registryOverGate } from '../service/certificates.ts';
+import { CallerIdentities, netDirectoryFetcher } from '../service/caller-identity.ts';
+import { createNet } from '../net/index.ts';
+import { AgentDirectories } from '../signing/agent-directories.ts';
+import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { createScanSlots } from '../service/scan-slots.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
 import { QuickScans } from '../service/quick-scans.ts';
 import { openSharedState } from '../service/shared-state.ts';
-import { buildJwks, loadRetiredKeys } from '../signing/jwks.ts';
-import { loadAgentKey, loadSigningKey } from '../signing/keys.ts';
+import { SigningKeyStore } from '../signing/key-store.ts';
+import { loadAgentKey } from '../signing/keys.ts';
 import { clientTimeoutOptions } from './client-timeouts.ts';
 import { startRedirectServer } from './http-redirect.ts';
 import { PromMetrics, startMetricsServer } from './metrics.ts';
@@ -41,8 +45,8 @@ export interface PaymentsHandle {
   close(): Promise<void>;
   /** Sells tokens; the checkout is mounted when there is one. */
   processor?: PaymentProcessor;
-  /** The certificates' status and evidence (the ledger); without it only the bodies are known. */
-  certificates?: CertificateRegistry;
+  /** The certificates' status and evidence (the ledger). */
+  certificates: CertificateRegistry;
   /** Resolves when the ledger answers; readiness uses it when offered. */
   ready?(): Promise<void>;
 }
@@ -66,14 +70,25 @@ export interface RunningService {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Web Bot Auth on incoming requests, unless configured off. */
+function callerIdentities(config: Config, metrics: PromMetrics): CallerIdentities | null {
+  if (!config.callerIdentity.enabled) return null;
+  return new CallerIdentities({
+    // One guarded network for every directory fetch: the address policy, CA and limits of the probes.
+    directories: new AgentDirectories({ fetch: netDirectoryFetcher(createNet(config)) }),
+    waitMs: config.callerIdentity.directoryWaitMs,
+    metrics,
+  });
+}
+
 export async function startService(config: Config, opts: ServiceOptions): Promise<RunningService> {
   const log = opts.log ?? createLogger(config);
   privateDir(config.dataDir);
   // The checked ruleset, from an artifact in the data dir that matches the lock: the service starts without
   // re-running every schema and example (dvs rules check and the tests do that).
   const ruleset = loadRunRuleset(path.join(config.dataDir, 'cache'));
-  const signingKey = await loadSigningKey(config.dataDir);
-  const jwks = buildJwks(signingKey.publicJwk, loadRetiredKeys(config.dataDir));
+  // Re-read at each signature when `dvs keys rotate` replaced the key file: a rotation needs no restart.
+  const signingKeys = await SigningKeyStore.open(config.dataDir, log);
   const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
   const { payments } = opts;
   const metrics = new PromMetrics();
@@ -86,13 +101,14 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     cache: shared.cache,
     ttlSeconds: config.quickScan.cacheTtlSeconds,
     rateLimiter: shared.rateLimiter,
+    agentRateLimiter: shared.agentRateLimiter,
     metrics,
   });
   const fullValidations = new FullValidations({
     scanner,
     ruleset,
     gate: payments.gate,
-    signingKey,
+    signingKeys,
     baseUrl: config.baseUrl,
     lifetimeSeconds: config.certificates.lifetimeSeconds,
     log,
@@ -107,8 +123,8 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     accepting: () => !draining,
   });
 
-  const lifecycle = new Certificates(payments.certificates ?? registryOverGate(payments.gate));
-  const certificates = new LedgerCertificates(payments.gate, undefined, lifecycle);
+  const lifecycle = new Certificates(payments.certificates);
+  const certificates = new LedgerCertificates(lifecycle);
 
   const readiness = {
     async problem(): Promise<string | null> {
@@ -124,16 +140,18 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       return null;
     },
   };
+  const identities = callerIdentities(config, metrics);
   const app = createApp({
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
     log,
-    wrap: [metrics.requestCounter(), signResponses(signingKey)],
+    ...(identities ? { identify: callerIdentity(identities, config.baseUrl, log) } : {}),
+    wrap: [metrics.requestCounter(), signResponses(signingKeys)],
     routers: [
       healthRoutes(readiness),
       scanRoutes(ops),
       mcpRoutes(ops, config.baseUrl, log),
-      documentRoutes({ config, jwks, agentKey }),
+      documentRoutes({ config, signingKeys, agentKey }),
       pageRoutes({
         ops,
         reports: new QuickScanReports(quickScans, ruleset),
@@ -141,7 +159,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
         baseUrl: config.baseUrl,
         quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
       }),
-      ...paymentRoutes(payments, config, log, shared.rateLimiter, certificates),
+      ...paymentRoutes(payments.processor, { lifecycle, reader: certificates }, config, log, shared.rateLimiter),
     ],
   });
 

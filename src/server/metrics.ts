@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Tier } from '../engine/types.ts';
+import type { CallerMetrics } from '../service/caller-identity.ts';
 import type { ScanEnd, ServiceMetrics } from '../service/metrics.ts';
 
-export class PromMetrics implements ServiceMetrics {
+export class PromMetrics implements ServiceMetrics, CallerMetrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
     name: 'dvs_http_requests_total',
@@ -34,6 +35,13 @@ export class PromMetrics implements ServiceMetrics {
     registers: [this.registry],
   });
 
+  private readonly callerSignatures = new Counter({
+    name: 'dvs_caller_signatures_total',
+    help: 'Requests signed per Web Bot Auth, by outcome (verified; invalid: served as unsigned)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -45,6 +53,10 @@ export class PromMetrics implements ServiceMetrics {
 
   cacheHit(): void {
     this.cacheHits.inc();
+  }
+
+  callerSignature(outcome: 'verified' | 'invalid'): void {
+    this.callerSignatures.inc({ outcome });
   }
 
   /** Counts every response by its matched route (a low-cardinality label), or "unmatched". */

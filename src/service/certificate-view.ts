@@ -1,9 +1,8 @@
 // Issued certificates as the pages and the badge read them: the certificate itself, when it was issued, until
 // when it holds, and where it stands (valid, expired, superseded by a newer one for the domain, revoked).
-// `CertificateReader` is the seam: `LedgerCertificates` derives what it can from the ledger as it is today; a
-// reader over the issuer's own validity and status records can take its place without the pages changing.
-import type { Certificates, CertificateStatus as LedgerStatus } from './certificates.ts';
-import type { PaymentGate } from '../payments/gate.ts';
+// `CertificateReader` is the seam the pages depend on; `LedgerCertificates` reads through the ledger's lifecycle
+// (`Certificates`), the one place that decides a certificate's status.
+import type { Certificates, CertificateStatus as LedgerStatus, KnownCertificate } from './certificates.ts';
 import { zoneLine } from '../signing/anchor.ts';
 import type { Certificate } from '../signing/payload.ts';
 
@@ -23,12 +22,12 @@ export interface CertificateView {
   /** The canonical JSON `{payload, jws}`, byte for byte as issued. */
   body: string;
   certificate: Certificate;
-  /** RFC 3339: the payload's `issued_at` when it has one, else when the evidence was observed. */
+  /** RFC 3339: the payload's `issued_at`, or when the ledger stored it (bodies older than issue 10 lack it). */
   issuedAt: string;
-  /** RFC 3339, or null for a certificate issued without an expiry. */
+  /** RFC 3339, or null for a certificate the ledger knows no expiry of. */
   expiresAt: string | null;
   status: CertificateStatus;
-  /** The DNS anchor record as a zone-file line, ready to paste (null for a payload without one). */
+  /** The DNS anchor record as a zone-file line, ready to paste (null for a body without one). */
   anchorLine: string | null;
 }
 
@@ -38,16 +37,6 @@ export interface CertificateReader {
   current(domain: string): Promise<CertificateView | null>;
 }
 
-/** Members later certificate versions add to the payload; read when present. */
-interface Validity {
-  issued_at?: unknown;
-  expires_at?: unknown;
-}
-
-const timeOf = (value: unknown): string | null =>
-  typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : null;
-
-/** Today's reader: the ledger's stored certificates, their own validity members, and the domain's latest one. */
 function pageStatus(known: LedgerStatus): CertificateStatus {
   switch (known.status) {
     case 'revoked':
@@ -61,44 +50,32 @@ function pageStatus(known: LedgerStatus): CertificateStatus {
   }
 }
 
+function viewOf({ certificate, body, status }: KnownCertificate): CertificateView {
+  // The ledger keeps bodies byte for byte, those of earlier payload versions too: read their members as optional.
+  const payload = certificate.payload as Partial<Certificate['payload']> &
+    Pick<Certificate['payload'], 'id' | 'domain'>;
+  return {
+    id: payload.id,
+    domain: payload.domain,
+    body,
+    certificate,
+    issuedAt: payload.issued_at ?? status.issued_at,
+    expiresAt: status.expires_at,
+    status: pageStatus(status),
+    anchorLine: payload.anchor ? zoneLine(payload.anchor) : null,
+  };
+}
+
 export class LedgerCertificates implements CertificateReader {
-  constructor(
-    private readonly gate: Pick<PaymentGate, 'certificate' | 'latestCertificate'>,
-    private readonly now: () => Date = () => new Date(),
-    /** The ledger's lifecycle (revocations included); without it, status is derived from expiry and recency. */
-    private readonly lifecycle?: Pick<Certificates, 'status'>,
-  ) {}
+  constructor(private readonly certificates: Pick<Certificates, 'find' | 'current'>) {}
 
   async byId(id: string): Promise<CertificateView | null> {
-    const stored = await this.gate.certificate(id);
-    if (!stored) return null;
-    const latest = await this.gate.latestCertificate(stored.domain);
-    return this.withLifecycle(this.view(stored.id, stored.domain, stored.body, latest?.id ?? stored.id));
+    const known = await this.certificates.find(id);
+    return known ? viewOf(known) : null;
   }
 
   async current(domain: string): Promise<CertificateView | null> {
-    const latest = await this.gate.latestCertificate(domain);
-    if (!latest) return null;
-    const view = await this.withLifecycle(this.view(latest.id, latest.domain, latest.body, latest.id));
-    return view.status.state === 'valid' ? view : null;
-  }
-
-  private async withLifecycle(view: CertificateView): Promise<CertificateView> {
-    const known = await this.lifecycle?.status(view.id);
-    // A registry that keeps no history says valid for lack of knowledge; what the ledger showed above stands.
-    return known && known.status !== 'valid' ? { ...view, status: pageStatus(known) } : view;
-  }
-
-  private view(id: string, domain: string, body: string, latestId: string): CertificateView {
-    const certificate = JSON.parse(body) as Certificate;
-    const payload = certificate.payload as Certificate['payload'] & Validity;
-    const issuedAt = timeOf(payload.issued_at) ?? payload.observed_at;
-    const expiresAt = timeOf(payload.expires_at);
-    let status: CertificateStatus = { state: 'valid' };
-    if (expiresAt !== null && Date.parse(expiresAt) <= this.now().getTime())
-      status = { state: 'expired', at: expiresAt };
-    else if (latestId !== id) status = { state: 'superseded', reason: `a newer certificate, ${latestId}, was issued` };
-    const anchorLine = certificate.payload.anchor ? zoneLine(certificate.payload.anchor) : null;
-    return { id, domain, body, certificate, issuedAt, expiresAt, status, anchorLine };
+    const known = await this.certificates.current(domain);
+    return known ? viewOf(known) : null;
   }
 }

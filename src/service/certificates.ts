@@ -2,7 +2,7 @@
 // superseded by a newer one for its domain, or revoked by the operator, with the reason and time), the
 // domain's current certificate (for the badge and the certificate page), and the evidence it was judged on.
 import { gunzipSync } from 'node:zlib';
-import type { CertificateRecord, CertificateRegistry, PaymentGate } from '../payments/gate.ts';
+import type { CertificateRecord, CertificateRegistry } from '../payments/gate.ts';
 import type { Certificate } from '../signing/payload.ts';
 
 export type CertificateStatusName = 'valid' | 'expired' | 'superseded' | 'revoked';
@@ -20,7 +20,7 @@ export interface CertificateStatus {
   superseded_by?: string;
 }
 
-export interface CurrentCertificate {
+export interface KnownCertificate {
   certificate: Certificate;
   /** The canonical JSON, byte for byte as issued. */
   body: string;
@@ -65,13 +65,25 @@ export class Certificates {
     return record ? statusOf(record, this.now()) : null;
   }
 
+  /** A certificate this service issued, with where it stands now; null when it issued none with this id. */
+  async find(id: string): Promise<KnownCertificate | null> {
+    const record = await this.registry.certificateRecord(id);
+    return record ? this.known(record) : null;
+  }
+
   /** The domain's newest certificate when it is valid now; null when it has none (or only expired ones). */
-  async current(domain: string): Promise<CurrentCertificate | null> {
+  async current(domain: string): Promise<KnownCertificate | null> {
     const record = await this.registry.latest(domain);
-    if (!record) return null;
-    const status = statusOf(record, this.now());
-    if (status.status !== 'valid') return null;
-    return { certificate: JSON.parse(record.body) as Certificate, body: record.body, status };
+    const known = record ? this.known(record) : null;
+    return known?.status.status === 'valid' ? known : null;
+  }
+
+  private known(record: CertificateRecord): KnownCertificate {
+    return {
+      certificate: JSON.parse(record.body) as Certificate,
+      body: record.body,
+      status: statusOf(record, this.now()),
+    };
   }
 
   /** Withdraws a certificate (the operator's `dvs certificates revoke`); a second revocation keeps the first. */
@@ -93,29 +105,4 @@ export class Certificates {
     if (stored) return { kind: 'found', bytes: gunzipSync(stored) };
     return (await this.registry.certificateRecord(id)) ? { kind: 'gone' } : null;
   }
-}
-
-/**
- * A registry over a bare payment gate (the in-memory gate of service tests): it knows the certificates by id
- * and reads their dates from the body, but keeps no history, so nothing is revoked, superseded or current.
- */
-export function registryOverGate(gate: Pick<PaymentGate, 'certificate'>): CertificateRegistry {
-  return {
-    async certificateRecord(id) {
-      const stored = await gate.certificate(id);
-      if (!stored) return null;
-      const { payload } = JSON.parse(stored.body) as Certificate;
-      return {
-        ...stored,
-        issuedAt: Date.parse(payload.issued_at),
-        expiresAt: Date.parse(payload.expires_at),
-        revokedAt: null,
-        revocationReason: null,
-        supersededBy: null,
-      };
-    },
-    latest: () => Promise.resolve(null),
-    revoke: () => Promise.resolve(false),
-    evidence: () => Promise.resolve(null),
-  };
 }

@@ -1,8 +1,9 @@
 // A Full Validation: reserve the payment token (before any DNS work), scan every rule, sign the certificate, and
 // commit the token with it. If the validation does not complete (the domain has nothing to scan, the engine
 // failed, or passed its deadline) the token is released, so the buyer can try again. Nothing is lost.
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Ruleset } from '../engine/ruleset.ts';
+import type { Report } from '../engine/types.ts';
 import { canonicalBytes } from '../lib/canonical-json.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
@@ -11,7 +12,7 @@ import type { PaymentGate, StoredCertificate } from '../payments/gate.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { ProgressListener, Scanner } from './scanner.ts';
 import { certificateText, issueCertificate } from '../signing/certificate.ts';
-import type { SigningKey } from '../signing/keys.ts';
+import type { SigningKeySource } from '../signing/key-store.ts';
 import type { Certificate } from '../signing/payload.ts';
 import { scanError, scanResult, type ScanResult } from './scan-result.ts';
 
@@ -26,10 +27,17 @@ export class PaymentRequiredError extends Error {
   }
 }
 
+/** What a Full Validation returns as structuredContent (schemas/api/full-validation-result.json). */
+export interface FullValidationResult {
+  certificate: Certificate;
+  /** Absent only for a certificate stored before the ledger kept reports (migration 003). */
+  report?: Report;
+}
+
 export interface FullValidationOutcome {
   result: ScanResult;
-  /** The certificate's `{payload, jws}`, when one was issued or found (MCP's structuredContent). */
-  certificate: Certificate | null;
+  /** The certificate and its report, when one was issued or found (structuredContent on both surfaces). */
+  document: FullValidationResult | null;
   /** True when the token had already paid for this domain and the stored certificate was returned. */
   replayed: boolean;
 }
@@ -38,7 +46,8 @@ export interface FullValidationDeps {
   scanner: Scanner;
   ruleset: Ruleset;
   gate: PaymentGate;
-  signingKey: SigningKey;
+  /** The key to sign with at the moment of signing (a rotation while the service runs takes effect at once). */
+  signingKeys: SigningKeySource;
   baseUrl: string;
   /** How long a certificate stays valid after its observations (DVS_CERTIFICATE_LIFETIME). */
   lifetimeSeconds: number;
@@ -63,10 +72,13 @@ export class FullValidations {
   }
 
   private fromStored(stored: StoredCertificate): FullValidationOutcome {
-    // The body is the canonical JSON this service committed with the token.
+    // The body is the canonical JSON this service committed with the token, the report beside it.
     const certificate = JSON.parse(stored.body) as Certificate;
+    const document = stored.report
+      ? { certificate, report: JSON.parse(gunzipSync(stored.report).toString('utf8')) as Report }
+      : { certificate };
     const summary = `Full Validation of ${stored.domain}: ${certificate.payload.verdict}, score ${certificate.payload.score}/100 (certificate ${stored.id}, issued earlier for this token)`;
-    return { result: scanResult(summary, stored.body), certificate, replayed: true };
+    return { result: scanResult(summary, stored.body), document, replayed: true };
   }
 
   async run(
@@ -100,7 +112,7 @@ export class FullValidations {
     signal?: AbortSignal,
     onProgress?: ProgressListener,
   ): Promise<FullValidationOutcome> {
-    const { scanner, gate, ruleset, signingKey, baseUrl, log, metrics } = this.deps;
+    const { scanner, gate, ruleset, signingKeys, baseUrl, log, metrics } = this.deps;
     this.running++;
     let committed = false;
     const started = process.hrtime.bigint();
@@ -109,7 +121,7 @@ export class FullValidations {
       const preflight = await scanner.preflight(domain);
       if (!preflight.ok) {
         metrics.scanFinished('full', 'not_scanned', seconds(started));
-        return { result: scanError(preflight.text), certificate: null, replayed: false };
+        return { result: scanError(preflight.text), document: null, replayed: false };
       }
       const { report, observations } = await scanner.scan(domain, 'full', signal, onProgress).catch((err: unknown) => {
         if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
@@ -118,18 +130,30 @@ export class FullValidations {
       const certificate = issueCertificate({
         report,
         issuer: { baseUrl },
-        key: signingKey,
+        key: await signingKeys.current(),
         validity: { issuedAt: new Date(), lifetimeSeconds: this.deps.lifetimeSeconds },
       });
       const body = certificateText(certificate);
       const expiresAt = Date.parse(certificate.payload.expires_at);
       // The evidence a relying party re-judges: the very bytes evidence_digest names, compressed for storage.
       const evidence = gzipSync(canonicalBytes(observations));
-      await gate.commit(token, reservationId, { id: certificate.payload.id, domain, body, expiresAt, evidence });
+      const stored = {
+        id: certificate.payload.id,
+        domain,
+        body,
+        expiresAt,
+        evidence,
+        report: gzipSync(canonicalBytes(report)),
+      };
+      await gate.commit(token, reservationId, stored);
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');
-      return { result: scanResult(summarise(report, ruleset), body), certificate, replayed: false };
+      return {
+        result: scanResult(summarise(report, ruleset), body),
+        document: { certificate, report },
+        replayed: false,
+      };
     } finally {
       this.running--;
       if (!committed) {

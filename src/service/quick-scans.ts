@@ -31,8 +31,13 @@ export interface QuickScanDeps {
   ttlSeconds: number;
   /** Counts the scans that really run, per client; a cached answer costs nothing. */
   rateLimiter: RateLimiter;
+  /** The budget of callers whose Web Bot Auth signature verified, per directory origin (else rateLimiter's). */
+  agentRateLimiter?: RateLimiter;
   metrics: ServiceMetrics;
 }
+
+/** Who a scan is counted against: a client address, or a verified agent (its key directory's origin). */
+export type ScanClient = string | { verifiedAgent: string };
 
 const seconds = (startedNs: bigint) => Number(process.hrtime.bigint() - startedNs) / 1e9;
 
@@ -52,17 +57,17 @@ export class QuickScans {
    */
   async run(
     domain: string,
-    client: string,
+    client: ScanClient,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
   ): Promise<QuickScanOutcome> {
-    const { rateLimiter, metrics } = this.deps;
+    const { metrics } = this.deps;
     const hit = await this.cached(domain);
     if (hit) {
       metrics.cacheHit();
       return hit;
     }
-    const decision = await rateLimiter.take(client);
+    const decision = await this.take(client);
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfter);
     const started = process.hrtime.bigint();
     try {
@@ -73,6 +78,12 @@ export class QuickScans {
       if (err instanceof ScanDeadlineError) metrics.scanFinished('quick', 'deadline', seconds(started));
       throw err;
     }
+  }
+
+  private take(client: ScanClient) {
+    const { rateLimiter, agentRateLimiter } = this.deps;
+    if (typeof client === 'string') return rateLimiter.take(client);
+    return (agentRateLimiter ?? rateLimiter).take(client.verifiedAgent);
   }
 
   /** A cached outcome, without scanning. */

@@ -11,6 +11,8 @@ import { RedisRateLimiter } from './redis-rate-limit.ts';
 export interface SharedState {
   cache: QuickScanCache;
   rateLimiter: RateLimiter;
+  /** The larger budget of verified agents, keyed by their directory's origin. */
+  agentRateLimiter: RateLimiter;
   /** Where the state lives, for the start-up log. */
   backend: 'redis' | 'memory';
   close(): Promise<void>;
@@ -22,16 +24,18 @@ export interface SharedStateOptions {
 }
 
 export function openSharedState(
-  config: Pick<Config, 'redisUrl' | 'quickScan'>,
+  config: Pick<Config, 'redisUrl' | 'quickScan'> & Partial<Pick<Config, 'callerIdentity'>>,
   log: AppLogger,
   opts: SharedStateOptions = {},
 ): SharedState {
   const perMinute = config.quickScan.rateLimitPerMinute;
+  const agentPerMinute = config.callerIdentity?.rateLimitPerMinute ?? perMinute;
   if (config.redisUrl === null) {
     const cache = new MemoryQuickScanCache();
     return {
       cache,
       rateLimiter: new WindowRateLimiter(perMinute),
+      agentRateLimiter: new WindowRateLimiter(agentPerMinute),
       backend: 'memory',
       close: async () => cache.close(),
     };
@@ -41,6 +45,7 @@ export function openSharedState(
   return {
     cache: new RedisQuickScanCache(redis, `${prefix}quick:`),
     rateLimiter: new RedisRateLimiter(redis, perMinute, `${prefix}rate:`),
+    agentRateLimiter: new RedisRateLimiter(redis, agentPerMinute, `${prefix}agent-rate:`),
     backend: 'redis',
     close: () => redis.close(),
   };

@@ -115,7 +115,7 @@ const keyFileText = (key: SigningKey): string => {
   return JSON.stringify(body, null, 2) + '\n';
 };
 
-const SIGNING_KEY_FILE = 'signing-key.json';
+export const SIGNING_KEY_FILE = 'signing-key.json';
 const RETIRED_KEYS_DIR = 'retired-keys';
 
 /** The kid after this one: service-signing-key-v1 -> -v2 -> -v3 ... */
@@ -127,8 +127,9 @@ export function nextKid(kid: string): string {
 
 /**
  * `dvs keys rotate`: the current signing key's public JWK joins `retired-keys/` (so certificates it signed keep
- * verifying), and a new key with the next kid signs from the next start on. The new key file replaces the old
- * one atomically; the retired private key is not kept, since nothing may sign with it again.
+ * verifying), and a new key with the next kid signs from now on. The new key file replaces the old
+ * one atomically (a running service picks it up at its next signature, src/signing/key-store.ts); the retired
+ * private key is not kept, since nothing may sign with it again.
  */
 export async function rotateSigningKey(
   dataDir: string,

@@ -56,7 +56,8 @@ describe('MCP tools', () => {
     const quick = tools.find((t) => t.name === 'service_quickscan')!.outputSchema as unknown as Output;
     const full = tools.find((t) => t.name === 'service_fullvalidation')!.outputSchema as unknown as Output;
     expect(quick.oneOf).toEqual([{ $ref: '#/$defs/Report' }, { $ref: '#/$defs/Error' }]);
-    expect(full.oneOf).toEqual([{ $ref: '#/$defs/Certificate' }, { $ref: '#/$defs/Error' }]);
+    expect(full.oneOf).toEqual([{ $ref: '#/$defs/FullValidationResult' }, { $ref: '#/$defs/Error' }]);
+    expect(Object.keys(full.$defs.FullValidationResult!.properties)).toEqual(['certificate', 'report']);
     for (const schema of [quick, full]) {
       expect(schema.type).toBe('object');
       const text = JSON.stringify(schema);
@@ -78,13 +79,23 @@ describe('MCP tools', () => {
     expect(result.structuredContent).toEqual(JSON.parse((result.content as { text: string }[])[1]!.text));
   });
 
-  it('answers a full validation with the certificate as structuredContent, the same as REST replays it', async () => {
+  it('answers a full validation with the certificate and its report as structuredContent, the same as REST replays it', async () => {
     const token = svc.gate.issue();
     const result = await call('service_fullvalidation', { domain: 'good.test', payment_token: token });
     expect(result.isError).toBeUndefined();
-    const structured = result.structuredContent as { payload: { domain: string }; jws: string };
-    expect(structured.payload.domain).toBe('good.test');
-    expect(JSON.parse((result.content as { text: string }[])[1]!.text)).toEqual(structured);
+    const structured = result.structuredContent as {
+      certificate: { payload: { domain: string; verdict: string; score: number }; jws: string };
+      report: { domain: string; tier: string; verdict: string; score: number };
+    };
+    const { payload } = structured.certificate;
+    expect(payload.domain).toBe('good.test');
+    expect(structured.report).toMatchObject({
+      domain: 'good.test',
+      tier: 'full',
+      verdict: payload.verdict,
+      score: payload.score,
+    });
+    expect(JSON.parse((result.content as { text: string }[])[1]!.text)).toEqual(structured.certificate);
     const rest = (await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: token })).json() as {
       content: { text: string }[];
       structuredContent: unknown;

@@ -36,13 +36,21 @@ interface Result {
   structuredContent: Record<string, unknown>;
 }
 
-/** A ScanResult whose structuredContent is the document of its second content item (or the Error of an isError). */
+/**
+ * A ScanResult whose structuredContent is the document of its second content item: the report, or for a Full
+ * Validation the certificate with the report it was judged in (or the Error of an isError).
+ */
 function expectScanResult(res: ApiResponse): Result {
   expect(res.status, res.text).toBe(200);
   const body = res.json() as Result;
   expect(validationProblem('scan-result', body)).toBeNull();
+  const second = body.isError ? null : (JSON.parse(body.content[1]!.text) as Record<string, unknown>);
   if (body.isError) expect(body.structuredContent).toEqual({ error: body.content[0]!.text, code: 'not_resolvable' });
-  else expect(body.structuredContent).toEqual(JSON.parse(body.content[1]!.text));
+  else if ('jws' in second!) {
+    const { certificate, report } = body.structuredContent as { certificate: unknown; report: { verdict: string } };
+    expect(certificate).toEqual(second);
+    expect(report.verdict).toBe((second as { payload: { verdict: string } }).payload.verdict);
+  } else expect(body.structuredContent).toEqual(second);
   return body;
 }
 

@@ -1,5 +1,7 @@
 // The payments routes alone, in the API's Koa app over plain HTTP on 127.0.0.1: enough to test the checkout,
 // the webhook and the certificate route without starting a scanner.
+import { LedgerCertificates } from '../../src/service/certificate-view.ts';
+import { Certificates } from '../../src/service/certificates.ts';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -44,11 +46,18 @@ export async function startCheckoutApp(
   });
   const log = createLogger(config, logTo);
   const payments = await openPayments(config, log);
+  const lifecycle = new Certificates(payments.certificates);
   const app = createApp({
     baseUrl: config.baseUrl,
     trustProxy: null,
     log,
-    routers: paymentRoutes(payments, config, log, new WindowRateLimiter(config.quickScan.rateLimitPerMinute)),
+    routers: paymentRoutes(
+      payments.processor,
+      { lifecycle, reader: new LedgerCertificates(lifecycle) },
+      config,
+      log,
+      new WindowRateLimiter(config.quickScan.rateLimitPerMinute),
+    ),
   });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -76,7 +76,9 @@ export async function startTestService(
   });
   const gate = new MemoryGate();
   const log = createLogger(config);
-  const payments = opts.realPayments ? await openPayments(config, log) : { gate, close: async () => {} };
+  const payments = opts.realPayments
+    ? await openPayments(config, log)
+    : { gate, certificates: gate, close: async () => {} };
   const service = await startService(config, { log, payments });
   const caPem = opts.tls?.caPem ?? readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8');
   const agent = new Agent({ connect: { ca: caPem, servername: opts.tls?.servername ?? 'localhost' } });

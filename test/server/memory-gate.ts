@@ -1,7 +1,15 @@
 // An in-memory PaymentGate for the service tests: tokens are added by the test, and the gate keeps the
-// contract of src/payments/gate.ts (one reservation per token, commit or release, replay per domain).
+// contract of src/payments/gate.ts (one reservation per token, commit or release, replay per domain). It is
+// the certificate registry too, as the ledger is: certificates in commit order, revocations, evidence.
 import { randomUUID } from 'node:crypto';
-import type { PaymentGate, Reservation, StoredCertificate } from '../../src/payments/gate.ts';
+import type {
+  CertificateRecord,
+  CertificateRegistry,
+  PaymentGate,
+  Reservation,
+  StoredCertificate,
+} from '../../src/payments/gate.ts';
+import type { Certificate } from '../../src/signing/payload.ts';
 
 interface TokenState {
   domain: string | null;
@@ -9,9 +17,10 @@ interface TokenState {
   certificate: StoredCertificate | null;
 }
 
-export class MemoryGate implements PaymentGate {
+export class MemoryGate implements PaymentGate, CertificateRegistry {
   private readonly tokens = new Map<string, TokenState>();
   private readonly certificates = new Map<string, StoredCertificate>();
+  private readonly revocations = new Map<string, { at: number; reason: string }>();
   readonly released: string[] = [];
 
   /** A fresh token that pays for one validation. */
@@ -65,8 +74,42 @@ export class MemoryGate implements PaymentGate {
     return this.certificates.get(id) ?? null;
   }
 
-  /** Certificates are kept in the order they were committed, so the last one for the domain is the latest. */
-  async latestCertificate(domain: string): Promise<StoredCertificate | null> {
-    return [...this.certificates.values()].filter((c) => c.domain === domain).at(-1) ?? null;
+  async certificateRecord(id: string): Promise<CertificateRecord | null> {
+    const stored = this.certificates.get(id);
+    if (!stored) return null;
+    const { payload } = JSON.parse(stored.body) as Certificate;
+    const revoked = this.revocations.get(id);
+    const later = [...this.certificates.values()];
+    const newer = later
+      .slice(later.indexOf(stored) + 1)
+      .filter((c) => c.domain === stored.domain && !this.revocations.has(c.id))
+      .at(-1);
+    return {
+      ...stored,
+      issuedAt: Date.parse(payload.issued_at),
+      expiresAt: stored.expiresAt ?? Date.parse(payload.expires_at),
+      revokedAt: revoked?.at ?? null,
+      revocationReason: revoked?.reason ?? null,
+      supersededBy: newer?.id ?? null,
+    };
+  }
+
+  /** Certificates are kept in the order they were committed, so the last unrevoked one is the latest. */
+  async latest(domain: string): Promise<CertificateRecord | null> {
+    const last = [...this.certificates.values()]
+      .filter((c) => c.domain === domain && !this.revocations.has(c.id))
+      .at(-1);
+    return last ? this.certificateRecord(last.id) : null;
+  }
+
+  async revoke(id: string, reason: string, at: number): Promise<boolean> {
+    if (!this.certificates.has(id)) return false;
+    if (!this.revocations.has(id)) this.revocations.set(id, { at, reason });
+    return true;
+  }
+
+  async evidence(id: string, now: number): Promise<Buffer | null> {
+    const stored = this.certificates.get(id);
+    return stored?.evidence && (stored.expiresAt ?? Infinity) > now ? stored.evidence : null;
   }
 }

@@ -141,6 +141,8 @@ describe('records with one production broken', () => {
     ['pct=0100', null, 'dmarc-percent'],
     ['ri=-1', null, 'dmarc-ainterval'],
     ['ri=4294967296', null, 'dmarc-ainterval'],
+    ['rf=afrf-', null, 'dmarc-rfmt'],
+    ['rf=afrf.x', null, 'dmarc-rfmt'],
     ['rf=iodef', null, 'dmarc-rfmt'],
     ['r2d2=x', 'dmarc-tag', 'dmarc-tag'],
     ['junk', 'dmarc-tag', 'dmarc-tag'],

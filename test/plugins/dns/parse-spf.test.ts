@@ -198,6 +198,8 @@ describe('records with one production broken', () => {
     ['exists:%{d0}.example.com', 'transformers'],
     ['include:50%.example.com', 'macro-expand'],
     ['exists:%{d.example.com', 'macro-expand'],
+    ['a:%%', 'domain-end'],
+    ['exists:%{i}.%-', 'toplabel'],
     ['a/33', 'ip4-cidr-length'],
     ['a/024', 'ip4-cidr-length'],
     ['mx//129', 'ip6-cidr-length'],

@@ -133,6 +133,12 @@ describe('parseHsts: headers sent and repeated', () => {
     });
   });
 
+  it('reads an obs-fold as a space (RFC 9112 section 5.2), and refuses any other CR or LF', () => {
+    expect(parseHsts('max-age=100;\r\n\tincludeSubDomains')).toMatchObject({ valid: true, include_subdomains: true });
+    expect(parseHsts('\r\nmax-age=200').valid).toBe(false);
+    expect(parseHsts('max-age=200;\nincludeSubDomains').valid).toBe(false);
+  });
+
   it('counts comma-joined repeated headers and applies only the first (RFC 6797 section 8.1)', () => {
     const h = parseHsts('max-age=86400, max-age=63072000; includeSubDomains');
     expect(h).toMatchObject({ count: 2, valid: true, max_age: 86400, include_subdomains: false });

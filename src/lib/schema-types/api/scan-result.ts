@@ -1,7 +1,7 @@
 // Generated from schemas/api/scan-result.json by `npm run types`; edit the schema, not this file.
 
 /**
- * The result of a scan, shaped like an MCP tool result: a readable summary, then the canonical JSON of the report (Quick Scan) or of the signed certificate (Full Validation), and the same as structuredContent. MCP's tools/call returns exactly this object.
+ * The result of a scan, shaped like an MCP tool result: a readable summary, then the canonical JSON of the report (Quick Scan) or of the signed certificate (Full Validation); structuredContent carries the typed document (for a Full Validation, the certificate and its report). MCP's tools/call returns exactly this object.
  */
 export interface ScanResult {
   /**
@@ -22,9 +22,9 @@ export interface ScanResult {
    */
   isError?: boolean;
   /**
-   * The typed result: the Report of a Quick Scan, or the Certificate of a Full Validation; when isError is true, an Error with its code (for example not_resolvable).
+   * The typed result: the Report of a Quick Scan, or a Full Validation's certificate and report (FullValidationResult); when isError is true, an Error with its code (for example not_resolvable).
    */
-  structuredContent: Report | Certificate | Error;
+  structuredContent: Report | FullValidationResult | Error;
 }
 /**
  * The engine's judgement of one observations document (a Quick Scan's result): the verdict, the score, how each probe ran and the outcome of every rule of the tier, with the values each rule read. Its canonical JSON is the second content item of a Quick Scan's ScanResult (and its structuredContent) and what `dvs scan --json` / `dvs evaluate --json` print. A Full Validation's certificate states the same judgement.
@@ -101,7 +101,14 @@ export interface Result {
   };
 }
 /**
- * A Full Validation certificate: the payload (signed as RFC 8785 canonical JSON) and its detached JWS (RFC 7515 appendix F, EdDSA). Verify by re-attaching base64url(canonical(payload)) as the JWS payload and using the issuer's JWK set.
+ * The typed result of a Full Validation: the signed certificate, and the report it was issued from (every result with what it observed, the probes, the summary). A token presented again for the same domain returns the same two documents.
+ */
+export interface FullValidationResult {
+  certificate: Certificate;
+  report?: Report1;
+}
+/**
+ * The certificate {payload, jws}, as in the second content item.
  */
 export interface Certificate {
   payload: Payload;
@@ -194,6 +201,61 @@ export interface Result1 {
   observed?: {
     [k: string]: unknown | undefined;
   };
+}
+/**
+ * The engine's judgement of one observations document (a Quick Scan's result): the verdict, the score, how each probe ran and the outcome of every rule of the tier, with the values each rule read. Its canonical JSON is the second content item of a Quick Scan's ScanResult (and its structuredContent) and what `dvs scan --json` / `dvs evaluate --json` print. A Full Validation's certificate states the same judgement.
+ */
+export interface Report1 {
+  type: 'dvs.report';
+  version: 1;
+  /**
+   * Name and version of the evaluator.
+   */
+  engine: string;
+  /**
+   * The validated domain: lower case, A-labels (punycode), no trailing dot.
+   */
+  domain: string;
+  /**
+   * quick: the indicative subset of the rules; full: every rule.
+   */
+  tier: 'quick' | 'full';
+  /**
+   * When the observations were collected (ISO 8601, UTC).
+   */
+  observed_at: string;
+  verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+  score: number;
+  ruleset: {
+    version: string;
+    /**
+     * Lower-case hex SHA-256.
+     */
+    digest: string;
+  };
+  /**
+   * Lower-case hex SHA-256.
+   */
+  evidence_digest: string;
+  /**
+   * How many rules ended in each outcome.
+   */
+  counts: {
+    pass: number;
+    fail: number;
+    not_applicable: number;
+    error: number;
+  };
+  /**
+   * How each probe of the scan ended, by probe name.
+   */
+  probes: {
+    [k: string]: 'ok' | 'error' | 'timeout' | 'skipped' | undefined;
+  };
+  /**
+   * One per rule of the tier, ordered by rule id.
+   */
+  results: Result[];
 }
 /**
  * What went wrong, for a person or an agent to act on.

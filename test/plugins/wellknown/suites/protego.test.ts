@@ -2,8 +2,9 @@
 // scrapy/protego transcribed them for its own tests (tests/test_on_google_spec.py, commit 81f1b35d1a2b). The
 // inputs and expected answers are facts about the protocol; each disagreement is judged below in writing.
 import { describe, expect, it } from 'vitest';
-import { parseRobots } from '../../../plugins/wellknown/parse-robots.ts';
-import { decide } from '../../../plugins/wellknown/robots-access.ts';
+import { parseRobots } from '../../../../plugins/wellknown/parse-robots.ts';
+import { decide } from '../../../../plugins/wellknown/robots-access.ts';
+import { expectAgreement } from '../../suite-agreement.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const pathOf = (url: string) => (url.startsWith('http') ? new URL(url).pathname + new URL(url).search : url);
@@ -119,12 +120,13 @@ describe('robots.txt against the Google specification examples (via scrapy/prote
     expect(firstAllowed(token)).toBe(JUDGED[token] ?? expected);
   });
 
+  // 56 of 59: the three judged prefix matches keep this small suite under the 97 % floor (issue 14).
   it('agrees on every case but the judged ones', () => {
-    const agree =
-      PATH_MATCHING.filter(pathAgrees).length +
-      RECORD_PRECEDENCE.filter(recordAgrees).length +
-      USER_AGENT_PRECEDENCE.filter(([t, e]) => firstAllowed(t) === e).length;
-    const total = PATH_MATCHING.length + RECORD_PRECEDENCE.length + USER_AGENT_PRECEDENCE.length;
-    expect([agree, total]).toEqual([total - Object.keys(JUDGED).length, 59]);
+    const outcomes = [
+      ...PATH_MATCHING.map((c) => ({ id: `path ${c[0]} ${c[1]}`, agrees: pathAgrees(c) })),
+      ...RECORD_PRECEDENCE.map((c) => ({ id: `record ${c[0]} ${c[1]}`, agrees: recordAgrees(c) })),
+      ...USER_AGENT_PRECEDENCE.map(([t, e]) => ({ id: t, agrees: firstAllowed(t) === e })),
+    ];
+    expectAgreement('protego (Google specification examples)', outcomes, JUDGED, 0.94);
   });
 });

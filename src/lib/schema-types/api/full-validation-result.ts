@@ -1,0 +1,178 @@
+// Generated from schemas/api/full-validation-result.json by `npm run types`; edit the schema, not this file.
+
+/**
+ * The typed result of a Full Validation: the signed certificate, and the report it was issued from (every result with what it observed, the probes, the summary). A token presented again for the same domain returns the same two documents.
+ */
+export interface FullValidationResult {
+  certificate: Certificate;
+  report?: Report;
+}
+/**
+ * A Full Validation certificate: the payload (signed as RFC 8785 canonical JSON) and its detached JWS (RFC 7515 appendix F, EdDSA). Verify by re-attaching base64url(canonical(payload)) as the JWS payload and using the issuer's JWK set.
+ */
+export interface Certificate {
+  payload: Payload;
+  /**
+   * Detached compact JWS: base64url(protected header), an empty payload part, base64url(64-byte Ed25519 signature).
+   */
+  jws: string;
+}
+export interface Payload {
+  type: 'dvs.certificate';
+  version: 1;
+  /**
+   * dvc_ and the first 32 hex digits of the SHA-256 of the canonical payload without id and anchor (the core).
+   */
+  id: string;
+  /**
+   * The validated domain: lower case, A-labels (punycode), no trailing dot.
+   */
+  domain: string;
+  verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+  score: number;
+  tier: 'full';
+  ruleset: {
+    version: string;
+    /**
+     * Lower-case hex SHA-256.
+     */
+    digest: string;
+  };
+  /**
+   * Name and version of the evaluator.
+   */
+  engine: string;
+  /**
+   * When the observations were collected (ISO 8601, UTC).
+   */
+  observed_at: string;
+  /**
+   * When the issuer signed the certificate (RFC 3339, UTC).
+   */
+  issued_at: string;
+  /**
+   * The end of the certificate's validity: observed_at plus the issuer's certificate lifetime (90 days by default). A relying party treats the certificate as expired from this moment on.
+   */
+  expires_at: string;
+  /**
+   * Lower-case hex SHA-256.
+   */
+  evidence_digest: string;
+  /**
+   * One per rule of the full tier, ordered by rule id.
+   *
+   * @minItems 1
+   */
+  results: [Result, ...Result[]];
+  issuer: {
+    /**
+     * The issuing service's plain https origin: scheme, lower-case host and optional port; no user-info, path, query or fragment.
+     */
+    base_url: string;
+    /**
+     * base_url + /.well-known/jwks.json
+     */
+    jwks_url: string;
+    /**
+     * The signing key's id in the JWK set; equals the JWS header's kid.
+     */
+    kid: string;
+  };
+  /**
+   * The TXT record the domain owner publishes to anchor this certificate.
+   */
+  anchor: {
+    name: string;
+    type: 'TXT';
+    value: string;
+  };
+}
+/**
+ * The outcome of one rule.
+ */
+export interface Result {
+  id: string;
+  version: number;
+  level: 'required' | 'recommended' | 'informational';
+  outcome: 'pass' | 'fail' | 'not_applicable' | 'error';
+  /**
+   * Only on a failed or errored result: the values the rule read, by observation path, each cut to a bounded size (null where the evidence has none).
+   */
+  observed?: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
+ * The engine's judgement of one observations document (a Quick Scan's result): the verdict, the score, how each probe ran and the outcome of every rule of the tier, with the values each rule read. Its canonical JSON is the second content item of a Quick Scan's ScanResult (and its structuredContent) and what `dvs scan --json` / `dvs evaluate --json` print. A Full Validation's certificate states the same judgement.
+ */
+export interface Report {
+  type: 'dvs.report';
+  version: 1;
+  /**
+   * Name and version of the evaluator.
+   */
+  engine: string;
+  /**
+   * The validated domain: lower case, A-labels (punycode), no trailing dot.
+   */
+  domain: string;
+  /**
+   * quick: the indicative subset of the rules; full: every rule.
+   */
+  tier: 'quick' | 'full';
+  /**
+   * When the observations were collected (ISO 8601, UTC).
+   */
+  observed_at: string;
+  verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+  score: number;
+  ruleset: {
+    version: string;
+    /**
+     * Lower-case hex SHA-256.
+     */
+    digest: string;
+  };
+  /**
+   * Lower-case hex SHA-256.
+   */
+  evidence_digest: string;
+  /**
+   * How many rules ended in each outcome.
+   */
+  counts: {
+    pass: number;
+    fail: number;
+    not_applicable: number;
+    error: number;
+  };
+  /**
+   * How each probe of the scan ended, by probe name.
+   */
+  probes: {
+    [k: string]: 'ok' | 'error' | 'timeout' | 'skipped' | undefined;
+  };
+  /**
+   * One per rule of the tier, ordered by rule id.
+   */
+  results: Result1[];
+}
+/**
+ * The outcome of one rule and the values it read; reason says, for an error, which observation was missing or which probe did not finish.
+ */
+export interface Result1 {
+  id: string;
+  version: number;
+  level: 'required' | 'recommended' | 'informational';
+  outcome: 'pass' | 'fail' | 'not_applicable' | 'error';
+  /**
+   * For an error: which required observation was missing or which probe did not finish.
+   */
+  reason?: string;
+  /**
+   * The values the rule's `when` and `check` read, by observation path, each cut to a bounded size: strings to 120 characters, lists and objects to 8 items or keys, 3 levels and 40 values (what is cut is marked with an ellipsis); null where the evidence has none.
+   */
+  observed: {
+    [k: string]: unknown | undefined;
+  };
+}

@@ -1,0 +1,57 @@
+// Caller identity (issue 10 item 6): a request signed per Web Bot Auth is checked against the caller's key
+// directory, fetched through the guarded network layer (the address policy applies: it is not a scan, but it is
+// a request to a host the caller chose). An unsigned request does no work here; a signed one waits at most
+// `waitMs` for a directory the cache does not hold yet.
+import type { Net } from '../net/index.ts';
+import { probeUrl } from '../net/site-url.ts';
+import { AgentDirectories, type DirectoryFetcher } from '../signing/agent-directories.ts';
+import { verifyCallerSignature, type CallerVerdict, type SignedRequest } from '../signing/caller-signature.ts';
+
+/** A key directory is a few keys: a few kilobytes at most. */
+const MAX_DIRECTORY_BYTES = 64 * 1024;
+
+export interface CallerMetrics {
+  /** A signed request was verified, or its signature refused (unsigned requests are not counted). */
+  callerSignature(outcome: 'verified' | 'invalid'): void;
+}
+
+/** Directory fetches as one bounded GET through `net`, on the ports the network layer reaches hosts on. */
+export function netDirectoryFetcher(net: Net): DirectoryFetcher {
+  return async (url, signal) => {
+    const target = probeUrl(new URL(url), net.ports);
+    const exchange = await net.request(target, {
+      headers: { accept: 'application/http-message-signatures-directory+json' },
+      maxBodyBytes: MAX_DIRECTORY_BYTES,
+      signal,
+    });
+    return {
+      url: target,
+      status: exchange.status,
+      headers: exchange.headers,
+      body: exchange.body,
+      truncated: exchange.truncated,
+    };
+  };
+}
+
+export interface CallerIdentityDeps {
+  directories: AgentDirectories;
+  /** Longest a request waits for a directory fetch (ms). */
+  waitMs: number;
+  metrics: CallerMetrics;
+  now?: () => number;
+}
+
+export class CallerIdentities {
+  constructor(private readonly deps: CallerIdentityDeps) {}
+
+  async identify(request: SignedRequest): Promise<CallerVerdict> {
+    const { directories, waitMs, metrics, now } = this.deps;
+    const verdict = await verifyCallerSignature(request, {
+      directory: (url) => directories.get(url, waitMs),
+      ...(now ? { now } : {}),
+    });
+    if (verdict.status !== 'unsigned') metrics.callerSignature(verdict.status);
+    return verdict;
+  }
+}
