@@ -6,6 +6,7 @@
 import { InitializeResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { asArray, asObject, asString, isHttpsUrl, objectKeys, parseJson, resolveUrl, urlOnSite } from './json-value.ts';
 import { declaredEndpoints, type DeclaredEndpoint, type EndpointSource } from './mcp-endpoints.ts';
+import { judgeServerCard, type ServerCardJudgement } from './mcp-server-card-schema.ts';
 import { parseSse } from './parse-sse.ts';
 
 export type McpCardFormat = 'server-card' | 'legacy-manifest' | 'client-config' | 'unknown';
@@ -17,7 +18,7 @@ export interface McpRemote {
   on_site: boolean;
 }
 
-export interface McpCardFacts {
+export interface McpCardFacts extends ServerCardJudgement {
   format: McpCardFormat | null;
   name: string | null;
   version: string | null;
@@ -39,6 +40,8 @@ export const EMPTY_CARD: McpCardFacts = {
   remotes: [],
   tools_count: null,
   auth_schemes: [],
+  judged_against: null,
+  schema_violations: null,
 };
 
 function remote(declared: DeclaredEndpoint, base: string, domain: string): McpRemote | null {
@@ -90,6 +93,7 @@ export function inspectMcpCard(json: unknown, base: string, domain: string): Mcp
     remotes,
     tools_count: tools ? tools.length : null,
     auth_schemes: [...new Set(schemes.filter((s): s is string => typeof s === 'string'))].sort(),
+    ...judgeServerCard(card),
   };
 }
 

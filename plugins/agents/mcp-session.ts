@@ -22,7 +22,8 @@ export interface McpEndpointFacts extends InitializeFacts {
   error: string | null;
   framing: 'json' | 'sse' | null;
   jsonrpc_error_code: number | null;
-  session_id_issued: boolean;
+  /** The Mcp-Session-Id the initialize answer carried, cut to 256 characters; null when it carried none. */
+  session_id: string | null;
   www_authenticate_schemes: string[];
   resource_metadata_url: string | null;
   tools_list_status: number | null;
@@ -30,6 +31,8 @@ export interface McpEndpointFacts extends InitializeFacts {
 }
 
 const MAX_BYTES = 256 * 1024;
+/** Enough for any session id a server means (a UUID, a JWT); the evidence stays bounded. */
+const SESSION_ID_CHARS = 256;
 const CLIENT_INFO = { name: 'domain-validation-service', version: '0.1.0' };
 
 function post(fetcher: DocumentFetcher, url: string, message: object, headers: Record<string, string>) {
@@ -59,7 +62,7 @@ export async function talkToEndpoint(fetcher: DocumentFetcher, remote: McpRemote
     server_version: null,
     protocol_version: null,
     capabilities: [],
-    session_id_issued: false,
+    session_id: null,
     www_authenticate_schemes: [],
     resource_metadata_url: null,
     tools_list_status: null,
@@ -83,7 +86,7 @@ export async function talkToEndpoint(fetcher: DocumentFetcher, remote: McpRemote
     facts.www_authenticate_schemes = challengeSchemes(init.headers['www-authenticate'] ?? null);
     facts.resource_metadata_url = resourceMetadata(init.headers['www-authenticate']);
     const session = init.headers['mcp-session-id'];
-    facts.session_id_issued = session !== undefined;
+    facts.session_id = session === undefined ? null : session.slice(0, SESSION_ID_CHARS);
     const reading = readJsonRpc(init.body.toString('utf8'), facts.content_type, 1);
     facts.framing = reading.framing;
     facts.jsonrpc_error_code = reading.error_code;

@@ -20,6 +20,14 @@ const HIER_PART =
   `|${SEGMENT_NZ}(?:/${SEGMENT})*` + // path-rootless
   `|)`; // path-empty
 const URI = new RegExp(`^(?<scheme>[A-Za-z][A-Za-z0-9+.-]*):${HIER_PART}(?:\\?${QUERY})?(?:#${QUERY})?$`);
+/** relative-ref (section 4.2): a path-noscheme's first segment holds no ":" so it cannot be read as a scheme. */
+const SEGMENT_NZ_NC = `(?:[${UNRESERVED}${SUB_DELIMS}@]|${PCT})+`;
+const RELATIVE_PART =
+  `(?://${AUTHORITY}(?:/${SEGMENT})*` + // "//" authority path-abempty
+  `|/(?:${SEGMENT_NZ}(?:/${SEGMENT})*)?` + // path-absolute
+  `|${SEGMENT_NZ_NC}(?:/${SEGMENT})*` + // path-noscheme
+  `|)`; // path-empty
+const RELATIVE_REF = new RegExp(`^${RELATIVE_PART}(?:\\?${QUERY})?(?:#${QUERY})?$`);
 
 export interface ParsedUri {
   /** Lower-cased (schemes are case-insensitive, section 3.1). */
@@ -33,6 +41,15 @@ export function parseUri(text: string): ParsedUri | null {
   const literal = m.groups.literal;
   if (literal !== undefined && !literal.startsWith('v') && (!isIPv6(literal) || literal.includes('%'))) return null;
   return { scheme: m.groups.scheme!.toLowerCase() };
+}
+
+/** URI-reference (section 4.1): a URI or a relative reference. */
+export function isUriReference(text: string): boolean {
+  if (parseUri(text) !== null) return true;
+  const m = RELATIVE_REF.exec(text);
+  if (!m?.groups) return false;
+  const literal = m.groups.literal;
+  return literal === undefined || literal.startsWith('v') || (isIPv6(literal) && !literal.includes('%'));
 }
 
 /** The host of an http(s) URI's authority, lower-cased; null when it has none or is an IP literal. */

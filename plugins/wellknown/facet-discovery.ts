@@ -15,7 +15,8 @@ export async function collectDiscovery(f: DocumentFetcher) {
     link_header: home.exchange ? header !== undefined : null,
     links: parsed?.links ?? null,
     link_rels: parsed ? [...new Set(parsed.links.flatMap((l) => l.rel))].sort() : null,
-    link_parse_errors: parsed?.errors ?? null,
+    link_parse_errors: parsed ? parsed.problems.filter((p) => p.dropped).length : null,
+    link_problems: parsed?.problems ?? null,
     unknown_well_known: responseFacts(notFound, null),
   };
 }

@@ -1,12 +1,50 @@
-// The security_txt facet: /.well-known/security.txt parsed per RFC 9116, and the response of the legacy
-// top-level /security.txt (which may redirect to the well-known one).
+// The security_txt facet: /.well-known/security.txt parsed per RFC 9116, its OpenPGP signature checked, and the
+// response of the legacy top-level /security.txt (which may redirect to the well-known one).
 import { parseSecurityTxt } from './parse-security-txt.ts';
+import { checkCleartextSignature, readPublicKeys } from './openpgp-signature.ts';
+import { decodeUtf8 } from './text.ts';
+import { uriHost } from '../shared/uri.ts';
 import type { DocumentFetcher } from '../shared/fetch-document.ts';
+import type { ProbeContext } from '../../src/engine/types.ts';
 
-export async function collectSecurityTxt(f: DocumentFetcher) {
+/** Key files fetched per scan: enough for a current and a next key. */
+const MAX_KEY_URLS = 3;
+const KEY_BYTES = 64 * 1024;
+
+/** The Encryption URLs on the site's own hosts: https, the scanned domain or one of its subdomains. */
+function keyUrls(encryption: string[], domain: string): string[] {
+  return encryption
+    .filter((u) => /^https:/i.test(u))
+    .filter((u) => {
+      const host = uriHost(u);
+      return host !== null && (host === domain || host.endsWith(`.${domain}`));
+    })
+    .slice(0, MAX_KEY_URLS);
+}
+
+async function checkSignature(f: DocumentFetcher, body: Uint8Array, encryption: string[], observedAt: string) {
+  const key_urls = keyUrls(encryption, f.domain);
+  const files = await Promise.all(key_urls.map((u) => f.open(u, { maxBytes: KEY_BYTES })));
+  const keys = await readPublicKeys(files.flatMap((k) => (k.published && k.exchange ? [k.exchange.body] : [])));
+  const check = await checkCleartextSignature(decodeUtf8(body).text, keys, observedAt);
+  return {
+    verification: check.verification,
+    key_id: check.keyId,
+    created: check.created,
+    error: check.error,
+    key_urls,
+    keys_read: keys.length,
+  };
+}
+
+export async function collectSecurityTxt(f: DocumentFetcher, ctx: ProbeContext) {
   const [file, legacy] = await Promise.all([f.open('/.well-known/security.txt'), f.open('/security.txt')]);
   const { published, document, exchange: ex } = file;
   const p = published && ex ? parseSecurityTxt(ex.body, ex.truncated) : null;
+  const signature =
+    p?.signed && ex && ctx.needs('wellknown.security_txt.signature')
+      ? await checkSignature(f, ex.body, p.fields.encryption, ctx.observedAt)
+      : null;
   return {
     published,
     document,
@@ -14,6 +52,7 @@ export async function collectSecurityTxt(f: DocumentFetcher) {
     https: ex ? ex.url.startsWith('https:') : null,
     signed: p?.signed ?? null,
     signature_complete: p?.signatureComplete ?? null,
+    signature,
     fields: p
       ? {
           acknowledgments: p.fields.acknowledgments,

@@ -2,7 +2,7 @@
 // llms.txt, llms-full.txt, sitemap, security.txt, tdmrep.json) and the home page's Link header. Each facet is
 // collected only when a rule of the run reads it; documents shared by facets are fetched once.
 import schema from '../../schemas/observations/wellknown.json' with { type: 'json' };
-import type { ProbeProvider } from '../../src/engine/types.ts';
+import type { ProbeContext, ProbeProvider } from '../../src/engine/types.ts';
 import { DocumentFetcher } from '../shared/fetch-document.ts';
 import { collectRobots } from './facet-robots.ts';
 import { collectUsage } from './facet-usage.ts';
@@ -11,7 +11,7 @@ import { collectSitemap } from './facet-sitemap.ts';
 import { collectSecurityTxt } from './facet-security-txt.ts';
 import { collectDiscovery } from './facet-discovery.ts';
 
-const FACETS: Record<string, (f: DocumentFetcher) => Promise<unknown>> = {
+const FACETS: Record<string, (f: DocumentFetcher, ctx: ProbeContext) => Promise<unknown>> = {
   robots: collectRobots,
   usage: collectUsage,
   llms_txt: collectLlmsTxt,
@@ -28,7 +28,7 @@ export const provider: ProbeProvider = {
   async collect(domain, ctx) {
     const f = new DocumentFetcher(ctx, domain.toLowerCase().replace(/\.$/, ''));
     const wanted = Object.entries(FACETS).filter(([facet]) => ctx.needs(`wellknown.${facet}`));
-    const values = await Promise.all(wanted.map(async ([facet, collect]) => [facet, await collect(f)] as const));
+    const values = await Promise.all(wanted.map(async ([facet, collect]) => [facet, await collect(f, ctx)] as const));
     return Object.fromEntries(values);
   },
 };

@@ -1,6 +1,14 @@
 // A Content-Signal value (contentsignals.org, draft-romm-aipref-contentsignals-00): comma-separated
-// `key=value` entries with keys search, ai-input, ai-train and values yes or no. Problems are reported as
-// codes rather than dropped, so a rule can tell a malformed declaration from an absent one.
+// `key=value` entries with keys search, ai-input, ai-train and values yes or no, read as
+//
+//   content-signal = entry *( OWS "," OWS entry )
+//   entry          = key OWS "=" OWS value                ; malformed_entry: each side 1*( ALPHA / DIGIT / "-" / "_" )
+//   key            = "search" / "ai-input" / "ai-train"   ; unknown_key, case-insensitive
+//   value          = "yes" / "no"                         ; invalid_value, case-insensitive
+//
+// Problems are reported as codes naming the production rather than dropped, so a rule can tell a malformed
+// declaration from an absent one. OWS is only space and tab (RFC 9110 section 5.6.3), not every Unicode space.
+import { trimOws } from '../../src/lib/http-grammar.ts';
 
 const CONTENT_SIGNAL_KEYS = ['ai-input', 'ai-train', 'search'] as const;
 
@@ -13,12 +21,12 @@ export interface ParsedContentSignal {
   problems: ContentSignalProblem[];
 }
 
-const ENTRY = /^([A-Za-z0-9_-]+)\s*=\s*([A-Za-z0-9_-]+)$/;
+const ENTRY = /^([A-Za-z0-9_-]+)[ \t]*=[ \t]*([A-Za-z0-9_-]+)$/;
 
 export function parseContentSignal(value: string): ParsedContentSignal {
   const signals: Record<string, string> = {};
   const problems = new Set<ContentSignalProblem>();
-  const entries = value.split(',').map((e) => e.trim());
+  const entries = value.split(',').map(trimOws);
   if (entries.every((e) => e === '')) problems.add('empty');
   for (const entry of entries) {
     if (entry === '') continue;

@@ -1,6 +1,14 @@
-// The HTTP Link header per RFC 8288 section 3: comma-separated `<URI-Reference>` values, each with
-// `; name=value` parameters (token or quoted-string). Targets are resolved against the response URL; `rel`
-// holds space-separated relation types, compared case-insensitively; only its first occurrence counts.
+// The HTTP Link header per RFC 8288 section 3:
+//
+//   Link       = #link-value
+//   link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param )
+//   link-param = token BWS [ "=" BWS ( token / quoted-string ) ]
+//
+// Targets are resolved against the response URL; `rel` holds space-separated relation types, compared
+// case-insensitively, and only its first occurrence counts (section 3.3). A link-value that breaks the grammar
+// is skipped and reported with the production it breaks, so one bad value does not void the others.
+import { Cursor, GrammarError } from '../../src/lib/http-grammar.ts';
+import { isUriReference } from '../shared/uri.ts';
 
 export interface WebLink {
   /** The target resolved against the base URL. */
@@ -11,122 +19,123 @@ export interface WebLink {
   type: string | null;
 }
 
+export interface LinkProblem {
+  /** The RFC 8288 (or RFC 3986, RFC 9110) production the value breaks. */
+  production: 'link-value' | 'link-param' | 'quoted-string' | 'URI-Reference';
+  detail: string;
+  /**
+   * The link-value was skipped. A target outside RFC 3986 that the WHATWG URL parser still resolves (an unescaped
+   * `|` in a query) is kept, as browsers use it: the problem is reported, the link is not lost.
+   */
+  dropped: boolean;
+}
+
 export interface ParsedLinkHeader {
   links: WebLink[];
-  /** Link values that did not parse (and were skipped). */
-  errors: number;
+  /** Grammar problems in header order. */
+  problems: LinkProblem[];
 }
 
-const TOKEN_CHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/;
-
-class Cursor {
-  i = 0;
-  constructor(readonly s: string) {}
-  get done(): boolean {
-    return this.i >= this.s.length;
-  }
-  peek(): string {
-    return this.s[this.i] ?? '';
-  }
-  skipSpace(): void {
-    while (this.peek() === ' ' || this.peek() === '\t') this.i++;
-  }
-  token(): string {
-    const start = this.i;
-    while (!this.done && TOKEN_CHAR.test(this.peek())) this.i++;
-    return this.s.slice(start, this.i);
-  }
-  quoted(): string | null {
-    this.i++; // opening quote
-    let out = '';
-    while (!this.done) {
-      const c = this.s[this.i++]!;
-      if (c === '"') return out;
-      if (c === '\\' && !this.done) out += this.s[this.i++];
-      else out += c;
-    }
-    return null;
-  }
-  /** Skips to just past the next comma outside a quoted string or a URI. */
-  recover(): void {
-    let quoted = false;
-    let uri = false;
-    while (!this.done) {
-      const c = this.s[this.i++]!;
-      if (quoted) {
-        if (c === '\\') this.i++;
-        else if (c === '"') quoted = false;
-      } else if (uri) {
-        if (c === '>') uri = false;
-      } else if (c === '"') quoted = true;
-      else if (c === '<') uri = true;
-      else if (c === ',') return;
-    }
-  }
-}
-
-/** Parses one link-value at the cursor; null (cursor unchanged in meaning) when it is malformed. */
-function linkValue(c: Cursor, base: string): WebLink | null {
-  if (c.peek() !== '<') return null;
-  const close = c.s.indexOf('>', c.i);
-  if (close < 0) return null;
-  const target = c.s.slice(c.i + 1, close).trim();
-  c.i = close + 1;
+/** The target between the angle brackets, resolved; throws for a link-value a client cannot use. */
+function target(c: Cursor, base: string, problems: LinkProblem[]): string {
+  if (c.peek() !== '<') throw new GrammarError('link-value', 'a link-value starts with "<" URI-Reference ">"');
+  const close = c.text.indexOf('>', c.pos);
+  if (close < 0) throw new GrammarError('link-value', 'no ">" closes the target');
+  const ref = c.text.slice(c.pos + 1, close);
+  c.pos = close + 1;
   let href: string;
   try {
-    href = new URL(target, base).href;
+    href = new URL(ref, base).href;
   } catch {
-    return null;
+    throw new GrammarError('URI-Reference', `${JSON.stringify(ref)} is not a URI reference`);
   }
+  if (!isUriReference(ref))
+    problems.push({
+      production: 'URI-Reference',
+      detail: `URI-Reference: ${JSON.stringify(ref)} breaks RFC 3986 section 4.1 (a browser still resolves it)`,
+      dropped: false,
+    });
+  return href;
+}
+
+/** link-param, after its ";": the name lower-cased and the unquoted value ("" when it has none). */
+function linkParam(c: Cursor): [string, string] {
+  const name = c.token();
+  if (name === null) throw new GrammarError('link-param', 'a parameter name is a token');
+  c.skipOws();
+  if (c.peek() !== '=') return [name.toLowerCase(), ''];
+  c.pos += 1;
+  c.skipOws();
+  if (c.peek() === '"') return [name.toLowerCase(), c.quotedString('quoted-string')];
+  const value = c.token();
+  if (value === null) throw new GrammarError('link-param', `the value of "${name}" is not a token or a quoted-string`);
+  return [name.toLowerCase(), value];
+}
+
+/** One link-value at the cursor, which ends before the "," that follows it (or at the end). */
+function linkValue(c: Cursor, base: string, problems: LinkProblem[]): WebLink {
+  const href = target(c, base, problems);
   const params = new Map<string, string>();
   for (;;) {
-    c.skipSpace();
+    c.skipOws();
     if (c.done || c.peek() === ',') break;
-    if (c.peek() !== ';') return null;
-    c.i++;
-    c.skipSpace();
-    const name = c.token().toLowerCase();
-    if (!name) return null;
-    c.skipSpace();
-    let value = '';
-    if (c.peek() === '=') {
-      c.i++;
-      c.skipSpace();
-      if (c.peek() === '"') {
-        const q = c.quoted();
-        if (q === null) return null;
-        value = q;
-      } else {
-        value = c.token();
-      }
-    }
+    if (c.peek() !== ';')
+      throw new GrammarError('link-value', `expected ";" or "," but found ${JSON.stringify(c.peek())}`);
+    c.pos += 1;
+    c.skipOws();
+    const [name, value] = linkParam(c);
     if (!params.has(name)) params.set(name, value);
   }
-  const rel = (params.get('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const rel = (params.get('rel') ?? '')
+    .toLowerCase()
+    .split(/[ \t]+/)
+    .filter(Boolean);
   const type = params.get('type')?.trim().toLowerCase() || null;
   return { href, rel, type };
 }
 
+/** Moves past the next "," outside a quoted string or a target, where the next link-value may start. */
+function recover(c: Cursor): void {
+  let quoted = false;
+  let uri = false;
+  while (!c.done) {
+    const ch = c.text[c.pos++];
+    if (quoted) {
+      if (ch === '\\') c.pos += 1;
+      else if (ch === '"') quoted = false;
+    } else if (uri) {
+      if (ch === '>') uri = false;
+    } else if (ch === '"') quoted = true;
+    else if (ch === '<') uri = true;
+    else if (ch === ',') return;
+  }
+}
+
 export function parseLinkHeader(value: string, base: string): ParsedLinkHeader {
-  const out: ParsedLinkHeader = { links: [], errors: 0 };
+  const out: ParsedLinkHeader = { links: [], problems: [] };
   const c = new Cursor(value);
   while (!c.done) {
-    c.skipSpace();
+    c.skipOws();
     if (c.peek() === ',') {
-      c.i++;
+      c.pos += 1; // the list grammar allows empty elements (RFC 9110 section 5.6.1)
       continue;
     }
     if (c.done) break;
-    const start = c.i;
-    const link = linkValue(c, base);
-    if (link) {
-      out.links.push(link);
-      c.skipSpace();
-      if (c.peek() === ',') c.i++;
-    } else {
-      out.errors++;
-      c.i = start;
-      c.recover();
+    const start = c.pos;
+    const kept: LinkProblem[] = [];
+    try {
+      out.links.push(linkValue(c, base, kept));
+      out.problems.push(...kept);
+      if (c.peek() === ',') c.pos += 1;
+    } catch (err) {
+      if (!(err instanceof GrammarError)) throw err;
+      out.problems.push({
+        production: err.production as LinkProblem['production'],
+        detail: err.message,
+        dropped: true,
+      });
+      c.pos = start;
+      recover(c);
     }
   }
   return out;

@@ -73,9 +73,9 @@ export interface AgentsObservations {
        */
       capabilities: string[];
       /**
-       * The answer carried Mcp-Session-Id.
+       * The Mcp-Session-Id header of the initialize answer as sent (cut to 256 characters); null when the server keeps no session (stateless). MCP Streamable HTTP: a session ID must only contain visible ASCII characters (0x21 to 0x7E).
        */
-      session_id_issued: boolean;
+      session_id: string | null;
       /**
        * Auth schemes of WWW-Authenticate on the initialize answer, lower-cased, sorted.
        */
@@ -595,6 +595,14 @@ export interface McpDocument {
    * Declared authentication schemes (authentication.schemes or auth.type), sorted.
    */
   auth_schemes: string[];
+  /**
+   * The MCP Server Card schema version the document declares in `$schema` (https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json is v1) and was validated against; null when it declares no schema URL we hold (an older date-versioned draft URL, another format).
+   */
+  judged_against: 'v1' | null;
+  /**
+   * Violations of that Server Card schema (required members $schema, name, version, description; name in reverse-DNS form `namespace/name`; description 1 to 100 characters; each remote's type `sse` or `streamable-http` and url an http(s) URL or a `{variable}` template...), as `<production> <JSON pointer>: <reason>` (at most 20); null when not judged.
+   */
+  schema_violations: string[] | null;
 }
 /**
  * One fetched document: the response facts every document of the wellknown and agents probes records (plugins/shared/fetch-document.ts).

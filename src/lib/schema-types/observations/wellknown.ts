@@ -472,6 +472,35 @@ export interface WellknownObservations {
      */
     signature_complete: boolean | null;
     /**
+     * The OpenPGP cleartext signature checked (RFC 9116 section 2.3); null when the file is not signed, or when no rule of the run reads it. RFC 9116 names no signing key, so the keys tried are those the file's Encryption fields point to on the site's own hosts (https, the domain or a subdomain).
+     */
+    signature: {
+      /**
+       * unreadable: the signature block is not an OpenPGP signature; digest_mismatch: the text is not the one signed (the left 16 bits of the signed hash, RFC 4880 section 5.2.4, differ from the hash of the canonical text), checked without any key; no_known_key: the digest matches, but no key the site names carries the signature's issuer key ID, so it cannot be verified; failed: a key with that ID was found and openpgp refused the signature at observed_at (see error); verified: the signature verifies with a key the site names.
+       */
+      verification: 'unreadable' | 'digest_mismatch' | 'no_known_key' | 'failed' | 'verified';
+      /**
+       * The issuer key ID the signature names (16 hex digits); null when unreadable.
+       */
+      key_id: string | null;
+      /**
+       * The signature's creation time; null when unreadable.
+       */
+      created: string | null;
+      /**
+       * Why openpgp refused the signature when verification is failed (cut to 200 characters); else null.
+       */
+      error: string | null;
+      /**
+       * The Encryption URLs fetched for keys (at most 3), in file order.
+       */
+      key_urls: string[];
+      /**
+       * OpenPGP keys read from those URLs.
+       */
+      keys_read: number;
+    } | null;
+    /**
      * Values per RFC 9116 field, in file order; null when the file was not parsed.
      */
     fields: {
@@ -577,9 +606,28 @@ export interface WellknownObservations {
      */
     link_rels: string[] | null;
     /**
-     * Link values that did not parse.
+     * Link values that break the RFC 8288 section 3 grammar so that a client drops them (no angle brackets, a parameter that is not token [= token / quoted-string], an unterminated quoted string, a target no URL parser resolves).
      */
     link_parse_errors: number | null;
+    /**
+     * Every grammar problem of the Link header in order, each naming the production it breaks; a target outside RFC 3986 that the WHATWG URL parser still resolves is kept as a link (dropped false).
+     */
+    link_problems:
+      | {
+          /**
+           * The production broken: link-value, link-param, quoted-string (RFC 8288 section 3, RFC 9110 section 5.6.4) or URI-Reference (RFC 3986 section 4.1).
+           */
+          production: 'link-value' | 'link-param' | 'quoted-string' | 'URI-Reference';
+          /**
+           * What was wrong, starting with the production.
+           */
+          detail: string;
+          /**
+           * The link-value was skipped, as clients skip it.
+           */
+          dropped: boolean;
+        }[]
+      | null;
     unknown_well_known: Document;
   };
 }
