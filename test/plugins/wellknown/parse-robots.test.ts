@@ -270,7 +270,7 @@ describe('robots access', () => {
   const rawPath = fc
     .array(fc.oneof(fc.constantFrom(...'abcxyz/'.split('')), nonAscii), { minLength: 1, maxLength: 8 })
     .map((chars) => `/${chars.join('')}`)
-    .filter((p) => /[^\x00-\x7f]/.test(p));
+    .filter((p) => /[^ -~]/.test(p));
   const encode = (path: string, lower: boolean) =>
     [...path]
       .map((ch) =>
@@ -295,7 +295,7 @@ describe('robots access', () => {
   it('does not match when one encoded octet differs, or when the rule encodes an unreserved ASCII character', () => {
     fc.assert(
       fc.property(rawPath, nonAscii, (path, other) => {
-        const swapped = path.replace(/[^\x00-\x7f]/u, other);
+        const swapped = path.replace(/[^ -~]/u, other);
         fc.pre(swapped !== path);
         expect(allowed(`User-agent: *\nDisallow: ${swapped}$\n`, 'x', encode(path, false))).toBe('allow');
       }),
