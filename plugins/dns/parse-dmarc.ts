@@ -118,6 +118,25 @@ function rfc7489Errors(record: string, list: TagList): string[] {
 
 const lower = (v: string | null): string | null => (v === null ? null : v.toLowerCase());
 
+/**
+ * The policy a receiver applies to the domain's own mail, after RFC 7489 section 6.6.3 step 6 (repeated, with np,
+ * by RFC 9989's policy discovery): a record without a valid p (present, right after v, a dmarc-request) or with
+ * an invalid sp or np is acted on as p=none when its rua holds a syntactically valid URI, and not at all
+ * otherwise (null). A tag list that cannot be read, or a wrong version, is no policy record. Other bad values are
+ * discarded for their defaults (section 6.3), so they leave p in force.
+ */
+function effectivePolicy(list: TagList, readable: boolean): DmarcParsed['effective_policy'] {
+  if (!readable) return null;
+  const p = tagValue(list, 'p');
+  const valid = (tag: string) => {
+    const v = tagValue(list, tag);
+    return v === null || REQUEST(v) === null;
+  };
+  if (p !== null && list.tags[1]?.[0] === 'p' && REQUEST(p) === null && valid('sp') && valid('np'))
+    return p.toLowerCase() as 'none' | 'quarantine' | 'reject';
+  return uriList(tagValue(list, 'rua')).some((uri) => uriProblem(uri, true) === null) ? 'none' : null;
+}
+
 export function parseDmarc(record: string): DmarcFacts {
   const list = parseTagList(record, GRAMMAR);
   const versionOk = list.tags[0]?.[0] === 'v' && list.tags[0][1] === 'DMARC1';
@@ -125,6 +144,7 @@ export function parseDmarc(record: string): DmarcFacts {
   const pctText = tagValue(list, 'pct');
   return {
     p: lower(tagValue(list, 'p')),
+    effective_policy: effectivePolicy(list, versionOk && list.errors.length === 0),
     sp: lower(tagValue(list, 'sp')),
     np: lower(tagValue(list, 'np')),
     t: lower(tagValue(list, 't')),

@@ -17,6 +17,7 @@ describe('RFC examples', () => {
   it.each(records)('%s parses under both grammars', (record) => {
     expect(DMARC_VERSION.test(record)).toBe(true);
     expect(parseDmarc(record)).toMatchObject({ errors: [], errors_rfc7489: [] });
+    expect(parseDmarc(record).effective_policy).toBe(/p=(\w+)/.exec(record)![1]);
   });
 
   it('reads the report authorisation record of RFC 9989 Appendix B.2.4 (no p) as valid under RFC 9989 only', () => {
@@ -113,6 +114,7 @@ describe('records generated from the ABNF', () => {
         const d = parseDmarc(text);
         expect([d.errors, d.errors_rfc7489]).toEqual([[], []]);
         expect(d.p).toBe(policy);
+        expect(d.effective_policy).toBe(policy);
       }),
     );
   });
@@ -188,6 +190,43 @@ describe('records with one production broken', () => {
           expect(d.errors[0]).toContain(`breaks ${production}`);
         },
       ),
+    );
+  });
+});
+
+describe('what a receiver applies when p, sp or np breaks (RFC 7489 section 6.6.3 step 6)', () => {
+  const rua = 'rua=mailto:dmarc@example.org';
+  const cases: Array<[string, string | null]> = [
+    [`v=DMARC1; ${rua}`, 'none'],
+    [`v=DMARC1; p=block; ${rua}`, 'none'],
+    [`v=DMARC1; p=reject; sp=invalid; ${rua}`, 'none'],
+    [`v=DMARC1; p=reject; np=maybe; ${rua}`, 'none'],
+    [`v=DMARC1; sp=reject; p=reject; ${rua}`, 'none'],
+    ['v=DMARC1; p=reject; sp=invalid', null],
+    ['v=DMARC1; p=block; rua=dmarc@example.org', null],
+    ['v=DMARC1; p=block; rua=mailto:dmarc@example.org!99999999999999999999', null],
+    ['v=DMARC1', null],
+    [`v=DMARC1; p=reject; junk; ${rua}`, null],
+    [`v=DMARC1x; p=reject; ${rua}`, null],
+    ['v=DMARC1; p=reject; pct=110; rf=iodef; fo=bad', 'reject'],
+    [`v=DMARC1; p=quarantine; rua=bogus, mailto:dmarc@example.org`, 'quarantine'],
+  ];
+  it.each(cases)('%s is acted on as %s', (text, applied) => {
+    expect(parseDmarc(text).effective_policy).toBe(applied);
+  });
+
+  it('a generated record whose p, sp or np breaks is acted on as none with a valid rua, and not at all without', () => {
+    const bad = fc.constantFrom('p=block', 'sp=nonee', 'np=maybe');
+    fc.assert(
+      fc.property(record, bad, fc.boolean(), ({ text, tags }, tag, withRua) => {
+        const name = tag.split('=')[0]!;
+        fc.pre(!tags.some((t) => ['rua', name].includes(t.split('=')[0]!.toLowerCase())));
+        const body = tag.startsWith('p=')
+          ? text.replace(/[pP][ \t]*=[ \t]*[A-Za-z]+/, tag)
+          : `${text.replace(/;$/, '')}; ${tag}`;
+        const d = parseDmarc(withRua ? `${body.replace(/;$/, '')}; ${rua}` : body);
+        expect(d.effective_policy).toBe(withRua ? 'none' : null);
+      }),
     );
   });
 });

@@ -197,6 +197,28 @@ describe('Set-Cookie: mutations', () => {
 
   it('keeps a nameless cookie with an empty name (RFC 6265bis section 5.6 step 3)', () => {
     expect(parseSetCookie('abc', ctx)).toMatchObject({ name: '', rejected: null });
+    expect(parseSetCookie('=abc; Secure', ctx)).toMatchObject({ name: '', rejected: null, secure: true });
+    expect(parseSetCookie(' =a=b', ctx)).toMatchObject({ name: '', rejected: null });
+  });
+
+  it('a nameless cookie is ignored only for what ignores a named one: a control character, or an empty pair', () => {
+    expect(parseSetCookie('ab\x01c', ctx).rejected).toMatch(/^set-cookie-string:/);
+    expect(parseSetCookie(' \t; Secure', ctx).rejected).toMatch(/^cookie-pair:/);
+    expect(parseSetCookie('=', ctx).rejected).toMatch(/^cookie-pair:/);
+    expect(parseSetCookie('x'.repeat(4097), ctx).rejected).toMatch(/^cookie-pair:/);
+  });
+
+  it('a generated pair without "=" (or with an empty name) is a nameless cookie whose attributes count', () => {
+    const value = cookieOctets.filter((v) => v !== '' && !v.includes('='));
+    fc.assert(
+      fc.property(value, fc.boolean(), fc.boolean(), fc.boolean(), (v, equals, secure, httpOnly) => {
+        const parts = [equals ? `=${v}` : v];
+        if (secure) parts.push('Secure');
+        if (httpOnly) parts.push('HttpOnly');
+        const c = parseSetCookie(parts.join('; '), ctx);
+        expect(c).toMatchObject({ name: '', rejected: null, secure, http_only: httpOnly, prefix: null });
+      }),
+    );
   });
 
   it('never throws, whatever the header', () => {

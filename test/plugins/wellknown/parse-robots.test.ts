@@ -262,6 +262,48 @@ describe('robots access', () => {
     expect(allowed('User-agent: *\nDisallow: /foo/bar?baz=quz\n', 'x', '/foo/bar?baz=quz')).toBe('disallow');
   });
 
+  // A path of ASCII letters and characters outside US-ASCII, and its UTF-8 octets percent-encoded.
+  const nonAscii = fc
+    .integer({ min: 0x80, max: 0x10ffff })
+    .filter((c) => c < 0xd800 || c > 0xdfff)
+    .map((c) => String.fromCodePoint(c));
+  const rawPath = fc
+    .array(fc.oneof(fc.constantFrom(...'abcxyz/'.split('')), nonAscii), { minLength: 1, maxLength: 8 })
+    .map((chars) => `/${chars.join('')}`)
+    .filter((p) => /[^ -~]/.test(p));
+  const encode = (path: string, lower: boolean) =>
+    [...path]
+      .map((ch) =>
+        ch.charCodeAt(0) < 0x80
+          ? ch
+          : [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+      )
+      .join('')
+      .replace(/%[0-9a-f]{2}/g, (e) => (lower ? e : e.toUpperCase()));
+
+  it('matches a generated rule written with raw octets outside US-ASCII and the encoded URL, either way round', () => {
+    fc.assert(
+      fc.property(rawPath, fc.boolean(), (path, lower) => {
+        const encoded = encode(path, lower);
+        expect(allowed(`User-agent: *\nDisallow: ${path}$\n`, 'x', encoded)).toBe('disallow');
+        expect(allowed(`User-agent: *\nDisallow: ${encoded}$\n`, 'x', path)).toBe('disallow');
+        expect(normalisePath(path)).toBe(encode(path, false));
+      }),
+    );
+  });
+
+  it('does not match when one encoded octet differs, or when the rule encodes an unreserved ASCII character', () => {
+    fc.assert(
+      fc.property(rawPath, nonAscii, (path, other) => {
+        const swapped = path.replace(/[^ -~]/u, other);
+        fc.pre(swapped !== path);
+        expect(allowed(`User-agent: *\nDisallow: ${swapped}$\n`, 'x', encode(path, false))).toBe('allow');
+      }),
+    );
+    expect(allowed('User-agent: *\nDisallow: /foo/%E3%83%85\n', 'x', '/foo/ツ')).toBe('allow');
+    expect(allowed('User-agent: *\nDisallow: /foo/%62ar\n', 'x', '/foo/bar')).toBe('allow');
+  });
+
   it('keeps a path disallowed by an exact rule when unrelated lines are appended', () => {
     const segment = fc.stringMatching(/^[a-z0-9._~-]{1,12}$/);
     const otherToken = fc.stringMatching(/^[a-z_-]{1,12}$/).filter((t) => t !== 'testbot');

@@ -494,6 +494,10 @@ export interface DmarcParsed {
    */
   p: string | null;
   /**
+   * The policy receivers apply to the domain's own mail (RFC 7489 section 6.6.3 step 6, kept by RFC 9989's policy discovery): p when the record has a valid p right after v and no invalid sp or np; none when it has not but rua holds a syntactically valid URI; null when receivers apply no DMARC processing (also for a tag list that cannot be read). Other bad tag values are discarded for their defaults (RFC 7489 section 6.3) and leave p in force.
+   */
+  effective_policy: 'none' | 'quarantine' | 'reject' | null;
+  /**
    * Subdomain policy as written, lower-cased; null when absent.
    */
   sp: string | null;

@@ -112,7 +112,8 @@ function agrees(input: string, expected: Kept | null): boolean {
 /**
  * Judged disagreements: nameless cookies. `x x` has no "=" (tough-cookie refuses it outside its loose mode);
  * `=foo=bar` has an empty name (its loose mode drops the leading "=" and reads `foo`). RFC 6265bis section 5.6
- * keeps both as cookies named "", with the values `x x` and `foo=bar`; so do browsers, and so do we.
+ * step 3 keeps both as cookies named "", with the values `x x` and `foo=bar`; so do browsers, and so do we (the
+ * suite is the one that differs from the current specification here).
  */
 const JUDGED: Record<string, string> = {
   '31: "x x"': 'a nameless cookie, RFC 6265bis section 5.6',

@@ -60,8 +60,10 @@ const idOf = (c: Case, i: number) => `${i + 1} ${c.test}: ${c.agent || '""'} ${c
  *   test comment calls this Google-specific). RFC 9309 section 2.2's rule and startgroupline need the ":", so
  *   the lines are reported (`missing_separator`) and no rule applies.
  * - ID_Encoding, a rule `/foo/bar/ツ` or `/foo/bar/%E3%83%84` and a URL `/foo/bar/ツ`: Google leaves encoding the
- *   URL to its caller. RFC 9309 section 2.2.2 has octets outside US-ASCII percent-encoded in both the URL and the
- *   rule before comparison, so the URL matches the rule and is allowed.
+ *   URL to its caller (its test says the unencoded URL does not match). RFC 9309 section 2.2.2 has octets outside
+ *   US-ASCII percent-encoded "in the URI and robots.txt paths" before comparison, so the URL matches the rule and
+ *   is allowed; a crawler never sends the raw form anyway (an HTTP request target is ASCII). The rule written raw
+ *   against the encoded URL, the case RFC 9309's table shows, agrees.
  * - GoogleOnly_IndexHTMLisDirectory: Google reads `allow: /allowed-slash/index.html` as also allowing
  *   `/allowed-slash/`; RFC 9309 matches the pattern as written.
  * - GoogleOnly_LineTooLong: Google cuts a line at 16,664 bytes and matches the cut pattern. RFC 9309 sets no line
