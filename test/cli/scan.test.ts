@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { loadConfig } from '../../src/lib/config.ts';
+import { SUITE_CACHE_DIR } from '../suite/ruleset.ts';
 import { startWorld, type World } from '../world/index.ts';
 
 let world: World;
@@ -23,7 +24,11 @@ async function dvs(...argv: string[]) {
 async function dvsOn(tty: boolean, ...argv: string[]) {
   let out = '';
   let err = '';
-  const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-scan-')) });
+  const config = loadConfig({
+    ...world.env,
+    DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-scan-')),
+    DVS_CACHE_DIR: SUITE_CACHE_DIR,
+  });
   const code = await main(argv, {
     stdout: { write: (s: string) => (out += s) },
     stderr: { write: (s: string) => (err += s), isTTY: tty },

@@ -4,13 +4,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/evaluate.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import type { Observations, Report } from '../../src/engine/types.ts';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { goldenJson, TIMING_FACTS } from './golden-format.ts';
 import { GOLDEN_DIR, GOLDEN_SITES, worldScanner, type WorldScanner } from './scan-world.ts';
 
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 const saved = (domain: string, kind: 'observations' | 'report') => readFileSync(path.join(GOLDEN_DIR, `${domain}.${kind}.json`), 'utf8');
 // Timings differ between scans by nature; the saved evidence holds them as zero (golden-format.ts).
 const timed = new Set(

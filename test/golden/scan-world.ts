@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig } from '../../src/lib/config.ts';
-import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import type { ScanOutcome } from '../../src/engine/scan.ts';
 import type { Tier } from '../../src/engine/types.ts';
 import { createScanner, type Scanner } from '../../src/service/scanner.ts';
@@ -75,7 +76,7 @@ export async function worldScanner(env: Record<string, string> = {}, sitesDir?: 
   const agentKey = await loadAgentKey(dataDir);
   const world = await startWorld({ trustedAgentKeys: [agentKey.publicJwk], ...(sitesDir ? { sitesDir } : {}) });
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: dataDir, DVS_BASE_URL: 'https://dvs.test', ...env });
-  const ruleset = loadRuleset();
+  const ruleset = catalogue();
   const scanner = createScanner({ config, ruleset, providers, log: quiet, agentKey });
   return {
     world,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig } from '../../src/lib/config.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { createScanner } from '../../src/service/scanner.ts';
 import { startWorld, type World } from '../world/index.ts';
 
@@ -28,7 +28,7 @@ it('gives INCOMPLETE, with every probe timed out, when the resolver never answer
   });
   const scanner = createScanner({
     config,
-    ruleset: loadRuleset(),
+    ruleset: catalogue(),
     providers,
     log: { debug() {}, info() {}, warn() {} },
     agentKey: null,

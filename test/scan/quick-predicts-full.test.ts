@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/evaluate.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import type { Observations, Verdict } from '../../src/engine/types.ts';
 import { WORLD_EVIDENCE_DIR, worldScanner, type WorldScanner } from '../golden/scan-world.ts';
 
@@ -27,7 +27,7 @@ const KNOWN_DISAGREEMENTS = [
   'tls-legacy.test',
 ];
 
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 const verdicts = new Map<string, { full: Verdict; quick: Verdict }>();
 for (const file of readdirSync(WORLD_EVIDENCE_DIR).sort()) {
   const observations = JSON.parse(readFileSync(path.join(WORLD_EVIDENCE_DIR, file), 'utf8')) as Observations;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig } from '../../src/lib/config.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { planScan, scan } from '../../src/engine/scan.ts';
 import { createNet } from '../../src/net/index.ts';
 import type { Net } from '../../src/net/types.ts';
@@ -16,7 +16,7 @@ import { startWorld, type World } from '../world/index.ts';
 /** Requests, handshakes and raw connections a Quick Scan may make. */
 const QUICK_BUDGET = 10;
 const quiet = { debug() {}, info() {}, warn() {} };
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 let world: World;
 
 beforeAll(async () => {
