@@ -2,18 +2,15 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { SUITE_CACHE_DIR } from '../suite/ruleset.ts';
-import { startWorld, type World } from '../world/index.ts';
+import { useWorld, type SharedWorld } from '../suite/world.ts';
 
-let world: World;
+let world: SharedWorld;
 beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.stop();
+  world = await useWorld();
 });
 
 async function dvs(...argv: string[]) {

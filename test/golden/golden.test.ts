@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/evaluate.ts';
 import { catalogue } from '../suite/ruleset.ts';
+import { useWorld } from '../suite/world.ts';
 import type { Observations, Report } from '../../src/engine/types.ts';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { goldenJson, TIMING_FACTS } from './golden-format.ts';
@@ -37,7 +38,7 @@ describe.each(GOLDEN_SITES.map((s) => [s.domain, s]))('golden %s', (domain, site
 describe('a fresh scan of the fixture internet', () => {
   let ws: WorldScanner;
   beforeAll(async () => {
-    ws = await worldScanner();
+    ws = await worldScanner({}, await useWorld());
   });
   afterAll(async () => {
     await ws?.stop();

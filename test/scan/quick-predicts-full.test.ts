@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/evaluate.ts';
 import { catalogue } from '../suite/ruleset.ts';
+import { useWorld } from '../suite/world.ts';
 import type { Observations, Verdict } from '../../src/engine/types.ts';
 import { WORLD_EVIDENCE_DIR, worldScanner, type WorldScanner } from '../golden/scan-world.ts';
 
@@ -59,7 +60,7 @@ describe('the Quick Scan predicts the Full Validation', () => {
   describe('a real Quick Scan', () => {
     let ws: WorldScanner;
     beforeAll(async () => {
-      ws = await worldScanner();
+      ws = await worldScanner({}, await useWorld());
     });
     afterAll(async () => {
       await ws?.stop();

@@ -1,5 +1,5 @@
-// Runs once before any test file: builds the checked ruleset artifact the files share (test/suite/ruleset.ts),
-// so no two workers check the whole catalogue at the same moment.
+// Runs once in vitest's main process before any test file: builds the checked ruleset artifact the files share
+// (ruleset.ts), so the workers do not each check the whole catalogue at the same moment.
 import { loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
 import { SUITE_CACHE_DIR } from './ruleset.ts';
 
