@@ -1,9 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/suite/global-setup.ts'],
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: a single worker on two cores, which runs the files one
+    // at a time while most of them wait on the network. One worker per core, and never fewer than two.
+    maxWorkers: Math.max(2, availableParallelism()),
+    // Each worker runs its files one after another in one module graph: the sources, the catalogue
+    // (test/suite/ruleset.ts) and the world (test/suite/world.ts) load once per worker, not once per file.
+    // Files must therefore leave nothing behind: servers stopped, process state restored.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,5 +1,4 @@
 // `dvs evaluate <observations.json> [--full] [--json]`: re-judges saved evidence offline.
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate, summarise, type Observations } from '../engine/index.ts';
 import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
@@ -31,7 +30,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   if (positionals.length !== 1) throw new UsageError(USAGE);
   const observations = readObservations(positionals[0]!);
-  const ruleset = loadRunRuleset(path.join(io.config.dataDir, 'cache'));
+  const ruleset = loadRunRuleset(io.config.cacheDir);
   const invalid = ruleset.schemas.validateDocument(
     Object.fromEntries(
       Object.entries(observations).filter(

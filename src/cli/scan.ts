@@ -1,6 +1,5 @@
 // `dvs scan <domain> [--full] [--json] [--save-observations <file>]`: probes a domain and judges it.
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { providers } from '../../plugins/index.ts';
 import { DomainError, normaliseDomain } from '../lib/domain-name.ts';
@@ -29,7 +28,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (err instanceof DomainError) throw new UsageError(err.message);
     throw err;
   }
-  const ruleset = loadRunRuleset(path.join(io.config.dataDir, 'cache'));
+  const ruleset = loadRunRuleset(io.config.cacheDir);
   const log = createLogger({ logLevel: process.env.DVS_LOG_LEVEL ?? 'warn' });
   const agentKey = io.config.net.agentSigning ? await loadAgentKey(io.config.dataDir) : null;
   const scanner = createScanner({ config: io.config, ruleset, providers, log, agentKey });

@@ -34,6 +34,8 @@ export interface ProxyTrust {
 
 export interface Config {
   dataDir: string;
+  /** Where derived files are kept (the checked ruleset artifact); rebuilt when missing or stale. */
+  cacheDir: string;
   /** Public base URL of this service, used in every published document. */
   baseUrl: string;
   listen: { host: string; port: number; httpPort: number | null; metricsPort: number | null; metricsHost: string };
@@ -280,6 +282,7 @@ export function loadConfig(env: Source = process.env): Config {
 
   return {
     dataDir,
+    cacheDir: path.resolve(r.str('DVS_CACHE_DIR', path.join(dataDir, 'cache'))),
     baseUrl,
     listen: {
       host: r.str('DVS_HOST', '0.0.0.0'),

@@ -1,6 +1,5 @@
 // Starting and stopping the whole service: keys, ledger, scanner, the Koa app on HTTPS, the optional
 // plain-HTTP redirect and metrics listeners, and graceful shutdown that lets running validations finish.
-import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -89,9 +88,9 @@ function callerIdentities(config: Config, metrics: PromMetrics): CallerIdentitie
 export async function startService(config: Config, opts: ServiceOptions): Promise<RunningService> {
   const log = opts.log ?? createLogger(config);
   privateDir(config.dataDir);
-  // The checked ruleset, from an artifact in the data dir that matches the lock: the service starts without
+  // The checked ruleset, from an artifact in the cache dir that matches the lock: the service starts without
   // re-running every schema and example (dvs rules check and the tests do that).
-  const ruleset = loadRunRuleset(path.join(config.dataDir, 'cache'));
+  const ruleset = loadRunRuleset(config.cacheDir);
   // Re-read at each signature when `dvs keys rotate` replaced the key file: a rotation needs no restart.
   const signingKeys = await SigningKeyStore.open(config.dataDir, log);
   const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../../src/api/page-layout.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import type { Report } from '../../src/engine/types.ts';
 import { escapeHtml } from '../../src/lib/html.ts';
 import { startApiWorld, startTestService, type ApiResponse, type TestService } from '../server/harness.ts';
@@ -22,11 +22,11 @@ const RATE_LIMIT = 12;
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
 let world: ApiWorld;
 let svc: TestService;
-let ruleset: ReturnType<typeof loadRuleset>;
+let ruleset: ReturnType<typeof catalogue>;
 
 beforeAll(async () => {
   // Loading the rules takes seconds of CPU; done before the service starts so no idle connection lapses meanwhile.
-  ruleset = loadRuleset();
+  ruleset = catalogue();
   world = await startApiWorld(['good', 'nxdomain', 'http-no-hsts']);
   svc = await startTestService({ ...world.env, DVS_BASE_URL: BASE, DVS_QUICK_RATE_LIMIT: String(RATE_LIMIT) });
 }, 60_000);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { rulesDir, ruleYaml } from '../engine/helpers.ts';
+import { SUITE_CACHE_DIR } from '../suite/ruleset.ts';
 
 async function dvs(...argv: string[]) {
   let out = '';
@@ -13,7 +14,7 @@ async function dvs(...argv: string[]) {
   const code = await main(argv, {
     stdout: { write: (s: string) => (out += s) },
     stderr: { write: (s: string) => (err += s) },
-    config: loadConfig({ DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-')) }),
+    config: loadConfig({ DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-')), DVS_CACHE_DIR: SUITE_CACHE_DIR }),
   });
   return { code, out, err };
 }

@@ -2,17 +2,15 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
 import { loadConfig } from '../../src/lib/config.ts';
-import { startWorld, type World } from '../world/index.ts';
+import { SUITE_CACHE_DIR } from '../suite/ruleset.ts';
+import { useWorld, type SharedWorld } from '../suite/world.ts';
 
-let world: World;
+let world: SharedWorld;
 beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.stop();
+  world = await useWorld();
 });
 
 async function dvs(...argv: string[]) {
@@ -23,7 +21,11 @@ async function dvs(...argv: string[]) {
 async function dvsOn(tty: boolean, ...argv: string[]) {
   let out = '';
   let err = '';
-  const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-scan-')) });
+  const config = loadConfig({
+    ...world.env,
+    DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cli-scan-')),
+    DVS_CACHE_DIR: SUITE_CACHE_DIR,
+  });
   const code = await main(argv, {
     stdout: { write: (s: string) => (out += s) },
     stderr: { write: (s: string) => (err += s), isTTY: tty },

@@ -4,13 +4,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/evaluate.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
+import { useWorld } from '../suite/world.ts';
 import type { Observations, Report } from '../../src/engine/types.ts';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { goldenJson, TIMING_FACTS } from './golden-format.ts';
 import { GOLDEN_DIR, GOLDEN_SITES, worldScanner, type WorldScanner } from './scan-world.ts';
 
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 const saved = (domain: string, kind: 'observations' | 'report') => readFileSync(path.join(GOLDEN_DIR, `${domain}.${kind}.json`), 'utf8');
 // Timings differ between scans by nature; the saved evidence holds them as zero (golden-format.ts).
 const timed = new Set(
@@ -37,7 +38,7 @@ describe.each(GOLDEN_SITES.map((s) => [s.domain, s]))('golden %s', (domain, site
 describe('a fresh scan of the fixture internet', () => {
   let ws: WorldScanner;
   beforeAll(async () => {
-    ws = await worldScanner();
+    ws = await worldScanner({}, await useWorld());
   });
   afterAll(async () => {
     await ws?.stop();

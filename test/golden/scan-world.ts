@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig } from '../../src/lib/config.ts';
-import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
+import type { SharedWorld } from '../suite/world.ts';
 import type { ScanOutcome } from '../../src/engine/scan.ts';
 import type { Tier } from '../../src/engine/types.ts';
 import { createScanner, type Scanner } from '../../src/service/scanner.ts';
 import { loadAgentKey } from '../../src/signing/keys.ts';
-import { startWorld, type World } from '../world/index.ts';
+import { startWorld } from '../world/index.ts';
 
 export interface GoldenSite {
   domain: string;
@@ -62,20 +64,30 @@ export const WORLD_EVIDENCE_DIR = path.join(import.meta.dirname, 'world');
 const quiet = { debug() {}, info() {}, warn() {} };
 
 export interface WorldScanner {
-  world: World;
+  world: SharedWorld;
   ruleset: Ruleset;
   scanner: Scanner;
   scan(domain: string, tier?: Tier): Promise<ScanOutcome>;
   stop(): Promise<void>;
 }
 
-/** `sitesDir`: another sites folder (the real-world corpus builds one); the world's own sites by default. */
-export async function worldScanner(env: Record<string, string> = {}, sitesDir?: string): Promise<WorldScanner> {
+/**
+ * `from`: a running world to scan (the suite's shared one), or the sites folder of a world to start (the
+ * real-world corpus builds one); by default a world of the standard sites is started, and stopped by stop().
+ */
+export async function worldScanner(
+  env: Record<string, string> = {},
+  from?: string | SharedWorld,
+): Promise<WorldScanner> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dvs-scan-'));
   const agentKey = await loadAgentKey(dataDir);
-  const world = await startWorld({ trustedAgentKeys: [agentKey.publicJwk], ...(sitesDir ? { sitesDir } : {}) });
+  const own =
+    typeof from === 'object'
+      ? null
+      : await startWorld({ trustedAgentKeys: [agentKey.publicJwk], ...(from ? { sitesDir: from } : {}) });
+  const world = own ?? (from as SharedWorld);
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: dataDir, DVS_BASE_URL: 'https://dvs.test', ...env });
-  const ruleset = loadRuleset();
+  const ruleset = catalogue();
   const scanner = createScanner({ config, ruleset, providers, log: quiet, agentKey });
   return {
     world,
@@ -83,7 +95,7 @@ export async function worldScanner(env: Record<string, string> = {}, sitesDir?: 
     scanner,
     scan: (domain, tier = 'full') => scanner.scan(domain, tier),
     async stop() {
-      await world.stop();
+      await own?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig, type Config } from '../../src/lib/config.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { ScanDeadlineError, type ScanOutcome } from '../../src/engine/scan.ts';
 import type { Logger } from '../../src/lib/log.ts';
 import { createNet, NetError } from '../../src/net/index.ts';
@@ -207,7 +207,7 @@ async function startServers(
 }
 
 /** Loaded once: three loads would cost the scans seconds of CPU on a busy machine. */
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 const scannerFor = (config: Config): Scanner => createScanner({ config, ruleset, providers, log, agentKey: null });
 
 /** Waits (bounded) until every connection the hostile servers accepted has been closed by the scanner. */

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/lib/log.ts';
 import { openPayments, type Payments } from '../../src/payments/index.ts';
 import type { Ledger } from '../../src/payments/ledger.ts';
 import { startService, type RunningService } from '../../src/server/index.ts';
+import { SUITE_CACHE_DIR } from '../suite/ruleset.ts';
 import { DEFAULT_SITES_DIR, startWorld, type World } from '../world/index.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -136,7 +137,15 @@ export interface InProcessService {
 }
 
 export function serviceEnv(world: World, dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...world.env, DVS_PORT: '0', DVS_HOST: '127.0.0.1', DVS_DATA_DIR: dataDir, DVS_LOG_LEVEL: 'info', ...extra };
+  return {
+    ...world.env,
+    DVS_PORT: '0',
+    DVS_HOST: '127.0.0.1',
+    DVS_DATA_DIR: dataDir,
+    DVS_CACHE_DIR: SUITE_CACHE_DIR,
+    DVS_LOG_LEVEL: 'info',
+    ...extra,
+  };
 }
 
 export async function startInProcess(

@@ -1,9 +1,11 @@
 // What each probe's world test shares: the context a probe runs with against the fixture internet, and the
 // real catalogue with the rules in it that judge one probe's observations alone.
 import { loadConfig } from '../../src/lib/config.ts';
-import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
 import type { LoadedRule, ProbeContext } from '../../src/engine/types.ts';
 import { createNet } from '../../src/net/index.ts';
+import { catalogue } from '../suite/ruleset.ts';
+
+export { catalogue };
 
 /** observed_at for these tests: now, at second precision like a scan's. */
 export const OBSERVED_AT = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -21,11 +23,6 @@ export function worldContext(env: Record<string, string>, needs: (path: string) 
   };
 }
 
-let loaded: Ruleset | null = null;
-
-export function catalogue(): Ruleset {
-  return (loaded ??= loadRuleset());
-}
 
 export function rulesReading(namespace: string): LoadedRule[] {
   return catalogue().rules.filter((r) => r.requires.every((p) => p.startsWith(`${namespace}.`)));

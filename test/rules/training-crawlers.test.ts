@@ -1,12 +1,12 @@
 // Blocking training crawlers is a site's choice about its content, not a defect (issue 14 item 3): no required rule
 // may read their robots.txt access, while user-initiated fetchers stay judged by a required rule.
 import { describe, expect, it } from 'vitest';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 
 const TRAINING_CRAWLERS = ['GPTBot', 'CCBot', 'Google-Extended', 'ClaudeBot', 'Applebot-Extended', 'Meta-ExternalAgent'];
 const USER_FETCHERS = ['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User', 'Meta-ExternalFetcher'];
 
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 const reads = (rule: { when?: unknown; check: unknown }, token: string) =>
   JSON.stringify([rule.when ?? null, rule.check]).includes(`wellknown.robots.access.${token}.`);
 

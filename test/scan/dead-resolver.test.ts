@@ -3,19 +3,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig } from '../../src/lib/config.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { createScanner } from '../../src/service/scanner.ts';
-import { startWorld, type World } from '../world/index.ts';
+import { useWorld, type SharedWorld } from '../suite/world.ts';
 
-let world: World;
+let world: SharedWorld;
 beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.stop();
+  world = await useWorld();
 });
 
 it('gives INCOMPLETE, with every probe timed out, when the resolver never answers', async () => {
@@ -28,7 +25,7 @@ it('gives INCOMPLETE, with every probe timed out, when the resolver never answer
   });
   const scanner = createScanner({
     config,
-    ruleset: loadRuleset(),
+    ruleset: catalogue(),
     providers,
     log: { debug() {}, info() {}, warn() {} },
     agentKey: null,

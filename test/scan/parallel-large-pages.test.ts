@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { createScanner, type Scanner } from '../../src/service/scanner.ts';
 import { DEFAULT_SITES_DIR, startWorld, type World } from '../world/index.ts';
@@ -65,7 +65,7 @@ beforeAll(async () => {
     DVS_QUICK_DEADLINE_MS: '150000',
   });
   const log = { debug() {}, info() {}, warn() {} };
-  scanner = createScanner({ config, ruleset: loadRuleset(), providers, log, agentKey: null });
+  scanner = createScanner({ config, ruleset: catalogue(), providers, log, agentKey: null });
 });
 afterAll(async () => {
   await world?.stop();

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/engine/evaluate.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
+import { useWorld } from '../suite/world.ts';
 import type { Observations, Verdict } from '../../src/engine/types.ts';
 import { WORLD_EVIDENCE_DIR, worldScanner, type WorldScanner } from '../golden/scan-world.ts';
 
@@ -27,7 +28,7 @@ const KNOWN_DISAGREEMENTS = [
   'tls-legacy.test',
 ];
 
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 const verdicts = new Map<string, { full: Verdict; quick: Verdict }>();
 for (const file of readdirSync(WORLD_EVIDENCE_DIR).sort()) {
   const observations = JSON.parse(readFileSync(path.join(WORLD_EVIDENCE_DIR, file), 'utf8')) as Observations;
@@ -59,7 +60,7 @@ describe('the Quick Scan predicts the Full Validation', () => {
   describe('a real Quick Scan', () => {
     let ws: WorldScanner;
     beforeAll(async () => {
-      ws = await worldScanner();
+      ws = await worldScanner({}, await useWorld());
     });
     afterAll(async () => {
       await ws?.stop();

@@ -4,26 +4,22 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig } from '../../src/lib/config.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { planScan, scan } from '../../src/engine/scan.ts';
 import { createNet } from '../../src/net/index.ts';
 import type { Net } from '../../src/net/types.ts';
-import { startWorld, type World } from '../world/index.ts';
+import { useWorld, type SharedWorld } from '../suite/world.ts';
 
 /** Requests, handshakes and raw connections a Quick Scan may make. */
 const QUICK_BUDGET = 10;
 const quiet = { debug() {}, info() {}, warn() {} };
-const ruleset = loadRuleset();
-let world: World;
-
+const ruleset = catalogue();
+let world: SharedWorld;
 beforeAll(async () => {
-  world = await startWorld();
-});
-afterAll(async () => {
-  await world?.stop();
+  world = await useWorld();
 });
 
 /** A Net that counts what a scan asks of the network. */

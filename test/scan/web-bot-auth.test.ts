@@ -6,13 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig } from '../../src/lib/config.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { createScanner } from '../../src/service/scanner.ts';
 import { loadAgentKey, type SigningKey } from '../../src/signing/keys.ts';
 import { startWorld, type World } from '../world/index.ts';
 
 const quiet = { debug() {}, info() {}, warn() {} };
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 let world: World;
 let agentKey: SigningKey;
 let dataDir: string;

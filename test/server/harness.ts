@@ -11,6 +11,7 @@ import { createLogger } from '../../src/lib/log.ts';
 import { openPayments } from '../../src/payments/index.ts';
 import { startService, type RunningService } from '../../src/server/index.ts';
 import { DEFAULT_SITES_DIR, startWorld, type World, type WorldOptions } from '../world/index.ts';
+import { SUITE_CACHE_DIR } from '../suite/ruleset.ts';
 import { MemoryGate } from './memory-gate.ts';
 
 const API_SITES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'api', 'sites');
@@ -70,6 +71,7 @@ export async function startTestService(
     DVS_PORT: '0',
     DVS_HOST: '127.0.0.1',
     DVS_DATA_DIR: dataDir,
+    DVS_CACHE_DIR: SUITE_CACHE_DIR,
     DVS_LOG_LEVEL: 'silent',
     DVS_BASE_URL: 'https://dvs.example.net',
     ...env,

@@ -1,7 +1,8 @@
 // One contract for every Quick Scan cache: the in-process one and the Redis one behave the same.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { MemoryQuickScanCache, type CachedQuickScan, type QuickScanCache } from '../../src/service/quick-scan-cache.ts';
 import { RedisConnection } from '../../src/service/redis-connection.ts';
@@ -48,7 +49,7 @@ const backends: Backend[] = [
 
 let ruleset: Ruleset;
 beforeAll(() => {
-  ruleset = loadRuleset();
+  ruleset = catalogue();
 });
 afterAll(async () => {
   if (reachable) await removeKeys(prefix);

@@ -1,7 +1,8 @@
 // Quick Scans over a cache: one scan per domain and ruleset while the entry lives, shared by concurrent callers
 // on one instance and, through Redis, by every instance; and still scanning when Redis is away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { MemoryQuickScanCache, type QuickScanCache } from '../../src/service/quick-scan-cache.ts';
 import { WindowRateLimiter } from '../../src/service/rate-limit.ts';
@@ -32,7 +33,7 @@ const quickScans = (scanner: CountingScanner, cache: QuickScanCache, rules: Rule
     metrics: { scanFinished: () => undefined, cacheHit: () => undefined },
   });
 beforeAll(() => {
-  ruleset = loadRuleset();
+  ruleset = catalogue();
 });
 
 describe('Quick Scans in process', () => {

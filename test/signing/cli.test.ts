@@ -9,7 +9,8 @@ import { UsageError, type CliIo } from '../../src/cli/io.ts';
 import { run as keys } from '../../src/cli/keys.ts';
 import { run as verify } from '../../src/cli/verify.ts';
 import { loadConfig, type Config } from '../../src/lib/config.ts';
-import { evaluate, loadRuleset, rulesOfTier, type Observations } from '../../src/engine/index.ts';
+import { evaluate, rulesOfTier, type Observations } from '../../src/engine/index.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { issuerAnchorRecord, zoneLine } from '../../src/signing/anchor.ts';
 import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
 import { buildJwks, loadJwks, type ServiceJwks } from '../../src/signing/jwks.ts';
@@ -133,7 +134,7 @@ describe('dvs certify', () => {
 
     const text = readFileSync(out, 'utf8');
     const cert = JSON.parse(text) as Certificate;
-    const ruleset = loadRuleset();
+    const ruleset = catalogue();
     const report = evaluate(observations, ruleset, 'full');
     expect(cert.payload.results).toHaveLength(rulesOfTier(ruleset, 'full').length);
     expect(cert.payload).toMatchObject({

@@ -1,6 +1,6 @@
 // The agents probe against the fixture internet: the good site's documents and each ag-* site's defect.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, type World } from '../../world/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useWorld, type SharedWorld } from '../../suite/world.ts';
 import { createNet } from '../../../src/net/index.ts';
 import { loadConfig } from '../../../src/lib/config.ts';
 import { provider } from '../../../plugins/agents/index.ts';
@@ -13,14 +13,9 @@ const validate = new Ajv2020({ allErrors: true, strict: true }).compile(provider
 const OBSERVED_AT = '2026-06-01T00:00:00.000Z';
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined };
 
-let world: World;
-
+let world: SharedWorld;
 beforeAll(async () => {
-  world = await startWorld();
-});
-
-afterAll(async () => {
-  await world?.stop();
+  world = await useWorld();
 });
 
 /** Collects the given facets (every facet when none are named) for a domain. */

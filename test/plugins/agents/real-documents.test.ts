@@ -6,16 +6,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { evaluateRule, loadRuleset } from '../../../src/engine/index.ts';
+import { evaluateRule } from '../../../src/engine/index.ts';
 import { inspectAgentCard } from '../../../plugins/agents/inspect-agent-card.ts';
 import { inspectJwks } from '../../../plugins/agents/inspect-jwks.ts';
 import { EMPTY_CARD, inspectMcpCard } from '../../../plugins/agents/inspect-mcp.ts';
 import { inspectAuthorizationServer } from '../../../plugins/agents/inspect-oauth.ts';
 import { identifierOf } from '../../../plugins/agents/oauth-locations.ts';
+import { catalogue } from '../../suite/ruleset.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../world/real');
 const OBSERVED_AT = '2026-06-01T00:00:00.000Z';
-const ruleset = loadRuleset();
+const ruleset = catalogue();
 
 interface Source {
   source: Record<string, string>;

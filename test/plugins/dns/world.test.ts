@@ -1,8 +1,8 @@
 // The dns probe against the fixture internet: the real network layer, the good site and each dns-* site that
 // breaks one thing. Facts are asserted directly, then judged by the dns and email rules: good.test must pass
 // (or not need) every one, and each broken site must fail the rules written for what it breaks.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, type World } from '../../world/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useWorld, type SharedWorld } from '../../suite/world.ts';
 import { NetError } from '../../../src/net/types.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { provider } from '../../../plugins/dns/index.ts';
@@ -13,16 +13,11 @@ import type { DnsObservations } from '../../../plugins/dns/facts.ts';
 /** Every facet, as a run that needs them all collects them. */
 type Dns = Required<DnsObservations>;
 
-let world: World;
-const rules = rulesReading('dns');
-
+let world: SharedWorld;
 beforeAll(async () => {
-  world = await startWorld();
+  world = await useWorld();
 });
-
-afterAll(async () => {
-  await world?.stop();
-});
+const rules = rulesReading('dns');
 
 function context(needs: (path: string) => boolean = () => true, env: Record<string, string> = {}): ProbeContext {
   return worldContext({ ...world.env, ...env }, needs);

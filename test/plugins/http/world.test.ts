@@ -1,12 +1,12 @@
 // The http probe against the fixture internet: each http-* site breaks one thing, good.test breaks nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 import type { Outcome, ProbeContext } from '../../../src/engine/types.ts';
 import { collectHttp } from '../../../plugins/http/index.ts';
 import { foreignOrigin, notFoundPath } from '../../../plugins/http/urls.ts';
 import type { HttpObservations } from '../../../plugins/http/types.ts';
-import { startWorld, type World } from '../../world/index.ts';
+import { useWorld, type SharedWorld } from '../../suite/world.ts';
 
 const rules = rulesReading('http');
 
@@ -27,7 +27,10 @@ function failing(domain: string, http: HttpObservations): string[] {
     .sort();
 }
 
-let world: World;
+let world: SharedWorld;
+beforeAll(async () => {
+  world = await useWorld();
+});
 const seen = new Map<string, HttpObservations>();
 
 function context(needs: (p: string) => boolean = () => true): ProbeContext {
@@ -42,14 +45,6 @@ async function scan(domain: string): Promise<HttpObservations> {
   seen.set(domain, out);
   return out;
 }
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-
-afterAll(async () => {
-  await world?.stop();
-});
 
 describe('http probe in the fixture world', () => {
   it('good.test: redirects, security headers, page facts', async () => {

@@ -1,16 +1,19 @@
 // The reachability probe against the fixture internet: good.test answers alike on IPv4 and IPv6 and passes every
 // reachability rule; the reach-* sites break one address each and fail the rules about it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { provider } from '../../../plugins/reachability/index.ts';
 import type { AddressFacts, HostFacts } from '../../../plugins/reachability/facts.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 import type { Outcome } from '../../../src/engine/types.ts';
-import { startWorld, type World } from '../../world/index.ts';
+import { useWorld, type SharedWorld } from '../../suite/world.ts';
 
 type Facts = { apex?: HostFacts; www?: HostFacts };
 
-let world: World;
+let world: SharedWorld;
+beforeAll(async () => {
+  world = await useWorld();
+});
 const rules = rulesReading('reachability');
 
 async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
@@ -30,14 +33,6 @@ function outcomes(domain: string, reachability: Facts): Record<string, Outcome> 
 
 const byAddress = (host: HostFacts | undefined, address: string): AddressFacts | undefined =>
   host?.addresses.find((a) => a.address === address);
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-
-afterAll(async () => {
-  await world?.stop();
-});
 
 describe('reachability probe on the fixture internet', () => {
   it('good.test: the same certificate, status and page on IPv4 and IPv6, and every rule passes', async () => {

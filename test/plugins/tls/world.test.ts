@@ -1,26 +1,21 @@
 // The tls probe against the fixture internet: the facts each tls-* site exists to produce, and the good site
 // passing every tls rule.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 import { provider } from '../../../plugins/tls/index.ts';
-import { startWorld, type World } from '../../world/index.ts';
+import { useWorld, type SharedWorld } from '../../suite/world.ts';
 
 type Facts = Record<string, Record<string, any>>;
 
-let world: World;
+let world: SharedWorld;
+beforeAll(async () => {
+  world = await useWorld();
+});
 
 async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
   return (await provider.collect(domain, worldContext(world.env, needs))) as Facts;
 }
-
-beforeAll(async () => {
-  world = await startWorld();
-});
-
-afterAll(async () => {
-  await world?.stop();
-});
 
 describe('tls probe on the fixture internet', () => {
   it('good.test: modern, trusted and passes every tls rule', async () => {

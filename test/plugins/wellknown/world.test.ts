@@ -1,23 +1,18 @@
 // The wellknown probe against the fixture internet: the real network layer, the good site and each wk-* site
 // that breaks one area. Facts are asserted directly, and the good site is evaluated against every rule of
 // the robots, usage, llms, wellknown and discovery categories, which it must pass (or not need).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorld, type World } from '../../world/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useWorld, type SharedWorld } from '../../suite/world.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { provider } from '../../../plugins/wellknown/index.ts';
 import type { Observations } from '../../../src/engine/types.ts';
 import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 
-let world: World;
-const rules = rulesReading('wellknown');
-
+let world: SharedWorld;
 beforeAll(async () => {
-  world = await startWorld();
+  world = await useWorld();
 });
-
-afterAll(async () => {
-  await world?.stop();
-});
+const rules = rulesReading('wellknown');
 
 async function observe(domain: string): Promise<Record<string, any>> {
   const data = await provider.collect(domain, worldContext(world.env));

@@ -1,0 +1,21 @@
+// The repository's rule catalogue for tests that scan or judge with it. Checking the rule files (schema,
+// logic, examples, lock) is the job of test/rules and test/engine, which call loadRuleset(); every other test
+// loads the checked artifact a run loads (src/engine/compiled-ruleset.ts), built once for the whole suite in
+// SUITE_CACHE_DIR, so the catalogue is not checked again in every file and every service start.
+import path from 'node:path';
+import { loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
+import { REPO_ROOT } from '../../src/lib/paths.ts';
+
+/**
+ * Derived files the suite shares between files and runs (gitignored). The ruleset artifact is keyed by every
+ * rule and schema file, so an edited rule is never served stale; set it as DVS_CACHE_DIR for services and CLIs.
+ */
+export const SUITE_CACHE_DIR = path.join(REPO_ROOT, '.cache', 'test');
+
+let loaded: Ruleset | undefined;
+
+/** The catalogue without its examples (the artifact leaves them out); loaded once per test file. */
+export function catalogue(): Ruleset {
+  return (loaded ??= loadRunRuleset(SUITE_CACHE_DIR));
+}
