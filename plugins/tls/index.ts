@@ -19,7 +19,7 @@ export const provider: ProbeProvider = {
     const wantDefault = want('negotiated') || want('certificate') || want('ocsp');
     const [defaults, versions, ciphers, features, www] = await Promise.all([
       wantDefault ? collectDefault(net, domain, signal, want('ocsp')) : null,
-      want('versions') ? collectVersions(net, domain, signal) : null,
+      want('versions') ? collectVersions(net, domain, signal, (key) => want(`versions.${key}`)) : null,
       want('ciphers') ? collectCiphers(net, domain, signal) : null,
       want('features') ? collectFeatures(net, domain, signal) : null,
       want('www') ? collectWww(net, domain, signal) : null,

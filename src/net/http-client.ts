@@ -125,12 +125,38 @@ async function hopHeaders(deps: HttpClientDeps, x: Exchange): Promise<Record<str
 async function sendHop(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange): Promise<Dispatcher.ResponseData> {
   const headers = await hopHeaders(deps, x);
   x.kept = pools.get(x.url, x.pin!);
-  return x.kept.pool.request({
+  const pending = x.kept.pool.request({
     path: `${x.url.pathname}${x.url.search}`,
     method: x.method,
     headers,
     body: x.method === 'GET' || x.method === 'HEAD' ? null : (x.body ?? null),
     signal: x.deadline.signal,
+  });
+  return underDeadline(pending, x.deadline);
+}
+
+/**
+ * undici settles a request whose signal fired only once the request reaches a connection, which behind a stuck
+ * connection or a set-up that never completes is much later: the deadline does not wait for it. A response
+ * that arrives after all is dropped.
+ */
+function underDeadline(pending: Promise<Dispatcher.ResponseData>, deadline: Deadline) {
+  return new Promise<Dispatcher.ResponseData>((resolve, reject) => {
+    const fail = (): void => reject(deadline.failure());
+    if (deadline.signal.aborted) fail();
+    const unsubscribe = onAbort(deadline.signal, fail);
+    pending.then(
+      (response) => {
+        unsubscribe();
+        if (!deadline.signal.aborted) return resolve(response);
+        response.body.on('error', () => undefined);
+        response.body.destroy();
+      },
+      (err: unknown) => {
+        unsubscribe();
+        reject(err as Error);
+      },
+    );
   });
 }
 
