@@ -35,18 +35,22 @@ export function ssl3Acceptance(result: RawResult): boolean | null {
   return null;
 }
 
+const accepted = (a: { outcome: string }): boolean => a.outcome === 'accepted';
+
 export type VersionKey = 'ssl3' | 'tls1_0' | 'tls1_1' | 'tls1_2' | 'tls1_3';
 
 /**
  * Tries each version a rule of the run reads (`wanted`), every one by default. A refusal means something only
  * next to a version that worked on the same host (a positive control): when no modern version is among those
- * tried, one handshake at TLS 1.2 or later is that control, so the legacy versions cost two handshakes and it.
+ * tried, a handshake at TLS 1.2 or later is that control, the run's default handshake when it makes one
+ * (`modern` says whether it was accepted), so the legacy versions cost one handshake each.
  */
 export async function collectVersions(
   net: Net,
   domain: string,
   signal: AbortSignal,
   wanted: (key: VersionKey) => boolean = () => true,
+  modern?: Promise<boolean>,
 ): Promise<VersionFacts> {
   const tried = VERSIONS.filter(([key]) => wanted(key));
   const needsControl = !wanted('tls1_2') && !wanted('tls1_3');
@@ -65,7 +69,9 @@ export async function collectVersions(
         () => true,
       ),
     ),
-    needsControl ? attempt(net, domain, { minVersion: 'TLSv1.2', signal }, () => true) : null,
+    needsControl
+      ? (modern ?? attempt(net, domain, { minVersion: 'TLSv1.2', signal }, () => true).then(accepted))
+      : false,
     wanted('ssl3') ? rawHello(net, domain, hello, signal) : null,
   ]);
   const facts: VersionFacts = {
@@ -78,16 +84,15 @@ export async function collectVersions(
     tls1_3: null,
   };
   tried.forEach(([key], i) => (facts[key] = acceptance(attempts[i]!)));
-  const all = control ? [...attempts, control] : attempts;
-  if (!all.some((a) => a.outcome === 'accepted')) {
+  if (!control && !attempts.some((a) => a.outcome === 'accepted')) {
     for (const key of ['ssl3', 'tls1_0', 'tls1_1', 'tls1_2', 'tls1_3'] as const)
       if (facts[key] === false) facts[key] = null;
   }
   const ssl3Answered = ssl3Result !== null && !('error' in ssl3Result);
-  facts.reachable = all.some((a) => a.outcome !== 'failed') || ssl3Answered;
+  facts.reachable = control || attempts.some((a) => a.outcome !== 'failed') || ssl3Answered;
   if (!facts.reachable) {
     const ssl3Error = ssl3Result && 'error' in ssl3Result ? ssl3Result.error : null;
-    facts.error = firstFailure(all) ?? ssl3Error;
+    facts.error = firstFailure(attempts) ?? ssl3Error;
   }
   return facts;
 }

@@ -119,9 +119,9 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
   const net: Net = {
     dns: (name, type, dnsOpts) => dns.query(name, type, dnsOpts),
     resolve: (host, resolveOpts) => resolver.resolve(host, resolveOpts),
-    request: http.request,
-    tls: sockets.tls,
-    tcp: sockets.tcp,
+    request: (url, requestOpts) => http.request(url, requestOpts),
+    tls: (host, tlsOpts) => sockets.tls(host, tlsOpts),
+    tcp: (host, port, tcpOpts) => sockets.tcp(host, port, tcpOpts),
     ports: { http: config.net.probeHttpPort, https: config.net.probeHttpsPort },
     requestTimeoutMs: limits.requestTimeoutMs,
     ca,
