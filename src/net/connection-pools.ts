@@ -6,7 +6,6 @@ import type { LookupFunction } from 'node:net';
 import type { SecureContext } from 'node:tls';
 import { Pool } from 'undici';
 import { NetError, type ResolvedAddress } from './types.ts';
-import { createSemaphore, type Semaphore } from './semaphore.ts';
 
 export interface PoolLimits {
   requestTimeoutMs: number;
@@ -16,11 +15,6 @@ export interface PoolLimits {
 /** A kept pool and whether any of its connection set-ups has completed. */
 export interface KeptPool {
   readonly pool: Pool;
-  /**
-   * One slot per connection: a request takes one before its time limit starts, so it never waits inside undici
-   * for a connection the scan's own requests hold.
-   */
-  readonly slots: Semaphore;
   /** `scheme//address:port`: what one connection set-up reaches. */
   readonly endpoint: string;
   connected: boolean;
@@ -86,7 +80,7 @@ export function createConnectionPools(limits: PoolLimits, secureContext: SecureC
       // that keep idle connections 1 or 2 s (Node's own default is 5 s) would then never see one reused.
       keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
     });
-    const kept: KeptPool = { pool, slots: createSemaphore(CONNECTIONS_PER_ENDPOINT), endpoint, connected: false };
+    const kept: KeptPool = { pool, endpoint, connected: false };
     pool.on('connect', () => (kept.connected = true));
     return kept;
   };

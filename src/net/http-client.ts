@@ -54,9 +54,7 @@ interface Exchange {
   method: Method;
   body: HttpRequestOptions['body'];
   pin: ResolvedAddress | null;
-  kept: KeptPool;
-  /** Gives back the slot held on the current hop's endpoint. */
-  releaseEndpoint: () => void;
+  kept: KeptPool | null;
 }
 
 /** Parses a URL a probe or a Location header gave; odd numeric host spellings are refused before parsing. */
@@ -107,30 +105,10 @@ function drain(body: Dispatcher.ResponseData['body']): void {
   body.dump({ limit: REDIRECT_BODY_DRAIN_BYTES }).catch(() => undefined);
 }
 
-/** A hop's address: the one the caller pinned (first hop only), else the first checked address of its host. */
-async function pinHop(
-  deps: HttpClientDeps,
-  url: URL,
-  pinned: ResolvedAddress | undefined,
-  signal: AbortSignal | undefined,
-): Promise<ResolvedAddress> {
-  if (pinned) return deps.resolver.checkAddress(pinned);
-  return (await deps.resolver.resolve(url.hostname, { signal }))[0]!;
-}
-
-/**
- * A redirect hop's endpoint, under the request's time limit: its address, its kept pool, and a slot on it (kept
- * when the hop stays on the same pool).
- */
-async function claimNextEndpoint(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange): Promise<void> {
-  x.pin = null; // until this hop's address is checked, a failure is not its endpoint's
-  x.pin = await pinHop(deps, x.url, undefined, x.deadline.signal);
-  const kept = pools.get(x.url, x.pin);
-  if (kept === x.kept) return;
-  x.releaseEndpoint();
-  x.releaseEndpoint = () => undefined;
-  x.releaseEndpoint = await kept.slots.acquire(x.deadline.signal);
-  x.kept = kept;
+/** The hop's address: the one the caller pinned (first hop only), else the first checked address of its host. */
+async function pinHop(deps: HttpClientDeps, x: Exchange): Promise<ResolvedAddress> {
+  if (x.chain.length === 0 && x.opts.address) return deps.resolver.checkAddress(x.opts.address);
+  return (await deps.resolver.resolve(x.url.hostname, { signal: x.deadline.signal }))[0]!;
 }
 
 async function hopHeaders(deps: HttpClientDeps, x: Exchange): Promise<Record<string, string>> {
@@ -143,27 +121,10 @@ async function hopHeaders(deps: HttpClientDeps, x: Exchange): Promise<Record<str
   return headers;
 }
 
-/** Errors of a connection the server closed while the request went out: a kept one it had just let go. */
-const CLOSED_UNDER_US = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
-
-/**
- * Sends one hop over a kept connection to its checked address. A server may close an idle kept connection just
- * as a request goes out on it; an idempotent request is then sent once more, on a new connection, as browsers do
- * (RFC 9110 section 9.2.2), so whether a scan reused a connection never changes what it observes.
- */
-async function sendHop(deps: HttpClientDeps, x: Exchange): Promise<Dispatcher.ResponseData> {
-  try {
-    return await sendOnce(deps, x);
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    const idempotent = x.method !== 'POST';
-    if (!idempotent || x.deadline.signal.aborted || typeof code !== 'string' || !CLOSED_UNDER_US.has(code)) throw err;
-    return sendOnce(deps, x);
-  }
-}
-
-async function sendOnce(deps: HttpClientDeps, x: Exchange): Promise<Dispatcher.ResponseData> {
+/** Sends one hop over a kept connection to its checked address. */
+async function sendHop(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange): Promise<Dispatcher.ResponseData> {
   const headers = await hopHeaders(deps, x);
+  x.kept = pools.get(x.url, x.pin!);
   const pending = x.kept.pool.request({
     path: `${x.url.pathname}${x.url.search}`,
     method: x.method,
@@ -260,15 +221,16 @@ function hopFailure(pools: ConnectionPools, x: Exchange, err: unknown): NetError
 /** Follows the exchange hop by hop until a final response. */
 async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, cap: number): Promise<HttpExchange> {
   for (;;) {
-    if (x.chain.length > 0) await claimNextEndpoint(deps, pools, x);
     const hopStarted = x.deadline.elapsed();
+    x.pin = null; // until this hop's address is checked, a failure is not its endpoint's
+    x.pin = await pinHop(deps, x);
     // Traced once the hop's address is known: waiting for DNS is the DNS query's own entry.
     const end = deps.trace?.begin('http', `${x.method} ${x.url.href}`);
     try {
-      const response = await sendHop(deps, x);
+      const response = await sendHop(deps, pools, x);
       const ttfbMs = x.deadline.elapsed() - hopStarted;
       const location = typeof response.headers.location === 'string' ? response.headers.location : null;
-      x.chain.push({ url: x.url.href, status: response.statusCode, location, address: x.pin!.address });
+      x.chain.push({ url: x.url.href, status: response.statusCode, location, address: x.pin.address });
       if (x.opts.followRedirects && REDIRECTS.has(response.statusCode) && location !== null) {
         drain(response.body);
         end?.(true);
@@ -294,34 +256,20 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { limits } = deps;
   const pools = createConnectionPools(limits, deps.secureContext);
 
-  /**
-   * The first hop's address, its kept pool and a slot on it, before the time limit starts: waiting for a kept
-   * connection that the scan's own requests hold is not the host's delay (the DNS client bounds the lookup).
-   */
-  async function claimFirstEndpoint(url: URL, opts: HttpRequestOptions) {
-    const pin = await pinHop(deps, url, opts.address, opts.signal);
-    const kept = pools.get(url, pin);
-    return { pin, kept, releaseEndpoint: await kept.slots.acquire(opts.signal) };
-  }
-
   async function request(startUrl: string, opts: HttpRequestOptions = {}): Promise<HttpExchange> {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
     const url = parseTarget(startUrl, null, 'bad_url');
-    const first = await claimFirstEndpoint(url, opts);
     // The time limit starts once a slot is free: waiting behind the scan's own requests is not the host's delay.
-    const release = await deps.semaphore.acquire(opts.signal).catch((err: unknown) => {
-      first.releaseEndpoint();
-      throw err;
-    });
+    const release = await deps.semaphore.acquire(opts.signal);
     const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
     const callerHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(opts.headers ?? {})) callerHeaders[name.toLowerCase()] = value;
     const x: Exchange = {
-      ...{ startUrl, opts, deadline, chain: [], callerHeaders, url, method: opts.method ?? 'GET', body: opts.body },
-      ...first,
+      ...{ startUrl, opts, deadline, chain: [], callerHeaders, url, method: opts.method ?? 'GET' },
+      ...{ body: opts.body, pin: null, kept: null },
     };
     const unsubscribe = onAbort(deadline.signal, () => {
-      if (deadline.failure().code === 'timeout') pools.timedOut(x.kept);
+      if (x.kept && deadline.failure().code === 'timeout') pools.timedOut(x.kept);
     });
     try {
       return await run(deps, pools, x, cap);
@@ -330,7 +278,6 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     } finally {
       unsubscribe();
       deadline.clear();
-      x.releaseEndpoint();
       release();
     }
   }
