@@ -17,9 +17,12 @@ export const provider: ProbeProvider = {
     const net = failFastAfterSilence(ctx.net);
     const want = (facet: string): boolean => ctx.needs(`tls.${facet}`);
     const wantDefault = want('negotiated') || want('certificate') || want('ocsp');
+    const defaultRun = wantDefault ? collectDefault(net, domain, signal, want('ocsp')) : null;
+    // The default handshake (TLS 1.2 or later) is the positive control when only legacy versions are tried.
+    const modern = defaultRun?.then((d) => ['TLSv1.2', 'TLSv1.3'].includes(d.negotiated.protocol ?? ''));
     const [defaults, versions, ciphers, features, www] = await Promise.all([
-      wantDefault ? collectDefault(net, domain, signal, want('ocsp')) : null,
-      want('versions') ? collectVersions(net, domain, signal) : null,
+      defaultRun,
+      want('versions') ? collectVersions(net, domain, signal, (key) => want(`versions.${key}`), modern) : null,
       want('ciphers') ? collectCiphers(net, domain, signal) : null,
       want('features') ? collectFeatures(net, domain, signal) : null,
       want('www') ? collectWww(net, domain, signal) : null,

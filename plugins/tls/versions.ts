@@ -35,15 +35,33 @@ export function ssl3Acceptance(result: RawResult): boolean | null {
   return null;
 }
 
-export async function collectVersions(net: Net, domain: string, signal: AbortSignal): Promise<VersionFacts> {
+const accepted = (a: { outcome: string }): boolean => a.outcome === 'accepted';
+
+export type VersionKey = 'ssl3' | 'tls1_0' | 'tls1_1' | 'tls1_2' | 'tls1_3';
+
+/**
+ * Tries each version a rule of the run reads (`wanted`), every one by default. A refusal means something only
+ * next to a version that worked on the same host (a positive control): when no modern version is among those
+ * tried, a handshake at TLS 1.2 or later is that control, the run's default handshake when it makes one
+ * (`modern` says whether it was accepted), so the legacy versions cost one handshake each.
+ */
+export async function collectVersions(
+  net: Net,
+  domain: string,
+  signal: AbortSignal,
+  wanted: (key: VersionKey) => boolean = () => true,
+  modern?: Promise<boolean>,
+): Promise<VersionFacts> {
+  const tried = VERSIONS.filter(([key]) => wanted(key));
+  const needsControl = !wanted('tls1_2') && !wanted('tls1_3');
   const hello = buildClientHello({
     version: SSL3,
     suites: SUITE_CLASSES.ssl3,
     servername: domain,
     seed: `ssl3:${domain}`,
   });
-  const [attempts, ssl3Result] = await Promise.all([
-    mapLimited(VERSIONS, 2, ([, v]) =>
+  const [attempts, control, ssl3Result] = await Promise.all([
+    mapLimited(tried, 2, ([, v]) =>
       attempt(
         net,
         domain,
@@ -51,25 +69,30 @@ export async function collectVersions(net: Net, domain: string, signal: AbortSig
         () => true,
       ),
     ),
-    rawHello(net, domain, hello, signal),
+    needsControl
+      ? (modern ?? attempt(net, domain, { minVersion: 'TLSv1.2', signal }, () => true).then(accepted))
+      : false,
+    wanted('ssl3') ? rawHello(net, domain, hello, signal) : null,
   ]);
   const facts: VersionFacts = {
     reachable: false,
     error: null,
-    ssl3: ssl3Acceptance(ssl3Result),
+    ssl3: ssl3Result ? ssl3Acceptance(ssl3Result) : null,
     tls1_0: null,
     tls1_1: null,
     tls1_2: null,
     tls1_3: null,
   };
-  VERSIONS.forEach(([key], i) => (facts[key] = acceptance(attempts[i]!)));
-  // A refusal means something only next to a version that worked on the same host (a positive control).
-  const anyAccepted = attempts.some((a) => a.outcome === 'accepted');
-  if (!anyAccepted) {
+  tried.forEach(([key], i) => (facts[key] = acceptance(attempts[i]!)));
+  if (!control && !attempts.some((a) => a.outcome === 'accepted')) {
     for (const key of ['ssl3', 'tls1_0', 'tls1_1', 'tls1_2', 'tls1_3'] as const)
       if (facts[key] === false) facts[key] = null;
   }
-  facts.reachable = attempts.some((a) => a.outcome !== 'failed') || !('error' in ssl3Result);
-  if (!facts.reachable) facts.error = firstFailure(attempts) ?? ('error' in ssl3Result ? ssl3Result.error : null);
+  const ssl3Answered = ssl3Result !== null && !('error' in ssl3Result);
+  facts.reachable = control || attempts.some((a) => a.outcome !== 'failed') || ssl3Answered;
+  if (!facts.reachable) {
+    const ssl3Error = ssl3Result && 'error' in ssl3Result ? ssl3Result.error : null;
+    facts.error = firstFailure(attempts) ?? ssl3Error;
+  }
   return facts;
 }

@@ -1,19 +1,21 @@
-// HTTP(S) requests to scanned hosts with undici: each hop is resolved and policy-checked, then connected to
-// exactly the checked address (the connector's lookup is pinned), with the certificate checked against the
-// URL's host. Redirects are followed here, by hand, so every hop passes the same checks.
-import type { LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
+// HTTP(S) requests to scanned hosts with undici: each hop is resolved and policy-checked, then sent over one of
+// the scan's kept connections to exactly the checked address (connection-pools.ts), with the certificate checked
+// against the URL's host. Redirects are followed here, by hand, so every hop passes the same checks.
+import { setImmediate } from 'node:timers/promises';
 import type { SecureContext } from 'node:tls';
-import { Client } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { NetLimits } from '../lib/config.ts';
 import { NetError, type HttpExchange, type HttpHop, type HttpRequestOptions, type ResolvedAddress } from './types.ts';
 import { classifyHost, rawUrlHost } from './address-policy.ts';
 import type { Resolver } from './resolver.ts';
 import type { Semaphore } from './semaphore.ts';
 import type { RequestSigner } from './web-bot-auth.ts';
-import { createDeadline } from './deadline.ts';
+import { createDeadline, type Deadline } from './deadline.ts';
 import { readCappedBody } from './body-reader.ts';
 import { toNetError } from './errors.ts';
+import { createConnectionPools, type ConnectionPools, type KeptPool } from './connection-pools.ts';
+import { onAbort } from './on-abort.ts';
+import type { RequestTrace } from './request-trace.ts';
 
 export interface HttpClientDeps {
   resolver: Resolver;
@@ -23,28 +25,36 @@ export interface HttpClientDeps {
   secureContext: SecureContext;
   userAgent: string;
   signer: RequestSigner | null;
+  trace: RequestTrace | null;
+}
+
+export interface HttpClient {
+  request(url: string, opts?: HttpRequestOptions): Promise<HttpExchange>;
+  /** Ends every kept connection (the scan is over). */
+  close(): Promise<void>;
 }
 
 type Method = NonNullable<HttpRequestOptions['method']>;
 
-/** How many times its host-time limit a request may take in wall time, as the scan's own ceiling allows. */
-const WALL_CLOCK_CEILING = 3;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Headers that carry the caller's credentials; they never follow a redirect to another origin. */
 const ORIGIN_BOUND = ['authorization', 'cookie', 'proxy-authorization'];
+/** A redirect's body is read up to this much so its connection can serve the next request; past it, dropped. */
+const REDIRECT_BODY_DRAIN_BYTES = 64 * 1024;
 
-/** Drops a body nobody will read; the error its destruction emits is expected, not a failure. */
-function discard(body: Readable): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
-/** Node 20's autoSelectFamily asks with `{ all: true }` and wants a list; older callers want one address. */
-function pinnedLookup(pin: ResolvedAddress): LookupFunction {
-  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address: pin.address, family: pin.family }]);
-    else callback(null, pin.address, pin.family);
-  }) as unknown as LookupFunction;
+/** One request as it moves along its redirect chain. */
+interface Exchange {
+  readonly startUrl: string;
+  readonly opts: HttpRequestOptions;
+  readonly deadline: Deadline;
+  readonly chain: HttpHop[];
+  /** Header names lower-cased; credentials are dropped from here when a redirect leaves the origin. */
+  readonly callerHeaders: Record<string, string>;
+  url: URL;
+  method: Method;
+  body: HttpRequestOptions['body'];
+  pin: ResolvedAddress | null;
+  kept: KeptPool | null;
 }
 
 /** Parses a URL a probe or a Location header gave; odd numeric host spellings are refused before parsing. */
@@ -83,154 +93,194 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): {
   return { headers, setCookies, bytes };
 }
 
-/** The method and body of the next hop (RFC 9110 section 15.4: 303, and 301/302 after POST, become GET). */
+/** The method of the next hop (RFC 9110 section 15.4: 303, and 301/302 after POST, become GET). */
 function nextMethod(status: number, method: Method): Method {
   if (status === 303 && method !== 'HEAD') return 'GET';
   if ((status === 301 || status === 302) && method === 'POST') return 'GET';
   return method;
 }
 
-/** `scheme//address:port`: what one connection set-up reaches. */
-function endpointOf(url: URL, pin: ResolvedAddress): string {
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return `${url.protocol}//${pin.family === 6 ? `[${pin.address}]` : pin.address}:${port}`;
+/** Drops a body nobody will read; a small one is read out so its connection stays usable. */
+function drain(body: Dispatcher.ResponseData['body']): void {
+  body.dump({ limit: REDIRECT_BODY_DRAIN_BYTES }).catch(() => undefined);
 }
 
-export function createHttpClient(
-  deps: HttpClientDeps,
-): (url: string, opts?: HttpRequestOptions) => Promise<HttpExchange> {
-  const { limits } = deps;
-  // An endpoint that let a connection set-up (TCP and TLS handshake) run out its time limit is a fact learnt
-  // once per scan: later requests to it fail at once with the same error. A silent host would otherwise cost a
-  // full limit per request, dozens in a full scan, and push the scan past its deadline.
-  const silent = new Map<string, NetError>();
+/** The hop's address: the one the caller pinned (first hop only), else the first checked address of its host. */
+async function pinHop(deps: HttpClientDeps, x: Exchange): Promise<ResolvedAddress> {
+  if (x.chain.length === 0 && x.opts.address) return deps.resolver.checkAddress(x.opts.address);
+  return (await deps.resolver.resolve(x.url.hostname, { signal: x.deadline.signal }))[0]!;
+}
 
-  return async function request(startUrl, opts = {}) {
+async function hopHeaders(deps: HttpClientDeps, x: Exchange): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {
+    'user-agent': deps.userAgent,
+    ...(x.opts.decompress ? { 'accept-encoding': 'gzip, deflate, br' } : {}),
+    ...x.callerHeaders,
+  };
+  if (deps.signer) Object.assign(headers, await deps.signer({ method: x.method, url: x.url.href, headers }));
+  return headers;
+}
+
+/** Sends one hop over a kept connection to its checked address. */
+async function sendHop(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange): Promise<Dispatcher.ResponseData> {
+  const headers = await hopHeaders(deps, x);
+  x.kept = pools.get(x.url, x.pin!);
+  const pending = x.kept.pool.request({
+    path: `${x.url.pathname}${x.url.search}`,
+    method: x.method,
+    headers,
+    body: x.method === 'GET' || x.method === 'HEAD' ? null : (x.body ?? null),
+    signal: x.deadline.signal,
+  });
+  return underDeadline(pending, x.deadline);
+}
+
+/**
+ * undici settles a request whose signal fired only once the request reaches a connection, which behind a stuck
+ * connection or a set-up that never completes is much later: the deadline does not wait for it. A response
+ * that arrives after all is dropped.
+ */
+function underDeadline(pending: Promise<Dispatcher.ResponseData>, deadline: Deadline) {
+  return new Promise<Dispatcher.ResponseData>((resolve, reject) => {
+    const fail = (): void => reject(deadline.failure());
+    if (deadline.signal.aborted) fail();
+    const unsubscribe = onAbort(deadline.signal, fail);
+    pending.then(
+      (response) => {
+        unsubscribe();
+        if (!deadline.signal.aborted) return resolve(response);
+        response.body.on('error', () => undefined);
+        response.body.destroy();
+      },
+      (err: Error) => {
+        unsubscribe();
+        reject(err);
+      },
+    );
+  });
+}
+
+/** Moves the exchange to the redirect's target, or throws when the chain may not go on. */
+function followRedirect(x: Exchange, status: number, location: string, maxRedirects: number): void {
+  if (x.chain.length > maxRedirects) {
+    throw new NetError('too_many_redirects', `more than ${maxRedirects} redirects from ${x.startUrl}`, undefined, [
+      ...x.chain,
+    ]);
+  }
+  let next: URL;
+  try {
+    next = parseTarget(location, x.url, 'bad_redirect');
+  } catch (err) {
+    const e = err as NetError;
+    throw new NetError(e.code, e.message, `redirect hop ${x.chain.length}: Location ${location}`, [...x.chain]);
+  }
+  if (next.origin !== x.url.origin) for (const name of ORIGIN_BOUND) delete x.callerHeaders[name];
+  x.method = nextMethod(status, x.method);
+  if (x.method === 'GET') x.body = undefined;
+  x.url = next;
+}
+
+/** Reads the final response's body under the cap and describes the exchange. */
+async function finish(
+  x: Exchange,
+  response: Dispatcher.ResponseData,
+  cap: number,
+  ttfbMs: number,
+): Promise<HttpExchange> {
+  const { headers, setCookies, bytes } = flattenHeaders(response.headers);
+  const contentEncoding = headers['content-encoding']?.trim().toLowerCase() || null;
+  const read = await readCappedBody(response.body, cap, x.opts.decompress ? contentEncoding : null);
+  return {
+    url: x.url.href,
+    status: response.statusCode,
+    headers,
+    setCookies,
+    headerBytes: bytes,
+    body: read.body,
+    truncated: read.truncated,
+    contentEncoding,
+    wireBytes: read.wireBytes,
+    // undici is not offered h2 here and exposes no status-line version, so every exchange is HTTP/1.1.
+    httpVersion: '1.1',
+    chain: x.chain,
+    timings: { ttfbMs: Math.round(ttfbMs), totalMs: Math.round(x.deadline.elapsed()) },
+    address: x.pin!.address,
+  };
+}
+
+/** The error a failed hop reports: the deadline's, a silent endpoint's, or the network's, with the chain so far. */
+function hopFailure(pools: ConnectionPools, x: Exchange, err: unknown): NetError {
+  if (err instanceof NetError && err.chain) return err;
+  const silence = x.pin ? pools.silence(x.url, x.pin) : undefined;
+  const e = x.deadline.signal.aborted ? x.deadline.failure() : (silence ?? toNetError(err, x.url.href));
+  if (x.chain.length === 0) return e;
+  const detail = `redirect hop ${x.chain.length} to ${x.url.href}${e.detail ? `: ${e.detail}` : ''}`;
+  return new NetError(e.code, e.message, detail, [...x.chain]);
+}
+
+/** Follows the exchange hop by hop until a final response. */
+async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, cap: number): Promise<HttpExchange> {
+  for (;;) {
+    const hopStarted = x.deadline.elapsed();
+    x.pin = null; // until this hop's address is checked, a failure is not its endpoint's
+    x.pin = await pinHop(deps, x);
+    // Traced once the hop's address is known: waiting for DNS is the DNS query's own entry.
+    const end = deps.trace?.begin('http', `${x.method} ${x.url.href}`);
+    try {
+      const response = await sendHop(deps, pools, x);
+      const ttfbMs = x.deadline.elapsed() - hopStarted;
+      const location = typeof response.headers.location === 'string' ? response.headers.location : null;
+      x.chain.push({ url: x.url.href, status: response.statusCode, location, address: x.pin.address });
+      if (x.opts.followRedirects && REDIRECTS.has(response.statusCode) && location !== null) {
+        drain(response.body);
+        end?.(true);
+        // A short body is read out by then, and its connection is free for the next hop.
+        await setImmediate();
+        followRedirect(x, response.statusCode, location, deps.limits.maxRedirects);
+        continue;
+      }
+      const exchange = await finish(x, response, cap, ttfbMs);
+      end?.(true);
+      // The body's end reaches us before undici marks the connection free again (a turn of the event loop
+      // later): a request sent at once would find it busy and open another connection.
+      await setImmediate();
+      return exchange;
+    } catch (err) {
+      end?.(false);
+      throw err;
+    }
+  }
+}
+
+export function createHttpClient(deps: HttpClientDeps): HttpClient {
+  const { limits } = deps;
+  const pools = createConnectionPools(limits, deps.secureContext);
+
+  async function request(startUrl: string, opts: HttpRequestOptions = {}): Promise<HttpExchange> {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
-    let url = parseTarget(startUrl, null, 'bad_url');
+    const url = parseTarget(startUrl, null, 'bad_url');
     // The time limit starts once a slot is free: waiting behind the scan's own requests is not the host's delay.
     const release = await deps.semaphore.acquire(opts.signal);
     const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
-    const chain: HttpHop[] = [];
-    let client: Client | null = null;
-    let method: Method = opts.method ?? 'GET';
-    let body = opts.body;
     const callerHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(opts.headers ?? {})) callerHeaders[name.toLowerCase()] = value;
-
-    const failHop = (err: unknown): NetError => {
-      const e = deadline.signal.aborted ? deadline.failure() : toNetError(err, url.href);
-      if (chain.length === 0) return e;
-      const detail = `redirect hop ${chain.length} to ${url.href}${e.detail ? `: ${e.detail}` : ''}`;
-      return new NetError(e.code, e.message, detail, [...chain]);
+    const x: Exchange = {
+      ...{ startUrl, opts, deadline, chain: [], callerHeaders, url, method: opts.method ?? 'GET' },
+      ...{ body: opts.body, pin: null, kept: null },
     };
-
+    const unsubscribe = onAbort(deadline.signal, () => {
+      if (x.kept && deadline.failure().code === 'timeout') pools.timedOut(x.kept);
+    });
     try {
-      for (;;) {
-        const hopStarted = deadline.elapsed();
-        const pin =
-          chain.length === 0 && opts.address
-            ? deps.resolver.checkAddress(opts.address)
-            : (await deps.resolver.resolve(url.hostname, { signal: deadline.signal }))[0]!;
-        const headers: Record<string, string> = {
-          'user-agent': deps.userAgent,
-          ...(opts.decompress ? { 'accept-encoding': 'gzip, deflate, br' } : {}),
-          ...callerHeaders,
-        };
-        if (deps.signer) Object.assign(headers, await deps.signer({ method, url: url.href, headers }));
-
-        const endpoint = endpointOf(url, pin);
-        const known = silent.get(endpoint);
-        if (known) throw known;
-        // undici's header and body timers are off: the deadline is the one limit, on host time. Its connect timer
-        // stays as a backstop at the wall-clock ceiling (3x): a connection set-up that never completes is not
-        // ended by destroying the client, and would otherwise hold its socket open after the scan.
-        client = new Client(url.origin, {
-          connect: {
-            lookup: pinnedLookup(pin),
-            secureContext: deps.secureContext,
-            timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
-          },
-          maxHeaderSize: limits.maxHeaderBytes,
-          headersTimeout: 0,
-          bodyTimeout: 0,
-          pipelining: 1,
-        });
-        let connected = false;
-        const hop = client;
-        hop.once('connect', () => (connected = true));
-        // undici does not give up a connection set-up when the request's signal fires: closing the client does.
-        deadline.signal.addEventListener('abort', () => {
-          if (!connected && deadline.failure().code === 'timeout') {
-            const detail = `${endpoint} did not complete a connection within ${limits.requestTimeoutMs} ms`;
-            silent.set(endpoint, new NetError('timeout', detail));
-          }
-          hop.destroy().catch(() => undefined);
-        });
-        const response = await client.request({
-          path: `${url.pathname}${url.search}`,
-          method,
-          headers,
-          body: method === 'GET' || method === 'HEAD' ? null : (body ?? null),
-          signal: deadline.signal,
-        });
-        const ttfbMs = deadline.elapsed() - hopStarted;
-        const location = typeof response.headers.location === 'string' ? response.headers.location : null;
-        chain.push({ url: url.href, status: response.statusCode, location, address: pin.address });
-
-        if (opts.followRedirects && REDIRECTS.has(response.statusCode) && location !== null) {
-          discard(response.body);
-          await client.destroy();
-          client = null;
-          if (chain.length > limits.maxRedirects) {
-            throw new NetError(
-              'too_many_redirects',
-              `more than ${limits.maxRedirects} redirects from ${startUrl}`,
-              undefined,
-              [...chain],
-            );
-          }
-          let next: URL;
-          try {
-            next = parseTarget(location, url, 'bad_redirect');
-          } catch (err) {
-            const e = err as NetError;
-            throw new NetError(e.code, e.message, `redirect hop ${chain.length}: Location ${location}`, [...chain]);
-          }
-          if (next.origin !== url.origin) for (const name of ORIGIN_BOUND) delete callerHeaders[name];
-          method = nextMethod(response.statusCode, method);
-          if (method === 'GET') body = undefined;
-          url = next;
-          continue;
-        }
-
-        const { headers: flat, setCookies, bytes } = flattenHeaders(response.headers);
-        const contentEncoding = flat['content-encoding']?.trim().toLowerCase() || null;
-        const read = await readCappedBody(response.body, cap, opts.decompress ? contentEncoding : null);
-        return {
-          url: url.href,
-          status: response.statusCode,
-          headers: flat,
-          setCookies,
-          headerBytes: bytes,
-          body: read.body,
-          truncated: read.truncated,
-          contentEncoding,
-          wireBytes: read.wireBytes,
-          // undici is not offered h2 here and exposes no status-line version, so every exchange is HTTP/1.1.
-          httpVersion: '1.1',
-          chain,
-          timings: { ttfbMs: Math.round(ttfbMs), totalMs: Math.round(deadline.elapsed()) },
-          address: pin.address,
-        };
-      }
+      return await run(deps, pools, x, cap);
     } catch (err) {
-      if (err instanceof NetError && err.chain) throw err;
-      throw failHop(err);
+      throw hopFailure(pools, x, err);
     } finally {
+      unsubscribe();
       deadline.clear();
       release();
-      client?.destroy().catch(() => undefined);
     }
-  };
+  }
+
+  return { request, close: () => pools.close() };
 }

@@ -1,18 +1,21 @@
 // The guarded network layer: one Net per scan, the only way a probe reaches a scanned host.
 import type { Config } from '../lib/config.ts';
-import type { Net } from './types.ts';
-import { createAddressPolicy } from './address-policy.ts';
-import { createDnsClient } from './dns-client.ts';
-import { createResolver } from './resolver.ts';
+import type { Net, ScanNet } from './types.ts';
+import { createAddressPolicy, type AddressPolicy } from './address-policy.ts';
+import { createDnsClient, type DnsClient } from './dns-client.ts';
+import { normaliseName } from './dns-records.ts';
+import { createResolver, type Resolver } from './resolver.ts';
 import { createSemaphore } from './semaphore.ts';
 import { loadTrustStore } from './trust-store.ts';
 import { createHttpClient } from './http-client.ts';
-import { createSocketClients } from './socket-client.ts';
+import { createSocketClients, type SocketClients } from './socket-client.ts';
 import { createWebBotAuthSigner, type AgentKey } from './web-bot-auth.ts';
 import { secureContexts } from './secure-contexts.ts';
+import { createRequestTrace, traced, type RequestTrace } from './request-trace.ts';
 
 export { NetError } from './types.ts';
 export type * from './types.ts';
+export type { TraceEntry, TraceKind } from './request-trace.ts';
 export { createWebBotAuthSigner } from './web-bot-auth.ts';
 export { encodeSvcb, decodeSvcb, type SvcbData } from './svcb-codec.ts';
 
@@ -21,13 +24,77 @@ export interface NetOptions {
   agentKey?: AgentKey;
   /** The service's key directory, `<baseUrl>/.well-known/http-message-signatures-directory` by default. */
   signatureAgentUrl?: string;
+  /** Record every network operation's timing and what it waited for (the bench's critical path). */
+  trace?: boolean;
 }
 
-export function createNet(config: Config, opts: NetOptions = {}): Net {
+/**
+ * DNS and name resolution that tell the trace what they did: each query is an entry, and a caller that gets a
+ * name's addresses (possibly looked up for another probe) has received that name's answers.
+ */
+function tracedLookups(
+  dns: DnsClient,
+  policy: AddressPolicy,
+  trace: RequestTrace,
+): { dns: DnsClient; resolver: Resolver } {
+  const answered = new Map<string, number[]>();
+  const note = (name: string, id: number): void => {
+    const key = normaliseName(name);
+    answered.set(key, [...(answered.get(key) ?? []), id]);
+  };
+  const tracedDns: DnsClient = {
+    query: (name, type, o) =>
+      traced(
+        trace,
+        'dns',
+        `${name} ${type}`,
+        () => dns.query(name, type, o),
+        (id) => note(name, id),
+      ),
+  };
+  const resolver = createResolver(tracedDns, policy);
+  return {
+    dns: tracedDns,
+    resolver: {
+      async resolve(host, o) {
+        const addresses = await resolver.resolve(host, o);
+        for (const id of answered.get(normaliseName(host)) ?? []) trace.received(id);
+        return addresses;
+      },
+      checkAddress: (address) => resolver.checkAddress(address),
+    },
+  };
+}
+
+/** TLS and TCP connections as trace entries, started once the host's addresses are known. */
+function tracedSockets(sockets: SocketClients, resolver: Resolver, trace: RequestTrace): SocketClients {
+  const known = async (host: string, address: unknown, signal?: AbortSignal): Promise<void> => {
+    if (address) return;
+    // The connection resolves the same name itself (from the scan's memo); a failure is its to report.
+    await resolver.resolve(host, { signal }).catch(() => undefined);
+  };
+  return {
+    async tls(host, o = {}) {
+      await known(host, o.address, o.signal);
+      return traced(trace, 'tls', `${host}:${o.port ?? ''} ${o.minVersion ?? ''}-${o.maxVersion ?? ''}`, () =>
+        sockets.tls(host, o),
+      );
+    },
+    async tcp(host, port, o = {}) {
+      await known(host, o.address, o.signal);
+      return traced(trace, 'tcp', `${host}:${port}`, () => sockets.tcp(host, port, o));
+    },
+  };
+}
+
+export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
   const { limits } = config.net;
+  const trace = opts.trace ? createRequestTrace() : null;
   const policy = createAddressPolicy(config.net.allowNetworks);
-  const dns = createDnsClient({ servers: config.net.dnsServers, timeoutMs: limits.dnsTimeoutMs });
-  const resolver = createResolver(dns, policy);
+  const rawDns = createDnsClient({ servers: config.net.dnsServers, timeoutMs: limits.dnsTimeoutMs });
+  const { dns, resolver } = trace
+    ? tracedLookups(rawDns, policy, trace)
+    : { dns: rawDns, resolver: createResolver(rawDns, policy) };
   const semaphore = createSemaphore(limits.maxConcurrentPerScan);
   const ca = loadTrustStore(config.net.extraCaFile);
   const signer = opts.agentKey
@@ -37,24 +104,32 @@ export function createNet(config: Config, opts: NetOptions = {}): Net {
       )
     : null;
   const secureContext = secureContexts(ca).get();
-  const request = createHttpClient({
+  const http = createHttpClient({
     resolver,
     semaphore,
     limits,
     secureContext,
     userAgent: config.net.userAgent,
     signer,
+    trace,
   });
-  const sockets = createSocketClients({ resolver, semaphore, limits, ca, httpsPort: config.net.probeHttpsPort });
+  const plainSockets = createSocketClients({ resolver, semaphore, limits, ca, httpsPort: config.net.probeHttpsPort });
+  const sockets = trace ? tracedSockets(plainSockets, resolver, trace) : plainSockets;
 
-  return {
+  const net: Net = {
     dns: (name, type, dnsOpts) => dns.query(name, type, dnsOpts),
     resolve: (host, resolveOpts) => resolver.resolve(host, resolveOpts),
-    request,
-    tls: sockets.tls,
-    tcp: sockets.tcp,
+    request: (url, requestOpts) => http.request(url, requestOpts),
+    tls: (host, tlsOpts) => sockets.tls(host, tlsOpts),
+    tcp: (host, port, tcpOpts) => sockets.tcp(host, port, tcpOpts),
     ports: { http: config.net.probeHttpPort, https: config.net.probeHttpsPort },
     requestTimeoutMs: limits.requestTimeoutMs,
     ca,
+  };
+  return {
+    ...net,
+    close: () => http.close(),
+    within: (scope, fn) => (trace ? trace.scope(scope, fn) : fn()),
+    trace: () => trace?.entries() ?? [],
   };
 }

@@ -156,3 +156,25 @@ export interface Net {
   /** Trust anchors in use (system roots plus DVS_EXTRA_CA), PEM. */
   readonly ca: readonly string[];
 }
+
+/** One network operation of a scan as the trace saw it (see request-trace.ts). */
+export interface TracedOperation {
+  id: number;
+  kind: 'dns' | 'tcp' | 'tls' | 'http';
+  target: string;
+  scope: string | null;
+  startMs: number;
+  endMs: number;
+  waitedFor: number | null;
+  ok: boolean;
+}
+
+/** The Net a scan owns: the probes' Net, plus what only the scan's owner does with it. */
+export interface ScanNet extends Net {
+  /** Ends every connection this Net keeps open; the scanner calls it once the scan is over. */
+  close(): Promise<void>;
+  /** Runs `fn` (a probe) with its network operations traced under `scope`. */
+  within<T>(scope: string, fn: () => T): T;
+  /** The operations traced so far, when the Net was created with `trace`; empty otherwise. */
+  trace(): readonly TracedOperation[];
+}

@@ -6,7 +6,7 @@ import type { Ruleset } from '../engine/ruleset.ts';
 import type { ScanProvider, Tier } from '../engine/types.ts';
 import type { Logger } from '../lib/log.ts';
 import { createNet } from '../net/index.ts';
-import { NetError } from '../net/types.ts';
+import { NetError, type ScanNet } from '../net/types.ts';
 import { watchHost } from '../net/host-clock.ts';
 import type { SigningKey } from '../signing/keys.ts';
 import type { ScanSlots } from './scan-slots.ts';
@@ -62,6 +62,11 @@ function hostDeadline(ms: number): { signal: AbortSignal; clear(): void } {
   };
 }
 
+/** Each provider's network operations traced under its name (the trace is off unless the Net was asked for it). */
+export function withinNet(net: ScanNet, providers: readonly ScanProvider[]): ScanProvider[] {
+  return providers.map((p) => ({ ...p, collect: (domain, ctx) => net.within(p.name, () => p.collect(domain, ctx)) }));
+}
+
 export function createScanner(deps: ScannerDeps): Scanner {
   const { config } = deps;
   const directory = `${config.baseUrl}/.well-known/http-message-signatures-directory`;
@@ -103,11 +108,12 @@ export function createScanner(deps: ScannerDeps): Scanner {
       const release = deps.slots ? await deps.slots.acquire(tier) : () => undefined;
       const budgetMs = tier === 'quick' ? config.deadlines.quickMs : config.deadlines.fullMs;
       const deadline = hostDeadline(budgetMs);
+      const net = createNet(config, netOptions);
       try {
         return await scan(domain, tier, {
           ruleset: deps.ruleset,
-          providers: deps.providers,
-          net: createNet(config, netOptions),
+          providers: withinNet(net, deps.providers),
+          net,
           deadlineMs: budgetMs * WALL_CEILING,
           log: deps.log,
           signal: signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal,
@@ -119,6 +125,8 @@ export function createScanner(deps: ScannerDeps): Scanner {
         throw err;
       } finally {
         deadline.clear();
+        // A probe still running past the deadline finds its connections closed rather than keeping them open.
+        await net.close();
         release();
       }
     },

@@ -58,6 +58,8 @@ export interface World {
   issueCertificate(label: string, names: string[]): Promise<ServerCredentials>;
   /** `https://<domain>:<port><path>` of a site (by site name), for tests that build URLs. */
   url(siteName: string, pathname?: string, scheme?: 'http' | 'https'): string;
+  /** TCP connections the sites' HTTP and HTTPS listeners have accepted since the world started. */
+  connections(): number;
   stop(): Promise<void>;
 }
 
@@ -180,6 +182,16 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
 
   const dnsServers: DnsServer[] = [];
   const servers = [...httpsGroup, ...httpGroup].map((s) => s.server);
+  // A connection the [::1] front hands to a site's server reaches a second listener: count each socket once.
+  const accepted = new WeakSet<net.Socket>();
+  let connections = 0;
+  for (const server of servers) {
+    server.on('connection', (socket: net.Socket) => {
+      if (accepted.has(socket)) return;
+      accepted.add(socket);
+      connections++;
+    });
+  }
   const stop = async (): Promise<void> => {
     stopping.abort();
     await Promise.all([...servers.map(closeServer), ...dnsServers.map((d) => d.close())]);
@@ -222,6 +234,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       const defaultPort = scheme === 'https' ? 443 : 80;
       return `${scheme}://${site.spec.domain}${port === defaultPort ? '' : `:${port}`}${pathname}`;
     },
+    connections: () => connections,
     stop,
   };
 }

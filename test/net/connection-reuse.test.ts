@@ -1,0 +1,92 @@
+// One Net keeps its HTTP connections per endpoint for the life of a scan: requests to a host share a few, the
+// scan's close() ends them, and the trace records each operation with the one it waited for.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Socket } from 'node:net';
+import { createNet } from '../../src/net/index.ts';
+import { CONNECTIONS_PER_ENDPOINT } from '../../src/net/connection-pools.ts';
+import { NetError } from '../../src/net/types.ts';
+import {
+  startDnsServer,
+  startHttpServer,
+  zone,
+  a,
+  testConfig,
+  type DnsServer,
+  type LocalServer,
+} from './local-servers.ts';
+
+let dns: DnsServer;
+let site: LocalServer;
+/** Every connection the site accepted, by the client's port, and whether it has closed since. */
+const sockets = new Map<number, Socket>();
+
+const config = () =>
+  testConfig({ DVS_DNS_SERVERS: dns.server, DVS_ALLOW_NETWORKS: '127.0.0.2/32', DVS_MAX_CONCURRENCY: '8' });
+
+beforeAll(async () => {
+  dns = await startDnsServer(zone({ 'reuse.test|A': [a('reuse.test', '127.0.0.2')], 'reuse.test|AAAA': [] }));
+  site = await startHttpServer('127.0.0.2', (req, res) => {
+    sockets.set(req.socket.remotePort!, req.socket);
+    if (req.url === '/moved') {
+      res.writeHead(301, { location: '/here' });
+      res.end('moved to /here');
+      return;
+    }
+    // Slow enough that parallel requests overlap.
+    setTimeout(() => res.end(String(req.socket.remotePort)), req.url === '/slow' ? 100 : 0);
+  });
+});
+afterAll(async () => {
+  await site?.close();
+  await dns?.close();
+});
+
+const url = (path: string) => `http://reuse.test:${site.port}${path}`;
+const port = async (net: ReturnType<typeof createNet>, path: string) => Number((await net.request(url(path))).body);
+
+describe('connection reuse', () => {
+  it("sends one scan's requests to a host, redirects included, over one kept connection", async () => {
+    const net = createNet(config());
+    const first = await port(net, '/a');
+    const followed = await net.request(url('/moved'), { followRedirects: true });
+    expect([Number(followed.body), await port(net, '/b')]).toEqual([first, first]);
+    const other = createNet(config());
+    expect(await port(other, '/a')).not.toBe(first);
+    await Promise.all([net.close(), other.close()]);
+  });
+
+  it(`opens at most ${CONNECTIONS_PER_ENDPOINT} connections to one endpoint for parallel requests`, async () => {
+    const net = createNet(config());
+    const ports = await Promise.all(Array.from({ length: 8 }, () => port(net, '/slow')));
+    expect(new Set(ports).size).toBe(CONNECTIONS_PER_ENDPOINT);
+    await net.close();
+  });
+
+  it('ends every kept connection at close(), and refuses requests after it', async () => {
+    const net = createNet(config());
+    const kept = sockets.get(await port(net, '/a'))!;
+    expect(kept.destroyed).toBe(false);
+    await net.close();
+    await new Promise((resolve) => (kept.destroyed ? resolve(null) : kept.once('close', resolve)));
+    const err = await net.request(url('/a')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetError);
+    expect((err as NetError).code).toBe('aborted');
+  });
+});
+
+describe('the request trace', () => {
+  it('records each operation with the one whose result it needed', async () => {
+    const net = createNet(config(), { trace: true });
+    await net.within('probe', () => net.request(url('/moved'), { followRedirects: true }));
+    await net.close();
+    const trace = net.trace();
+    const dnsIds = trace.filter((t) => t.kind === 'dns').map((t) => t.id);
+    const [hop1, hop2] = trace.filter((t) => t.kind === 'http');
+    expect(dnsIds).toHaveLength(2);
+    expect(dnsIds).toContain(hop1!.waitedFor);
+    expect([hop1!.target, hop2!.target]).toEqual([`GET ${url('/moved')}`, `GET ${url('/here')}`]);
+    expect(hop2!.waitedFor).toBe(hop1!.id);
+    expect(trace.every((t) => t.scope === 'probe' && t.ok && t.endMs >= t.startMs)).toBe(true);
+    expect(createNet(config()).trace()).toEqual([]);
+  });
+});
