@@ -3,6 +3,7 @@ import type { Config } from '../lib/config.ts';
 import type { Net } from './types.ts';
 import { createAddressPolicy } from './address-policy.ts';
 import { createDnsClient } from './dns-client.ts';
+import { memoiseDns } from './dns-memo.ts';
 import { createResolver } from './resolver.ts';
 import { createSemaphore } from './semaphore.ts';
 import { loadTrustStore } from './trust-store.ts';
@@ -26,7 +27,7 @@ export interface NetOptions {
 export function createNet(config: Config, opts: NetOptions = {}): Net {
   const { limits } = config.net;
   const policy = createAddressPolicy(config.net.allowNetworks);
-  const dns = createDnsClient({ servers: config.net.dnsServers, timeoutMs: limits.dnsTimeoutMs });
+  const dns = memoiseDns(createDnsClient({ servers: config.net.dnsServers, timeoutMs: limits.dnsTimeoutMs }));
   const resolver = createResolver(dns, policy);
   const semaphore = createSemaphore(limits.maxConcurrentPerScan);
   const ca = loadTrustStore(config.net.extraCaFile);

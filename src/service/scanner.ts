@@ -6,7 +6,7 @@ import type { Ruleset } from '../engine/ruleset.ts';
 import type { ScanProvider, Tier } from '../engine/types.ts';
 import type { Logger } from '../lib/log.ts';
 import { createNet } from '../net/index.ts';
-import { NetError } from '../net/types.ts';
+import { NetError, type Net } from '../net/types.ts';
 import { watchHost } from '../net/host-clock.ts';
 import type { SigningKey } from '../signing/keys.ts';
 import type { ScanSlots } from './scan-slots.ts';
@@ -22,12 +22,26 @@ export interface ScannerDeps {
   slots?: ScanSlots;
 }
 
-/** Whether there is anything to scan: a domain that does not resolve, or only to refused addresses, is not judged. */
-export type Preflight = { ok: true } | { ok: false; reason: 'nxdomain' | 'no_address' | 'not_public'; text: string };
+/**
+ * Whether there is anything to scan: a domain that does not resolve, or only to refused addresses, is not judged.
+ * When there is, `net` is the network the check used: the scan that follows reuses it, so the check's DNS
+ * questions are not asked again.
+ */
+export type Preflight =
+  | { ok: true; net?: Net }
+  | { ok: false; reason: 'nxdomain' | 'no_address' | 'not_public'; text: string };
+
+export interface ScanCall {
+  /** Cancels the scan from outside (shutdown, client gone). */
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  /** The pre-scan check of this domain the scan follows. */
+  preflight?: Preflight;
+}
 
 export interface Scanner {
   preflight(domain: string): Promise<Preflight>;
-  scan(domain: string, tier: Tier, signal?: AbortSignal, onProgress?: ProgressListener): Promise<ScanOutcome>;
+  scan(domain: string, tier: Tier, call?: ScanCall): Promise<ScanOutcome>;
 }
 
 export type { ScanProgress };
@@ -68,9 +82,10 @@ export function createScanner(deps: ScannerDeps): Scanner {
   const netOptions = deps.agentKey ? { agentKey: deps.agentKey, signatureAgentUrl: directory } : {};
   return {
     async preflight(domain) {
+      const net = createNet(config, netOptions);
       try {
-        await createNet(config).resolve(domain);
-        return { ok: true };
+        await net.resolve(domain);
+        return { ok: true, net };
       } catch (err) {
         if (!(err instanceof NetError)) throw err;
         switch (err.code) {
@@ -94,11 +109,11 @@ export function createScanner(deps: ScannerDeps): Scanner {
             };
           default:
             // A resolver that fails or times out is evidence for the scan to record, not a reason to skip it.
-            return { ok: true };
+            return { ok: true, net };
         }
       }
     },
-    async scan(domain, tier, signal, onProgress) {
+    async scan(domain, tier, { signal, onProgress, preflight } = {}) {
       // Waiting for a slot is not part of the scan's budget; a refusal (ScansBusyError) reaches the caller.
       const release = deps.slots ? await deps.slots.acquire(tier) : () => undefined;
       const budgetMs = tier === 'quick' ? config.deadlines.quickMs : config.deadlines.fullMs;
@@ -107,7 +122,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
         return await scan(domain, tier, {
           ruleset: deps.ruleset,
           providers: deps.providers,
-          net: createNet(config, netOptions),
+          net: (preflight?.ok === true ? preflight.net : undefined) ?? createNet(config, netOptions),
           deadlineMs: budgetMs * WALL_CEILING,
           log: deps.log,
           signal: signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal,
