@@ -15,7 +15,13 @@ export function requestLog(log: AppLogger): Middleware<RequestState> {
     const given = ctx.get('x-request-id');
     const requestId = SANE_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = log.child({ req_id: requestId });
+    // A child logger costs more than a cached answer: made only for a handler that asks for it.
+    let child: AppLogger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      get: () => (child ??= log.child({ req_id: requestId })),
+      configurable: true,
+      enumerable: true,
+    });
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
@@ -23,7 +29,8 @@ export function requestLog(log: AppLogger): Middleware<RequestState> {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status, ms: Math.round(ms) }, 'request');
+      if (log.isLevelEnabled('info'))
+        log.info({ req_id: requestId, method: ctx.method, path: ctx.path, status, ms: Math.round(ms) }, 'request');
     }
   };
 }
