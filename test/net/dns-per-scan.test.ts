@@ -36,7 +36,8 @@ beforeAll(async () => {
   const config = loadConfig({ ...world.env, DVS_DNS_SERVERS: `127.0.0.1:${resolver.port}`, DVS_DATA_DIR: dataDir });
   const ruleset = loadRunRuleset(path.join(dataDir, 'cache'));
   scanner = createScanner({ config, ruleset, providers, log: quiet as never, agentKey: null });
-});
+  // Building the ruleset artifact checks every rule: slow on a busy machine.
+}, 180_000);
 afterAll(async () => {
   await resolver?.close();
   await world?.stop();
