@@ -53,9 +53,13 @@ export default async function bench(): Promise<void> {
     const scan = median3(() => processMs(['scan', 'good.test'], env));
     const serve = [await serveReadyMs(env), await serveReadyMs(env), await serveReadyMs(env)].sort((a, b) => a - b)[1]!;
     console.log('| figure | value | goal |\n|---|---|---|');
-    console.log(`| \`dvs evaluate\` process, first run (full ruleset check, artifact built) | ${first.toFixed(0)} ms | |`);
+    console.log(
+      `| \`dvs evaluate\` process, first run (full ruleset check, artifact built) | ${first.toFixed(0)} ms | |`,
+    );
     console.log(`| \`dvs evaluate\` process, ruleset from the artifact (median of 3) | ${warm.toFixed(0)} ms | |`);
-    console.log(`| \`dvs scan good.test\` process, fixture internet (median of 3) | ${scan.toFixed(0)} ms | <= 500 ms |`);
+    console.log(
+      `| \`dvs scan good.test\` process, fixture internet (median of 3) | ${scan.toFixed(0)} ms | <= 500 ms |`,
+    );
     console.log(`| \`dvs serve\` until listening (median of 3) | ${serve.toFixed(0)} ms | <= 1000 ms |`);
   } finally {
     await world.stop();

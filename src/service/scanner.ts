@@ -28,8 +28,7 @@ export interface ScannerDeps {
  * questions are not asked again.
  */
 export type Preflight =
-  | { ok: true; net?: Net }
-  | { ok: false; reason: 'nxdomain' | 'no_address' | 'not_public'; text: string };
+  { ok: true; net?: Net } | { ok: false; reason: 'nxdomain' | 'no_address' | 'not_public'; text: string };
 
 export interface ScanCall {
   /** Cancels the scan from outside (shutdown, client gone). */

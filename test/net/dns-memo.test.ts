@@ -75,7 +75,10 @@ describe('per-scan DNS memo', () => {
   });
 
   it('cancels the query when every caller has given up, and a later caller asks afresh', async () => {
-    const dns = await memoOn((_q, count) => (count === 1 ? { silent: true } : { answers: [a('site.test', '127.0.0.2')] }), 5000);
+    const dns = await memoOn(
+      (_q, count) => (count === 1 ? { silent: true } : { answers: [a('site.test', '127.0.0.2')] }),
+      5000,
+    );
     const controllers = [new AbortController(), new AbortController()];
     const waiting = controllers.map((c) => dns.query('site.test', 'A', { signal: c.signal }));
     await new Promise((r) => setTimeout(r, 50));
