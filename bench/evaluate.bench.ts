@@ -7,12 +7,16 @@ import { loadRuleset } from '../src/engine/ruleset.ts';
 import type { Observations } from '../src/engine/types.ts';
 import { digestOf } from '../src/lib/canonical-json.ts';
 
-/** Mean microseconds per call of `fn` after a warm-up. */
+/**
+ * Mean CPU microseconds per call of `fn` after a warm-up: the process's user and system time, so other work on a
+ * shared machine inflates it far less than wall time would.
+ */
 function perCall(fn: () => unknown, runs: number): number {
   for (let i = 0; i < Math.min(200, runs); i++) fn();
-  const t0 = performance.now();
+  const t0 = process.cpuUsage();
   for (let i = 0; i < runs; i++) fn();
-  return ((performance.now() - t0) * 1000) / runs;
+  const used = process.cpuUsage(t0);
+  return (used.user + used.system) / runs;
 }
 
 export default function bench(): Promise<void> {

@@ -1,14 +1,33 @@
-// `npm run bench [-- name...]`: runs each bench/*.bench.ts in turn (or the named ones); each prints its figures.
-import { readdirSync } from 'node:fs';
+// `npm run bench [-- name...]`: every figure of issue 12's table in one run, in the table's order (or only the
+// named benches). Each bench/*.bench.ts prints its own figures; one not listed here runs after these.
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
+/** The issue's table, row by row: the bench that prints each figure. */
+const TABLE: { bench: string; figure: string }[] = [
+  { bench: 'service', figure: 'cached Quick Scan against a bare Koa HTTPS route (goal >= 70 %)' },
+  { bench: 'evaluate', figure: 'one full evaluation of the catalogue (goal <= 100 us)' },
+  { bench: 'signing', figure: 'one Ed25519 signature, node:crypto against @noble/ed25519' },
+  { bench: 'memory', figure: 'service RSS with 100 concurrent Full Validations (goal < 300 MB)' },
+  { bench: 'health', figure: '/healthz latency while 200 Quick Scans run (goal p99 < 100 ms)' },
+  // Written by the "reuse" work (issue 12 item 4): wall time against the critical path at 0, 50, 150 ms RTT.
+  { bench: 'critical-path', figure: 'Full Validation wall time against its critical path (goal <= 1.3x)' },
+  { bench: 'cold-start', figure: '`dvs scan good.test` as a whole process (goal <= 0.5 s), service ready (<= 1 s)' },
+];
+
 const wanted = process.argv.slice(2).filter((a) => a !== '--');
-const files = readdirSync(import.meta.dirname)
+const present = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
-  .sort();
-for (const file of files) {
-  console.log(`\n## ${file.replace(/\.bench\.ts$/, '')}\n`);
-  const mod = (await import(path.join(import.meta.dirname, file))) as { default: () => Promise<void> };
+  .map((f) => f.replace(/\.bench\.ts$/, ''));
+const order = [...TABLE.map((t) => t.bench), ...present.filter((b) => !TABLE.some((t) => t.bench === b)).sort()];
+for (const name of order.filter((b) => wanted.length === 0 || wanted.some((w) => b.startsWith(w)))) {
+  const row = TABLE.find((t) => t.bench === name);
+  console.log(`\n## ${name}${row ? `: ${row.figure}` : ''}\n`);
+  const file = path.join(import.meta.dirname, `${name}.bench.ts`);
+  if (!existsSync(file)) {
+    console.log(`(bench/${name}.bench.ts is not in this tree)`);
+    continue;
+  }
+  const mod = (await import(file)) as { default: () => Promise<void> };
   await mod.default();
 }

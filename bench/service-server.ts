@@ -43,6 +43,8 @@ await new Promise<void>((resolve) => bareServer.listen(0, '127.0.0.1', () => res
 
 process.send!({
   quickUrl: `https://127.0.0.1:${service.port}/api/quickscan`,
+  healthUrl: `https://127.0.0.1:${service.port}/healthz`,
+  domains: world.sites.flatMap((s) => [s.domain, ...s.aliases]),
   bareUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/bare`,
   ca: cert,
 });

@@ -17,7 +17,13 @@ export function requestLog(log: AppLogger): Middleware<RequestState> {
     const given = ctx.get('x-request-id');
     const requestId = SANE_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = log.child({ req_id: requestId });
+    // A child logger costs more than a cached answer: made only for a handler that asks for it.
+    let child: AppLogger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      get: () => (child ??= log.child({ req_id: requestId })),
+      configurable: true,
+      enumerable: true,
+    });
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
@@ -25,9 +31,11 @@ export function requestLog(log: AppLogger): Middleware<RequestState> {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
-      const agent = ctx.state.verifiedAgent;
-      const line = { method: ctx.method, path: ctx.path, status, ms: Math.round(ms) };
-      ctx.state.log.info(agent ? { ...line, verified_agent: agent } : line, 'request');
+      if (log.isLevelEnabled('info')) {
+        const line = { req_id: requestId, method: ctx.method, path: ctx.path, status, ms: Math.round(ms) };
+        const agent = ctx.state.verifiedAgent;
+        log.info(agent ? { ...line, verified_agent: agent } : line, 'request');
+      }
     }
   };
 }

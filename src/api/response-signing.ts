@@ -13,8 +13,42 @@ import type { SigningKey } from '../signing/keys.ts';
 export const RESPONSE_SIGNATURE_LABEL = 'sig1';
 export const RESPONSE_SIGNATURE_FIELDS = ['@status', 'content-digest', 'content-type'];
 
+const digests = new WeakMap<Buffer, string>();
+
+/** Memoised per body buffer: a cached result is sent as the same buffer every time. */
 function contentDigest(bytes: Buffer): string {
-  return `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`;
+  let digest = digests.get(bytes);
+  if (digest === undefined) {
+    digest = `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`;
+    digests.set(bytes, digest);
+  }
+  return digest;
+}
+
+/** Signatures kept for the current second, by what they cover. */
+const MAX_KEPT_SIGNATURES = 256;
+
+/**
+ * RFC 9421 `created` is a whole second, and Ed25519 is deterministic: every signature over the same status,
+ * digest and content type made within one second is the same bytes. So a signature is kept for the rest of its
+ * second and reused, which is exactly what signing again would give; `created` stays the time of sending to
+ * the second, as a verifier's freshness check expects. A new second starts a new set.
+ */
+class SecondSignatures {
+  private second = -1;
+  private readonly kept = new Map<string, { input: string; signature: string }>();
+
+  get(created: number, key: string): { input: string; signature: string } | undefined {
+    if (created !== this.second) {
+      this.second = created;
+      this.kept.clear();
+    }
+    return this.kept.get(key);
+  }
+
+  set(key: string, value: { input: string; signature: string }): void {
+    if (this.kept.size < MAX_KEPT_SIGNATURES) this.kept.set(key, value);
+  }
 }
 
 /** The body as the bytes Koa will send, or null for a stream (none of the signed routes streams). */
@@ -40,6 +74,7 @@ export function signResponses(keys: SigningKeySource): Middleware {
     signerOf?.key === key
       ? signerOf.signer
       : (signerOf = { key, signer: createSigner(key.privateKeyObject, 'ed25519', key.kid) }).signer;
+  const recent = new SecondSignatures();
   return async function signResponse(ctx, next) {
     await next();
     // A 304 has no content to vouch for: the client reuses the signed response it revalidated.
@@ -58,17 +93,25 @@ export function signResponses(keys: SigningKeySource): Middleware {
       'content-type': ctx.response.get('Content-Type'),
     };
     const key = await keys.current();
-    const signed = await httpbis.signMessage(
-      {
-        key: signerFor(key),
-        name: RESPONSE_SIGNATURE_LABEL,
-        fields: RESPONSE_SIGNATURE_FIELDS,
-        params: ['created', 'keyid', 'alg'],
-        paramValues: { keyid: key.kid, alg: 'ed25519' },
-      },
-      { status, headers },
-    );
-    ctx.set('Signature-Input', headerOf(signed.headers, 'signature-input'));
-    ctx.set('Signature', headerOf(signed.headers, 'signature'));
+    const created = Math.floor(Date.now() / 1000);
+    // The key id is part of the key: a rotated signing key must not reuse the old key's signature.
+    const covered = `${key.kid}|${status}|${headers['content-digest']}|${headers['content-type']}`;
+    let made = recent.get(created, covered);
+    if (!made) {
+      const signed = await httpbis.signMessage(
+        {
+          key: signerFor(key),
+          name: RESPONSE_SIGNATURE_LABEL,
+          fields: RESPONSE_SIGNATURE_FIELDS,
+          params: ['created', 'keyid', 'alg'],
+          paramValues: { keyid: key.kid, alg: 'ed25519', created: new Date(created * 1000) },
+        },
+        { status, headers },
+      );
+      made = { input: headerOf(signed.headers, 'signature-input'), signature: headerOf(signed.headers, 'signature') };
+      recent.set(covered, made);
+    }
+    ctx.set('Signature-Input', made.input);
+    ctx.set('Signature', made.signature);
   };
 }

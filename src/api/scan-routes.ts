@@ -3,6 +3,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { jsonBody } from './json-body.ts';
+import { jsonBytes } from './json-bytes.ts';
 import type { RequestState } from './request-log.ts';
 import type { Caller, ScanOperations } from './scan-operations.ts';
 
@@ -18,7 +19,8 @@ export function scanRoutes(ops: ScanOperations): Router {
   router.post('/api/quickscan', jsonBody(), async (ctx) => {
     const outcome = await ops.quickscan(ctx.request.body, callerOf(ctx));
     ctx.set('X-Cache', outcome.cached ? 'hit' : 'miss');
-    ctx.body = outcome.result;
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = jsonBytes(outcome.result);
   });
 
   router.post('/api/fullvalidation', jsonBody(), async (ctx) => {

@@ -39,7 +39,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const progress = probeProgress(domain, io.stderr);
   const { observations, report } = await scanner
-    .scan(domain, values.full ? 'full' : 'quick', undefined, (p) => progress.onProgress(p))
+    .scan(domain, values.full ? 'full' : 'quick', { onProgress: (p) => progress.onProgress(p), preflight })
     .finally(() => progress.done());
   const saveTo = values['save-observations'];
   if (saveTo) writeFileSync(saveTo, canonicalJson(observations) + '\n');

@@ -3,24 +3,15 @@
 // (src/engine/compile.ts), so judging a document walks no json-logic.
 import { digestOf } from '../lib/canonical-json.ts';
 import { truthy } from './compile.ts';
-import { ObservedValues } from './observed.ts';
+import { planEvaluation, PlannedDocument, type EvaluationPlan, type PlannedRule } from './evaluation-plan.ts';
 import type { Ruleset } from './ruleset.ts';
-import type { LoadedRule, Observations, Outcome, ProbeRun, Report, RuleResult, Tier } from './types.ts';
+import type { LoadedRule, Observations, Outcome, Report, RuleResult, Tier } from './types.ts';
 import { countOutcomes, scoreOf, verdictOf } from './verdict.ts';
 
 export const ENGINE_VERSION = 'dvs-engine/1.0';
 
-/** Whether the document has a value at the path (own properties only; undefined counts as missing). */
-function present(doc: unknown, segments: readonly string[]): boolean {
-  let cur = doc;
-  for (let i = 0; i < segments.length; i++) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, segments[i]!)) return false;
-    cur = (cur as Record<string, unknown>)[segments[i]!];
-  }
-  return cur !== undefined;
-}
-
 const quickRules = new WeakMap<Ruleset, LoadedRule[]>();
+const plans = new WeakMap<Ruleset, Partial<Record<Tier, EvaluationPlan>>>();
 
 /** Rules of a tier: Quick Scan runs the quick rules, Full Validation all of them. */
 export function rulesOfTier(ruleset: Ruleset, tier: Tier): LoadedRule[] {
@@ -33,35 +24,33 @@ export function rulesOfTier(ruleset: Ruleset, tier: Tier): LoadedRule[] {
   return quick;
 }
 
-/** Why a rule cannot be judged on this document, or null when every path it requires is there. */
-function unevaluable(rule: LoadedRule, doc: Record<string, unknown>): string | null {
-  const probes = (doc.probes ?? {}) as Record<string, ProbeRun | undefined>;
-  for (const r of rule.compiled.requires) {
-    const run = probes[r.namespace];
-    if (run && run.status !== 'ok') return `probe ${r.namespace}: ${run.status}${run.error ? ` (${run.error})` : ''}`;
-    if (!present(doc, r.segments)) return `missing observation ${r.path}`;
-  }
-  return null;
+/** The tier's evaluation plan, made on first use and kept with the ruleset. */
+function planOf(ruleset: Ruleset, tier: Tier): EvaluationPlan {
+  let byTier = plans.get(ruleset);
+  if (!byTier) plans.set(ruleset, (byTier = {}));
+  return (byTier[tier] ??= planEvaluation(rulesOfTier(ruleset, tier)));
 }
 
 /**
  * One rule over a document. The rule reads only paths under what it `requires` (plus target): the ruleset
  * loader refuses any other, so it cannot depend on evidence it did not declare. A required path that is
  * missing, or whose probe did not finish, is `error`. Every result carries the values the rule read
- * (`observed`); `values` shares them between the rules of one run.
+ * (`observed`).
  */
-export function evaluateRule(
-  rule: LoadedRule,
-  doc: Observations | Record<string, unknown>,
-  values: ObservedValues = new ObservedValues(doc),
-): RuleResult {
-  const observed = values.of(rule.reads, rule.readSegments);
-  const missing = unevaluable(rule, doc);
+export function evaluateRule(rule: LoadedRule, doc: Observations | Record<string, unknown>): RuleResult {
+  const plan = planEvaluation([rule]);
+  return judge(plan.rules[0]!, new PlannedDocument(plan, doc));
+}
+
+function judge(planned: PlannedRule, view: PlannedDocument): RuleResult {
+  const { rule } = planned;
+  const observed = view.observed(planned);
+  const missing = view.unevaluable(planned);
   if (missing !== null) return resultOf(rule, 'error', observed, missing);
   const { when, check } = rule.compiled;
   try {
-    if (when !== null && !truthy(when(doc))) return resultOf(rule, 'not_applicable', observed);
-    return resultOf(rule, truthy(check(doc)) ? 'pass' : 'fail', observed);
+    if (when !== null && !truthy(when(view.doc))) return resultOf(rule, 'not_applicable', observed);
+    return resultOf(rule, truthy(check(view.doc)) ? 'pass' : 'fail', observed);
   } catch (err) {
     return resultOf(rule, 'error', observed, `evaluation failed: ${(err as Error).message}`.slice(0, 500));
   }
@@ -76,10 +65,10 @@ function resultOf(rule: LoadedRule, outcome: Outcome, observed: RuleResult['obse
 
 /** The results alone: what the evaluation costs without the report around it (measured by the bench). */
 export function evaluateRules(observations: Observations, ruleset: Ruleset, tier: Tier): RuleResult[] {
-  const values = new ObservedValues(observations);
-  const rules = rulesOfTier(ruleset, tier);
-  const results = new Array<RuleResult>(rules.length);
-  for (let i = 0; i < rules.length; i++) results[i] = evaluateRule(rules[i]!, observations, values);
+  const plan = planOf(ruleset, tier);
+  const view = new PlannedDocument(plan, observations);
+  const results = new Array<RuleResult>(plan.rules.length);
+  for (let i = 0; i < plan.rules.length; i++) results[i] = judge(plan.rules[i]!, view);
   return results;
 }
 

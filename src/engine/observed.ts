@@ -30,9 +30,38 @@ function cutString(s: string): string {
   return `${s.slice(0, end)}… (${s.length} characters)`;
 }
 
-/** A JSON value cut to the bounds above; containers past a bound end with a note of what was left out. */
+/**
+ * A JSON value cut to the bounds above; containers past a bound end with a note of what was left out. A value
+ * already within them (objects with their keys in sorted order) is returned itself: most observed values are,
+ * and a copy would be equal to it.
+ */
 export function bounded(value: unknown): unknown {
-  return cut(value, 0, { left: MAX_NODES });
+  nodesLeft = MAX_NODES;
+  return fits(value, 0) ? value : cut(value, 0, { left: MAX_NODES });
+}
+
+/** The node budget of `fits`, module-level so checking allocates nothing. */
+let nodesLeft = 0;
+
+/** Whether `cut` would give back an equal value (same keys in the same order): it counts nodes the same way. */
+function fits(v: unknown, depth: number): boolean {
+  nodesLeft -= 1;
+  if (typeof v === 'string') return v.length <= MAX_STRING;
+  if (v === null) return true;
+  if (typeof v !== 'object') return v !== undefined;
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(v)) {
+    if (v.length > MAX_ITEMS) return false;
+    for (let i = 0; i < v.length; i++) if (nodesLeft <= 0 || !fits(v[i], depth + 1)) return false;
+    return true;
+  }
+  const keys = Object.keys(v);
+  if (keys.length > MAX_ITEMS) return false;
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && !(keys[i - 1]! < keys[i]!)) return false;
+    if (nodesLeft <= 0 || !fits((v as Record<string, unknown>)[keys[i]!], depth + 1)) return false;
+  }
+  return true;
 }
 
 function cut(v: unknown, depth: number, budget: { left: number }): unknown {
@@ -70,27 +99,4 @@ export function valueAt(doc: unknown, segments: readonly string[]): unknown {
     cur = (cur as Record<string, unknown>)[part];
   }
   return cur ?? null;
-}
-
-/**
- * Bounded values by path for one document, each computed once however many rules read it. The values are
- * shared between results; nothing mutates a report after it is built.
- */
-export class ObservedValues {
-  private readonly cache = new Map<string, unknown>();
-  constructor(private readonly doc: unknown) {}
-
-  of(paths: readonly string[], segments: readonly (readonly string[])[]): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < paths.length; i++) {
-      const p = paths[i]!;
-      let v = this.cache.get(p);
-      if (v === undefined) {
-        v = bounded(valueAt(this.doc, segments[i]!));
-        this.cache.set(p, v);
-      }
-      out[p] = v;
-    }
-    return out;
-  }
 }

@@ -3,6 +3,7 @@ import type { Config } from '../lib/config.ts';
 import type { Net, ScanNet } from './types.ts';
 import { createAddressPolicy, type AddressPolicy } from './address-policy.ts';
 import { createDnsClient, type DnsClient } from './dns-client.ts';
+import { memoiseDns } from './dns-memo.ts';
 import { normaliseName } from './dns-records.ts';
 import { createResolver, type Resolver } from './resolver.ts';
 import { createSemaphore } from './semaphore.ts';
@@ -28,9 +29,15 @@ export interface NetOptions {
   trace?: boolean;
 }
 
+/** DNS and name resolution for one scan: each name and type is asked once (dns-memo.ts). */
+function memoisedLookups(raw: DnsClient, policy: AddressPolicy): { dns: DnsClient; resolver: Resolver } {
+  const dns = memoiseDns(raw);
+  return { dns, resolver: createResolver(dns, policy) };
+}
+
 /**
- * DNS and name resolution that tell the trace what they did: each query is an entry, and a caller that gets a
- * name's addresses (possibly looked up for another probe) has received that name's answers.
+ * The same, telling the trace what they did: each query sent is an entry, and a caller that gets a name's
+ * addresses (possibly looked up for another probe) has received that name's answers.
  */
 function tracedLookups(
   dns: DnsClient,
@@ -42,7 +49,7 @@ function tracedLookups(
     const key = normaliseName(name);
     answered.set(key, [...(answered.get(key) ?? []), id]);
   };
-  const tracedDns: DnsClient = {
+  const tracedDns: DnsClient = memoiseDns({
     query: (name, type, o) =>
       traced(
         trace,
@@ -51,7 +58,7 @@ function tracedLookups(
         () => dns.query(name, type, o),
         (id) => note(name, id),
       ),
-  };
+  });
   const resolver = createResolver(tracedDns, policy);
   return {
     dns: tracedDns,
@@ -92,9 +99,7 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
   const trace = opts.trace ? createRequestTrace() : null;
   const policy = createAddressPolicy(config.net.allowNetworks);
   const rawDns = createDnsClient({ servers: config.net.dnsServers, timeoutMs: limits.dnsTimeoutMs });
-  const { dns, resolver } = trace
-    ? tracedLookups(rawDns, policy, trace)
-    : { dns: rawDns, resolver: createResolver(rawDns, policy) };
+  const { dns, resolver } = trace ? tracedLookups(rawDns, policy, trace) : memoisedLookups(rawDns, policy);
   const semaphore = createSemaphore(limits.maxConcurrentPerScan);
   const ca = loadTrustStore(config.net.extraCaFile);
   const signer = opts.agentKey

@@ -137,10 +137,12 @@ export class FullValidations {
         metrics.scanFinished('full', 'not_scanned', seconds(started));
         return { result: scanError(preflight.text), document: null, replayed: false };
       }
-      const { report, observations } = await scanner.scan(domain, 'full', signal, onProgress).catch((err: unknown) => {
-        if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
-        throw err;
-      });
+      const { report, observations } = await scanner
+        .scan(domain, 'full', { signal, onProgress, preflight })
+        .catch((err: unknown) => {
+          if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
+          throw err;
+        });
       const certificate = issueCertificate({
         report,
         issuer: { baseUrl },

@@ -110,7 +110,7 @@ export class QuickScans {
     const { scanner, ruleset } = this.deps;
     const preflight = await scanner.preflight(domain);
     if (!preflight.ok) return { result: scanError(preflight.text), report: null };
-    const { report } = await scanner.scan(domain, 'quick', signal, onProgress);
+    const { report } = await scanner.scan(domain, 'quick', { signal, onProgress, preflight });
     return { result: scanResult(summarise(report, ruleset), canonicalJson(report)), report };
   }
 

@@ -30,8 +30,17 @@ export function scanError(text: string, code: ErrorCode = 'not_resolvable'): Sca
   return { content: [{ type: 'text', text }], isError: true, structuredContent: { error: text, code } };
 }
 
-/** The result with the judged document as structuredContent (an error result already carries its own). */
+const combined = new WeakMap<ScanResult, { document: object; result: ScanResult }>();
+
+/**
+ * The result with the judged document as structuredContent (an error result already carries its own). The same
+ * result and document give the same object, so a cached Quick Scan is one object the API can serialise once.
+ */
 export function withStructuredContent(result: ScanResult, document: object | null): ScanResult {
   if (result.structuredContent || !document) return result;
-  return { ...result, structuredContent: document as Record<string, unknown> };
+  const kept = combined.get(result);
+  if (kept?.document === document) return kept.result;
+  const whole = { ...result, structuredContent: document as Record<string, unknown> };
+  combined.set(result, { document, result: whole });
+  return whole;
 }

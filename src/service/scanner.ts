@@ -22,12 +22,25 @@ export interface ScannerDeps {
   slots?: ScanSlots;
 }
 
-/** Whether there is anything to scan: a domain that does not resolve, or only to refused addresses, is not judged. */
-export type Preflight = { ok: true } | { ok: false; reason: 'nxdomain' | 'no_address' | 'not_public'; text: string };
+/**
+ * Whether there is anything to scan: a domain that does not resolve, or only to refused addresses, is not judged.
+ * When there is, `net` is the network the check used: the scan that follows reuses it, so the check's DNS
+ * questions are not asked again.
+ */
+export type Preflight =
+  { ok: true; net?: ScanNet } | { ok: false; reason: 'nxdomain' | 'no_address' | 'not_public'; text: string };
+
+export interface ScanCall {
+  /** Cancels the scan from outside (shutdown, client gone). */
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  /** The pre-scan check of this domain the scan follows. */
+  preflight?: Preflight;
+}
 
 export interface Scanner {
   preflight(domain: string): Promise<Preflight>;
-  scan(domain: string, tier: Tier, signal?: AbortSignal, onProgress?: ProgressListener): Promise<ScanOutcome>;
+  scan(domain: string, tier: Tier, call?: ScanCall): Promise<ScanOutcome>;
 }
 
 export type { ScanProgress };
@@ -67,48 +80,63 @@ export function withinNet(net: ScanNet, providers: readonly ScanProvider[]): Sca
   return providers.map((p) => ({ ...p, collect: (domain, ctx) => net.within(p.name, () => p.collect(domain, ctx)) }));
 }
 
+/** Why a domain is not scanned, or null when it is (a resolver that fails is evidence for the scan to record). */
+async function refusal(net: ScanNet, domain: string): Promise<Extract<Preflight, { ok: false }> | null> {
+  try {
+    await net.resolve(domain);
+    return null;
+  } catch (err) {
+    if (!(err instanceof NetError)) throw err;
+    switch (err.code) {
+      case 'dns_nxdomain':
+        return {
+          ok: false,
+          reason: 'nxdomain',
+          text: `${domain} does not exist in DNS (NXDOMAIN), so there is nothing to scan. Check the spelling.`,
+        };
+      case 'dns_nodata':
+        return {
+          ok: false,
+          reason: 'no_address',
+          text: `${domain} has no A or AAAA record, so no web server can be reached at that name.`,
+        };
+      case 'policy_refused':
+        return {
+          ok: false,
+          reason: 'not_public',
+          text: `${domain} resolves only to addresses that are not public (private, loopback, link-local or reserved ranges); the service does not scan those.`,
+        };
+      default:
+        return null;
+    }
+  }
+}
+
 export function createScanner(deps: ScannerDeps): Scanner {
   const { config } = deps;
   const directory = `${config.baseUrl}/.well-known/http-message-signatures-directory`;
   const netOptions = deps.agentKey ? { agentKey: deps.agentKey, signatureAgentUrl: directory } : {};
   return {
     async preflight(domain) {
-      try {
-        await createNet(config).resolve(domain);
-        return { ok: true };
-      } catch (err) {
-        if (!(err instanceof NetError)) throw err;
-        switch (err.code) {
-          case 'dns_nxdomain':
-            return {
-              ok: false,
-              reason: 'nxdomain',
-              text: `${domain} does not exist in DNS (NXDOMAIN), so there is nothing to scan. Check the spelling.`,
-            };
-          case 'dns_nodata':
-            return {
-              ok: false,
-              reason: 'no_address',
-              text: `${domain} has no A or AAAA record, so no web server can be reached at that name.`,
-            };
-          case 'policy_refused':
-            return {
-              ok: false,
-              reason: 'not_public',
-              text: `${domain} resolves only to addresses that are not public (private, loopback, link-local or reserved ranges); the service does not scan those.`,
-            };
-          default:
-            // A resolver that fails or times out is evidence for the scan to record, not a reason to skip it.
-            return { ok: true };
-        }
-      }
+      const net = createNet(config, netOptions);
+      const refused = await refusal(net, domain);
+      if (!refused) return { ok: true, net };
+      await net.close();
+      return refused;
     },
-    async scan(domain, tier, signal, onProgress) {
+    async scan(domain, tier, { signal, onProgress, preflight } = {}) {
+      // The pre-scan check's network is reused, so its DNS questions are not asked again.
+      const net = (preflight?.ok === true ? preflight.net : undefined) ?? createNet(config, netOptions);
       // Waiting for a slot is not part of the scan's budget; a refusal (ScansBusyError) reaches the caller.
-      const release = deps.slots ? await deps.slots.acquire(tier) : () => undefined;
+      let release: () => void = () => undefined;
+      try {
+        if (deps.slots) release = await deps.slots.acquire(tier);
+      } catch (err) {
+        await net.close();
+        throw err;
+      }
       const budgetMs = tier === 'quick' ? config.deadlines.quickMs : config.deadlines.fullMs;
       const deadline = hostDeadline(budgetMs);
-      const net = createNet(config, netOptions);
       try {
         return await scan(domain, tier, {
           ruleset: deps.ruleset,
