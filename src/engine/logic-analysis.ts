@@ -116,7 +116,6 @@ export function analyseLogic(logic: unknown, schemas?: ObservationSchemas): Logi
 }
 
 function describe(expr: unknown): string {
-  if (expr && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr)
-    return String(varPath((expr as { var: unknown }).var));
+  if (expr && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr) return String(varPath(expr.var));
   return '(list)';
 }

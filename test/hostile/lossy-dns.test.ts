@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 it('answers a lookup whose first datagram was lost, by sending the question again', async () => {
-  const { port } = server.address() as AddressInfo;
+  const { port } = server.address();
   const net = createNet(
     loadConfig({
       DVS_DNS_SERVERS: `127.0.0.1:${port}`,

@@ -60,7 +60,7 @@ export async function startRebindingDns(opts: {
 
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {
-    server: `127.0.0.1:${(socket.address() as AddressInfo).port}`,
+    server: `127.0.0.1:${socket.address().port}`,
     answered,
     async close() {
       for (const relay of relays) relay.close();

@@ -201,7 +201,7 @@ export async function makeTestCa(): Promise<TestCa> {
     name: 'CN=DVS net test CA',
     notBefore,
     notAfter,
-    keys: caKeys as webcrypto.CryptoKeyPair,
+    keys: caKeys,
     signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),

@@ -23,7 +23,7 @@ export function botAuthVerifier(trusted: readonly AgentJwk[]): BotAuthVerifier {
       if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.x)
         throw new Error('trustedAgentKeys: only Ed25519 (OKP) JWKs');
       const key = { kty: 'OKP' as const, crv: 'Ed25519' as const, x: jwk.x };
-      map.set(await calculateJwkThumbprint(key as JWK), key);
+      map.set(await calculateJwkThumbprint(key), key);
       if (jwk.kid) map.set(jwk.kid, key);
     }
     return map;

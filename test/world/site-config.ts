@@ -137,7 +137,7 @@ const mediaType = z
 
 /** Another representation of a route, chosen by the request's Accept: a file from files/, and headers of its own. */
 const variant = z.union([
-  z.string().transform((file) => ({ file, headers: {} as Record<string, string | string[]> })),
+  z.string().transform((file) => ({ file, headers: {} })),
   z.object({ file: z.string(), headers: headers.default({}) }).strict(),
 ]);
 

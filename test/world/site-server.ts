@@ -302,8 +302,8 @@ export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCre
     {
       key: credentials.keyPem,
       cert: credentials.certPem,
-      minVersion: tls.min_version as SecureVersion,
-      maxVersion: tls.max_version as SecureVersion,
+      minVersion: tls.min_version,
+      maxVersion: tls.max_version,
       ciphers: ciphersFor(tls),
       ALPNProtocols: tls.alpn ?? ['http/1.1'],
       keepAliveTimeout: 1000,

@@ -188,7 +188,7 @@ describe('files, headers and routes', () => {
 
 describe('delays and big bodies', () => {
   it('holds a delayed route and a delayed site past a client timeout, and answers other paths at once', async () => {
-    expect(await tlsError('basic', { path: '/slow', timeoutMs: 300 } as Partial<FetchOptions>)).toBe('TIMEOUT');
+    expect(await tlsError('basic', { path: '/slow', timeoutMs: 300 })).toBe('TIMEOUT');
     expect(await tlsError('slow-site', { timeoutMs: 300 })).toBe('TIMEOUT');
     expect((await get('basic', '/hello.txt', { timeoutMs: 300 })).status).toBe(200);
   });
