@@ -18,7 +18,7 @@ export interface LogicProblems {
 const LIST_OPS = new Set(['some', 'all', 'none', 'filter', 'map']);
 
 function varPath(arg: unknown): string | null {
-  const first = Array.isArray(arg) ? arg[0] : arg;
+  const first: unknown = Array.isArray(arg) ? arg[0] : arg;
   if (typeof first === 'string') return first;
   if (typeof first === 'number') return String(first);
   if (first === undefined || first === null) return '';
@@ -47,7 +47,7 @@ export function analyseLogic(logic: unknown, schemas?: ObservationSchemas): Logi
       out.unknownOperations.push(op);
       return null;
     }
-    const list = Array.isArray(args) ? args : [args];
+    const list: unknown[] = Array.isArray(args) ? args : [args];
     if (op === 'var') {
       const nodes = readVar(args, scope);
       // json-logic evaluates a var's arguments too: a default (or a computed path) may read the document.
