@@ -17,13 +17,12 @@ export function truthy(value: unknown): boolean {
   return Array.isArray(value) && value.length === 0 ? false : Boolean(value);
 }
 
- 
 const STANDARD: Record<string, Op> = {
   '==': (a, b) => a == b,
   '===': (a, b) => a === b,
   '!=': (a, b) => a != b,
   '!==': (a, b) => a !== b,
-   
+
   '>': (a, b) => a > b,
   '>=': (a, b) => a >= b,
   '<': (a, b, c) => (c === undefined ? a < b : a < b && b < c),

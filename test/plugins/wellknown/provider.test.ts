@@ -191,9 +191,7 @@ describe('wellknown provider', () => {
     const sitemap = data.sitemap;
     expect(sitemap.declared_count).toBe(3);
     expect(sitemap.documents).toHaveLength(25);
-    expect(
-      sitemap.documents.slice(0, 4).map((d) => [d.source, d.root]),
-    ).toEqual([
+    expect(sitemap.documents.slice(0, 4).map((d) => [d.source, d.root])).toEqual([
       ['robots', 'sitemapindex'],
       ['robots', 'urlset'],
       ['robots', null],
