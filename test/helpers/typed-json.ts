@@ -78,3 +78,5 @@ export function allFacets<K extends keyof Observations>(namespace: K, value: unk
 export const anyString = (): string => expect.any(String) as string;
 /** A string matching the pattern. */
 export const stringMatching = (pattern: RegExp | string): string => expect.stringMatching(pattern) as string;
+/** A string holding the text. */
+export const stringContaining = (text: string): string => expect.stringContaining(text) as string;

@@ -136,7 +136,7 @@ export interface LocalServer {
 
 async function listen(server: http.Server | https.Server, host: string, port = 0): Promise<LocalServer> {
   const sockets = new Set<net.Socket>();
-  server.on('connection', (s) => {
+  server.on('connection', (s: net.Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });

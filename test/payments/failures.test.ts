@@ -7,6 +7,7 @@ import { openLedger } from '../../src/payments/open-ledger.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import type { Ledger } from '../../src/payments/ledger.ts';
 import { issueOne, serviceEnv, startChild, startInProcess, startPaymentsWorld, tempDir } from './service.ts';
+import { parseAs } from '../helpers/typed-json.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -87,7 +88,7 @@ describe('a validation that does not complete leaves the token usable', () => {
     try {
       const retry = await survivor.client.mcp('good.test', token);
       expect(retry.ok).toBe(true);
-      expect(JSON.parse(retry.certificate!).payload.domain).toBe('good.test');
+      expect(parseAs('certificate', retry.certificate!).payload.domain).toBe('good.test');
       expect(await ledger.status(token)).toMatchObject({ state: 'redeemed', domain: 'good.test' });
     } finally {
       await survivor.stop();
