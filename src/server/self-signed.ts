@@ -13,7 +13,6 @@ export interface TlsMaterial {
   key: string;
 }
 
-type KeyPair = webcrypto.CryptoKeyPair;
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 const pem = (label: string, der: ArrayBuffer) =>

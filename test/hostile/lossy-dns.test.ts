@@ -2,7 +2,6 @@
 // question again within its time limit instead of failing the lookup, because the resolver keeps a failed
 // lookup for the whole scan, so one lost datagram would otherwise leave a full scan with nothing observed.
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/lib/config.ts';

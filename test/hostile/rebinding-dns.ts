@@ -3,7 +3,6 @@
 // server does to slip a private address past a check made on an earlier answer. Every other question goes to
 // the world's resolver unchanged (UDP only: the rewritten zone's answers are small).
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 
 export interface RebindingDns {

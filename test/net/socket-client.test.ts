@@ -131,7 +131,7 @@ describe('tcp()', () => {
     const socket = await createNet(config()).tcp('secure.test', echo.port);
     try {
       socket.write('ping');
-      const [reply] = await once(socket, 'data');
+      const [reply] = (await once(socket, 'data')) as [Buffer];
       expect(String(reply)).toBe('ping');
       expect(socket.remoteAddress).toBe('127.0.0.2');
     } finally {

@@ -63,7 +63,7 @@ describe('50 concurrent full validations with one token on SQLite', () => {
       const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
       expect(db.prepare('SELECT COUNT(*) FROM certificates').pluck().get()).toBe(1);
       db.close();
-      const id = parseAs('certificate', certificate).payload.id as string;
+      const id = parseAs('certificate', certificate).payload.id;
       const again = await service.client.call('GET', `/api/certificates/${id}`);
       expect(again).toEqual({ status: 200, text: certificate });
       expect(await service.payments.ledger.status(token)).toMatchObject({

@@ -1,7 +1,7 @@
 // Web Bot Auth for `web_bot_auth` sites. A real site fetches the key directory named by Signature-Agent; the
 // world has no such service running, so it trusts the agent keys the test hands to startWorld.
 import type { IncomingMessage } from 'node:http';
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import { calculateJwkThumbprint } from 'jose';
 import { verifyWebBotAuth, type PublicKeyInput } from '../../src/net/web-bot-auth.ts';
 
 /** Whether a request, as received at `url`, carries a valid Web Bot Auth signature from a trusted key. */
