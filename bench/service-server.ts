@@ -38,7 +38,9 @@ router.post('/bare', (ctx) => {
   ctx.body = { ok: true };
 });
 bare.use(router.routes());
-const bareServer = https.createServer({ cert, key, minVersion: 'TLSv1.2' }, bare.callback());
+const handle = bare.callback();
+// Koa answers every error itself (ctx.onerror), so the listener lets its promise go.
+const bareServer = https.createServer({ cert, key, minVersion: 'TLSv1.2' }, (req, res) => void handle(req, res));
 await new Promise<void>((resolve) => bareServer.listen(0, '127.0.0.1', () => resolve()));
 
 process.send!({

@@ -24,7 +24,7 @@ async function load(url: string, ca: string, body: string, amount?: number): Pro
     body,
     tlsOptions: { ca },
     ...size,
-  } as autocannon.Options);
+  });
 }
 
 export default async function bench(): Promise<void> {

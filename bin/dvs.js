@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The CLI runs the TypeScript sources through tsx, so a clean `npm ci` needs no build step.
+import process from 'node:process';
 import { register } from 'tsx/esm/api';
 
 register();

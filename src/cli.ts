@@ -62,7 +62,7 @@ export async function main(argv: string[], io?: Partial<CliIo>): Promise<number>
       return 2;
     }
     if (err instanceof ConfigError || err instanceof RulesetError) {
-      stderr.write(`dvs ${name}: ${(err as Error).message}\n`);
+      stderr.write(`dvs ${name}: ${err.message}\n`);
       return 1;
     }
     throw err;

@@ -58,6 +58,6 @@ export const provider: ProbeProvider = {
     wanted.forEach((facet, i) => {
       out[facet] = values[i];
     });
-    return out as DnsObservations;
+    return out;
   },
 };

@@ -33,9 +33,10 @@ export async function followChain(
   const visited = new Set<string>();
   let error: string | null = null;
   let loop = false;
-  let next: URL | null = new URL(start);
+  let next = new URL(start);
 
-  while (next !== null) {
+  // Every pass either follows the redirect to `next` or leaves the loop.
+  for (;;) {
     const url = probeUrl(next, net.ports);
     visited.add(url);
     let ex: HttpExchange;
@@ -61,7 +62,6 @@ export async function followChain(
       location: target?.href ?? null,
       strict_transport_security: url.startsWith('https:') ? (ex.headers['strict-transport-security'] ?? null) : null,
     });
-    next = null;
     if (!REDIRECTS.has(ex.status) || target === null || (target.protocol !== 'http:' && target.protocol !== 'https:'))
       break;
     if (visited.has(probeUrl(target, net.ports))) {

@@ -60,9 +60,105 @@ function unwrap(url: string): string {
   return url.startsWith('<') && url.endsWith('>') ? url.slice(1, -1) : url;
 }
 
+/** Where the line-by-line reading stands between two lines. */
+interface Reading {
+  out: ParsedLlmsTxt;
+  /** The marker of the open code fence, and the line it opened on. */
+  fence: string | null;
+  fenceLine: number;
+  seenContent: boolean;
+  section: LlmsSection | null;
+  /** Blockquote lines read so far that may become the summary. */
+  quote: string[] | null;
+}
+
+/** A blockquote ends: the first one after the title is the summary. */
+function endQuote(r: Reading): void {
+  if (r.quote && r.out.summary === null) r.out.summary = r.quote.join(' ').trim() || null;
+  r.quote = null;
+}
+
+function readHeading(r: Reading, level: number, title: string, n: number): void {
+  const { out } = r;
+  if (level === 1) {
+    out.h1Count++;
+    if (out.h1Count === 1) {
+      out.title = title;
+      out.startsWithH1 = !r.seenContent;
+      if (r.seenContent) out.errors.push({ line: n, code: 'content_before_h1' });
+    } else {
+      out.errors.push({ line: n, code: 'multiple_h1' });
+    }
+  } else if (level === 2) {
+    r.section = { title, line: n, items: 0, linkItems: 0 };
+    out.sections.push(r.section);
+  } else if (!r.section) {
+    out.errors.push({ line: n, code: 'heading_before_sections' });
+  }
+}
+
+/** A line of text outside code: part of the summary, a list item of a section, and the links it holds. */
+function readText(r: Reading, line: string, n: number): void {
+  const { out, section } = r;
+  const bq = BLOCKQUOTE.exec(line);
+  if (bq && out.h1Count > 0 && !section && out.summary === null) (r.quote ??= []).push(bq[1]!.trim());
+  else endQuote(r);
+  const item = LIST_ITEM.exec(line);
+  let notesFor: { url: string; notes: string | null } | null = null;
+  if (item && section) {
+    section.items++;
+    const li = LINK_ITEM.exec(item[1]!.trim());
+    if (li) {
+      section.linkItems++;
+      notesFor = { url: unwrap(li[2]!), notes: li[3]?.trim() || null };
+    } else {
+      out.errors.push({ line: n, code: 'list_item_without_link' });
+    }
+  }
+  for (const m of line.matchAll(LINK)) {
+    if (m[1] === '!') continue; // an image, not a link
+    const url = unwrap(m[3]!);
+    const notes = notesFor && notesFor.url === url ? notesFor.notes : null;
+    notesFor = null;
+    out.links.push({
+      section: section?.title ?? null,
+      title: m[2]!.trim(),
+      url,
+      notes,
+      absolute: ABSOLUTE.test(url),
+      line: n,
+    });
+  }
+}
+
+function readLine(r: Reading, line: string, n: number): void {
+  const fenceMatch = FENCE.exec(line);
+  if (r.fence) {
+    if (fenceMatch && fenceMatch[1] === r.fence) r.fence = null;
+    return;
+  }
+  if (fenceMatch) {
+    r.fence = fenceMatch[1]!;
+    r.fenceLine = n;
+    r.seenContent = true;
+    return;
+  }
+  if (line.trim() === '') {
+    endQuote(r);
+    return;
+  }
+  const heading = HEADING.exec(line);
+  if (heading) {
+    endQuote(r);
+    readHeading(r, heading[1]!.length, headingText(heading[2]), n);
+  } else {
+    readText(r, line, n);
+  }
+  r.seenContent = true;
+}
+
 export function parseLlmsTxt(bytes: Uint8Array, cut = false): ParsedLlmsTxt {
   const { text } = decodeUtf8(bytes, cut);
-  const lines = splitLines(text);
   const out: ParsedLlmsTxt = {
     characters: [...text].length,
     title: null,
@@ -73,91 +169,10 @@ export function parseLlmsTxt(bytes: Uint8Array, cut = false): ParsedLlmsTxt {
     links: [],
     errors: [],
   };
-  let fence: string | null = null;
-  let fenceLine = 0;
-  let seenContent = false;
-  let section: LlmsSection | null = null;
-  let quote: string[] | null = null;
-
-  lines.forEach((line, i) => {
-    const n = i + 1;
-    const fenceMatch = FENCE.exec(line);
-    if (fence) {
-      if (fenceMatch && fenceMatch[1] === fence) fence = null;
-      return;
-    }
-    if (fenceMatch) {
-      fence = fenceMatch[1]!;
-      fenceLine = n;
-      seenContent = true;
-      return;
-    }
-    if (line.trim() === '') {
-      if (quote && out.summary === null) out.summary = quote.join(' ').trim() || null;
-      quote = null;
-      return;
-    }
-    const heading = HEADING.exec(line);
-    if (heading) {
-      const level = heading[1]!.length;
-      const title = headingText(heading[2]);
-      if (quote && out.summary === null) out.summary = quote.join(' ').trim() || null;
-      quote = null;
-      if (level === 1) {
-        out.h1Count++;
-        if (out.h1Count === 1) {
-          out.title = title;
-          out.startsWithH1 = !seenContent;
-          if (seenContent) out.errors.push({ line: n, code: 'content_before_h1' });
-        } else {
-          out.errors.push({ line: n, code: 'multiple_h1' });
-        }
-      } else if (level === 2) {
-        section = { title, line: n, items: 0, linkItems: 0 };
-        out.sections.push(section);
-      } else if (!section) {
-        out.errors.push({ line: n, code: 'heading_before_sections' });
-      }
-      seenContent = true;
-      return;
-    }
-    seenContent = true;
-    const bq = BLOCKQUOTE.exec(line);
-    if (bq && out.h1Count > 0 && !section && out.summary === null) {
-      (quote ??= []).push(bq[1]!.trim());
-    } else if (quote) {
-      if (out.summary === null) out.summary = quote.join(' ').trim() || null;
-      quote = null;
-    }
-    const item = LIST_ITEM.exec(line);
-    let notesFor: { url: string; notes: string | null } | null = null;
-    if (item && section) {
-      section.items++;
-      const li = LINK_ITEM.exec(item[1]!.trim());
-      if (li) {
-        section.linkItems++;
-        notesFor = { url: unwrap(li[2]!), notes: li[3]?.trim() || null };
-      } else {
-        out.errors.push({ line: n, code: 'list_item_without_link' });
-      }
-    }
-    for (const m of line.matchAll(LINK)) {
-      if (m[1] === '!') continue; // an image, not a link
-      const url = unwrap(m[3]!);
-      const notes = notesFor && notesFor.url === url ? notesFor.notes : null;
-      notesFor = null;
-      out.links.push({
-        section: section?.title ?? null,
-        title: m[2]!.trim(),
-        url,
-        notes,
-        absolute: ABSOLUTE.test(url),
-        line: n,
-      });
-    }
-  });
-  if (quote && out.summary === null) out.summary = (quote as string[]).join(' ').trim() || null;
-  if (fence) out.errors.push({ line: fenceLine, code: 'unclosed_code_fence' });
+  const r: Reading = { out, fence: null, fenceLine: 0, seenContent: false, section: null, quote: null };
+  splitLines(text).forEach((line, i) => readLine(r, line, i + 1));
+  endQuote(r);
+  if (r.fence) out.errors.push({ line: r.fenceLine, code: 'unclosed_code_fence' });
   if (out.h1Count === 0) out.errors.push({ line: 1, code: 'missing_h1' });
   out.errors.sort((a, b) => a.line - b.line || a.code.localeCompare(b.code));
   return out;

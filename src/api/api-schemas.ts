@@ -60,7 +60,7 @@ for (const name of ['tree-head', 'log-inclusion', 'certificate', 'report', 'erro
   ajv.addSchema(apiSchema(name));
 const validators = new Map<string, ValidateFunction>();
 
-function validator(name: ApiSchemaName): ValidateFunction {
+function validator(name: ApiSchemaName | DocumentSchemaName): ValidateFunction {
   let v = validators.get(name);
   if (!v) {
     const id = apiSchema(name).$id as string;
@@ -87,7 +87,7 @@ function describe(e: ErrorObject, schema: Record<string, unknown>): string {
 }
 
 /** Null when the value is valid; otherwise one sentence naming every problem. */
-export function validationProblem(name: ApiSchemaName, value: unknown): string | null {
+export function validationProblem(name: ApiSchemaName | DocumentSchemaName, value: unknown): string | null {
   const v = validator(name);
   if (v(value)) return null;
   const schema = apiSchema(name);

@@ -41,6 +41,8 @@ export function directoryKeys(key: SigningKey, now: Date): { keys: DirectoryJwk[
 export async function signDirectory(ctx: Context, key: SigningKey, now: Date): Promise<void> {
   const created = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const request = { method: ctx.method, url: `${ctx.protocol}://${ctx.host}${ctx.url}`, headers: { host: ctx.host } };
+  // Typed so the signed copy's headers can be read back by name.
+  const response: { status: number; headers: Record<string, string | string[]> } = { status: ctx.status, headers: {} };
   const signed = await httpbis.signMessage(
     {
       key: createSigner(key.privateKeyObject, 'ed25519', key.thumbprint),
@@ -55,7 +57,7 @@ export async function signDirectory(ctx: Context, key: SigningKey, now: Date): P
         tag: DIRECTORY_TAG,
       },
     },
-    { status: ctx.status, headers: {} as Record<string, string | string[]> },
+    response,
     request,
   );
   ctx.set('Signature-Input', String(signed.headers['Signature-Input']));

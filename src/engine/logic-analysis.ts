@@ -18,7 +18,7 @@ export interface LogicProblems {
 const LIST_OPS = new Set(['some', 'all', 'none', 'filter', 'map']);
 
 function varPath(arg: unknown): string | null {
-  const first = Array.isArray(arg) ? arg[0] : arg;
+  const first: unknown = Array.isArray(arg) ? arg[0] : arg;
   if (typeof first === 'string') return first;
   if (typeof first === 'number') return String(first);
   if (first === undefined || first === null) return '';
@@ -47,7 +47,7 @@ export function analyseLogic(logic: unknown, schemas?: ObservationSchemas): Logi
       out.unknownOperations.push(op);
       return null;
     }
-    const list = Array.isArray(args) ? args : [args];
+    const list: unknown[] = Array.isArray(args) ? args : [args];
     if (op === 'var') {
       const nodes = readVar(args, scope);
       // json-logic evaluates a var's arguments too: a default (or a computed path) may read the document.
@@ -116,7 +116,6 @@ export function analyseLogic(logic: unknown, schemas?: ObservationSchemas): Logi
 }
 
 function describe(expr: unknown): string {
-  if (expr && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr)
-    return String(varPath((expr as { var: unknown }).var));
+  if (expr && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr) return String(varPath(expr.var));
   return '(list)';
 }

@@ -120,7 +120,7 @@ export class ObservationSchemas {
       try {
         namespaces.set(name, JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Schema);
       } catch (err) {
-        throw new Error(`${path.join(dir, file)}: ${(err as Error).message}`);
+        throw new Error(`${path.join(dir, file)}: ${(err as Error).message}`, { cause: err });
       }
     }
     return new ObservationSchemas(namespaces);

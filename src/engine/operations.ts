@@ -4,7 +4,7 @@
 import jsonLogic from 'json-logic-js';
 import semver from 'semver';
 
-type Op = (...args: any[]) => unknown;
+type Op = (...args: unknown[]) => unknown;
 
 const regexCache = new Map<string, RegExp>();
 
@@ -52,7 +52,9 @@ export const OPERATIONS: Record<string, Op> = {
       : typeof haystack === 'string' && typeof needle === 'string' && haystack.includes(needle),
   /** contains_any(list, candidates): any candidate is an item of the list. */
   contains_any: (list, candidates) =>
-    Array.isArray(list) && Array.isArray(candidates) && candidates.some((c) => list.includes(c)),
+    Array.isArray(list) &&
+    Array.isArray(candidates) &&
+    candidates.some((c: unknown) => (list as unknown[]).includes(c)),
   /** keys(object): its keys, sorted; [] for anything else. */
   keys: (value) =>
     value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).sort() : [],

@@ -70,7 +70,7 @@ export function formatRule(rule: Record<string, unknown>): string {
   const doc = new Document(ordered);
   for (const pair of (doc.contents as { items: Pair<Scalar, unknown>[] }).items) {
     const key = String(pair.key.value);
-    if (PROSE.has(key) && isScalar(pair.value)) (pair.value as Scalar).type = Scalar.BLOCK_FOLDED;
+    if (PROSE.has(key) && isScalar(pair.value)) pair.value.type = Scalar.BLOCK_FOLDED;
     else if (key === 'examples' && isSeq(pair.value)) layoutExamples(pair.value.items);
     else layout(pair.value, key.length + 2, INDENT);
   }

@@ -7,6 +7,7 @@ import { evaluate, rulesOfTier } from './evaluate.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { Observations, ProbeRun, ProbeStatus, Report, ScanProvider, Tier } from './types.ts';
 import type { Logger } from '../lib/log.ts';
+import { abortReason } from '../lib/abort-reason.ts';
 
 export class ScanDeadlineError extends Error {
   override name = 'ScanDeadlineError';
@@ -118,7 +119,7 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
       reject(
         signal.reason instanceof ScanDeadlineError
           ? new ScanDeadlineError(opts.deadlineMs, [...pending].sort())
-          : signal.reason,
+          : abortReason(signal),
       );
     if (signal.aborted) fail();
     else signal.addEventListener('abort', fail, { once: true });

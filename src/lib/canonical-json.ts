@@ -36,7 +36,7 @@ function assertPlain(value: unknown, where: string, seen: Set<object>): void {
         seen.delete(value);
         return;
       }
-      const proto = Object.getPrototypeOf(value);
+      const proto: unknown = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null)
         throw new CanonicalJsonError(`${where}: ${describe(value)} is not plain JSON data`);
       if (Object.getOwnPropertySymbols(value).length > 0)

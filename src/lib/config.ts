@@ -255,14 +255,50 @@ function scanBound(r: Reader): Config['scans'] {
   };
 }
 
-export function loadConfig(env: Source = process.env): Config {
-  const r = new Reader({ ...fileSource(env), ...env });
-  const port = r.int('DVS_PORT', 8443, 0, 65535);
-  const dataDir = path.resolve(r.str('DVS_DATA_DIR', 'data'));
+/** The probes' network: resolvers, the address policy's exceptions, ports, identity and limits. */
+function netConfig(r: Reader, baseUrl: string): Config['net'] {
   const dnsServers = r.list('DVS_DNS_SERVERS');
   dnsServers.forEach((s) => checkHostPort('DVS_DNS_SERVERS', s));
   const allowNetworks = r.list('DVS_ALLOW_NETWORKS');
   allowNetworks.forEach((c) => checkCidr('DVS_ALLOW_NETWORKS', c));
+  return {
+    dnsServers,
+    allowNetworks,
+    extraCaFile: r.optStr('DVS_EXTRA_CA'),
+    probeHttpPort: r.int('DVS_PROBE_HTTP_PORT', 80, 1, 65535),
+    probeHttpsPort: r.int('DVS_PROBE_HTTPS_PORT', 443, 1, 65535),
+    userAgent: r.str('DVS_USER_AGENT', `DomainValidationService/0.1 (+${baseUrl})`),
+    agentSigning: r.bool('DVS_AGENT_SIGNING', true),
+    limits: {
+      maxBodyBytes: r.int('DVS_MAX_BODY_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+      maxHeaderBytes: r.int('DVS_MAX_HEADER_BYTES', 32 * 1024, 1024, 1024 * 1024),
+      maxRedirects: r.int('DVS_MAX_REDIRECTS', 5, 0, 20),
+      requestTimeoutMs: r.int('DVS_REQUEST_TIMEOUT_MS', 8000, 100, 120_000),
+      dnsTimeoutMs: r.int('DVS_DNS_TIMEOUT_MS', 3000, 100, 60_000),
+      maxConcurrentPerScan: r.int('DVS_MAX_CONCURRENCY', 8, 1, 64),
+    },
+  };
+}
+
+function paymentsConfig(r: Reader, fullDeadlineMs: number): Config['payments'] {
+  const reservationLeaseSeconds = durationSeconds(r, 'DVS_RESERVATION_LEASE', 15 * 60);
+  checkLease(reservationLeaseSeconds, fullDeadlineMs);
+  return {
+    priceCents: r.int('DVS_PRICE_CENTS', 4900, 0, 10_000_000),
+    currency: r.str('DVS_CURRENCY', 'usd').toLowerCase(),
+    tokenTtlSeconds: durationSeconds(r, 'DVS_TOKEN_TTL', 90 * 86400),
+    reservationLeaseSeconds,
+    testTokenCap: r.int('DVS_TEST_TOKEN_CAP', 1000, 1, 1_000_000),
+    stripeSecretKey: r.optStr('DVS_STRIPE_SECRET_KEY'),
+    stripeWebhookSecret: r.optStr('DVS_STRIPE_WEBHOOK_SECRET'),
+    stripeApiBase: r.optStr('DVS_STRIPE_API_BASE'),
+  };
+}
+
+export function loadConfig(env: Source = process.env): Config {
+  const r = new Reader({ ...fileSource(env), ...env });
+  const port = r.int('DVS_PORT', 8443, 0, 65535);
+  const dataDir = path.resolve(r.str('DVS_DATA_DIR', 'data'));
   const baseUrl = r.str('DVS_BASE_URL', `https://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https:\/\/[^/]+$/.test(baseUrl))
     throw new ConfigError(`DVS_BASE_URL: "${baseUrl}" must be an https:// origin`);
@@ -273,8 +309,7 @@ export function loadConfig(env: Source = process.env): Config {
     quickMs: r.int('DVS_QUICK_DEADLINE_MS', 20_000, 100, 600_000),
     fullMs: r.int('DVS_FULL_DEADLINE_MS', 90_000, 100, 1_800_000),
   };
-  const reservationLeaseSeconds = durationSeconds(r, 'DVS_RESERVATION_LEASE', 15 * 60);
-  checkLease(reservationLeaseSeconds, deadlines.fullMs);
+  const payments = paymentsConfig(r, deadlines.fullMs);
   const databaseUrl = r.optStr('DVS_DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DVS_DATABASE_URL: only postgres:// URLs are supported (SQLite is the default)');
@@ -295,23 +330,7 @@ export function loadConfig(env: Source = process.env): Config {
     tls: { certFile, keyFile },
     clientTimeouts: clientTimeouts(r),
     trustProxy: proxyTrust(r),
-    net: {
-      dnsServers,
-      allowNetworks,
-      extraCaFile: r.optStr('DVS_EXTRA_CA'),
-      probeHttpPort: r.int('DVS_PROBE_HTTP_PORT', 80, 1, 65535),
-      probeHttpsPort: r.int('DVS_PROBE_HTTPS_PORT', 443, 1, 65535),
-      userAgent: r.str('DVS_USER_AGENT', `DomainValidationService/0.1 (+${baseUrl})`),
-      agentSigning: r.bool('DVS_AGENT_SIGNING', true),
-      limits: {
-        maxBodyBytes: r.int('DVS_MAX_BODY_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
-        maxHeaderBytes: r.int('DVS_MAX_HEADER_BYTES', 32 * 1024, 1024, 1024 * 1024),
-        maxRedirects: r.int('DVS_MAX_REDIRECTS', 5, 0, 20),
-        requestTimeoutMs: r.int('DVS_REQUEST_TIMEOUT_MS', 8000, 100, 120_000),
-        dnsTimeoutMs: r.int('DVS_DNS_TIMEOUT_MS', 3000, 100, 60_000),
-        maxConcurrentPerScan: r.int('DVS_MAX_CONCURRENCY', 8, 1, 64),
-      },
-    },
+    net: netConfig(r, baseUrl),
     extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => s.toLowerCase().replace(/^\.+|\.+$/g, '')),
     deadlines,
     scans: scanBound(r),
@@ -326,16 +345,7 @@ export function loadConfig(env: Source = process.env): Config {
     },
     databaseUrl,
     redisUrl: r.optStr('DVS_REDIS_URL'),
-    payments: {
-      priceCents: r.int('DVS_PRICE_CENTS', 4900, 0, 10_000_000),
-      currency: r.str('DVS_CURRENCY', 'usd').toLowerCase(),
-      tokenTtlSeconds: durationSeconds(r, 'DVS_TOKEN_TTL', 90 * 86400),
-      reservationLeaseSeconds,
-      testTokenCap: r.int('DVS_TEST_TOKEN_CAP', 1000, 1, 1_000_000),
-      stripeSecretKey: r.optStr('DVS_STRIPE_SECRET_KEY'),
-      stripeWebhookSecret: r.optStr('DVS_STRIPE_WEBHOOK_SECRET'),
-      stripeApiBase: r.optStr('DVS_STRIPE_API_BASE'),
-    },
+    payments,
     securityTxt: {
       contact: r.str('DVS_SECURITY_CONTACT', 'mailto:security@localhost'),
       policy: r.optStr('DVS_SECURITY_POLICY'),

@@ -39,7 +39,7 @@ export function normaliseDomain(input: unknown, extraSuffixes: readonly string[]
   if (raw.startsWith('[') || isIP(raw) || isIP(raw.replace(/\.$/, '')))
     throw new DomainError('ip_literal', 'an IP address is not a domain; give a domain name');
   if (/:\d*$/.test(raw)) throw new DomainError('port', 'give the domain alone, without a port; scans use 443 and 80');
-  if (/[\s@:%*]/.test(raw) || /[\u0000-\u001f\u007f]/.test(raw))
+  if (/[\s@:%*]/.test(raw) || /\p{Cc}/u.test(raw))
     throw new DomainError('characters', 'the domain contains characters a host name cannot have');
   if (NUMERIC_HOST.test(raw))
     throw new DomainError('ip_literal', 'a numeric host is an IP address in disguise; give a domain name');

@@ -11,6 +11,7 @@ import { NetError, type DnsRecordType, type DnsResponse } from './types.ts';
 import { decodeRecord, normaliseName, wireTypeName, type WireRecord } from './dns-records.ts';
 import { createDeadline } from './deadline.ts';
 import { onAbort } from './on-abort.ts';
+import { abortReason } from '../lib/abort-reason.ts';
 
 export interface DnsServer {
   host: string;
@@ -100,7 +101,7 @@ function overUdp(
       socket.close();
       fn();
     };
-    const unsubscribe = onAbort(signal, () => finish(() => reject(signal.reason)));
+    const unsubscribe = onAbort(signal, () => finish(() => reject(abortReason(signal))));
     socket.on('message', (msg, rinfo) => {
       if (rinfo.port !== server.port) return;
       const packet = tryDecode(msg);
@@ -123,7 +124,7 @@ function overTcp(server: DnsServer, query: Buffer, q: Question, signal: AbortSig
       socket.destroy();
       fn();
     };
-    const unsubscribe = onAbort(signal, () => finish(() => reject(signal.reason)));
+    const unsubscribe = onAbort(signal, () => finish(() => reject(abortReason(signal))));
     socket.on('connect', () => {
       const framed = Buffer.alloc(2 + query.length);
       framed.writeUInt16BE(query.length);

@@ -50,7 +50,8 @@ export interface DnsRecord {
 }
 
 export interface DnsResponse {
-  rcode: 'NOERROR' | 'NXDOMAIN' | 'SERVFAIL' | 'REFUSED' | 'FORMERR' | 'NOTIMP' | string;
+  /** The response code's name (NOERROR, NXDOMAIN, SERVFAIL, REFUSED, ...), or RCODE<n> for one without a name. */
+  rcode: string;
   /** AD: the resolver validated the answer with DNSSEC. AA: authoritative. TC: truncated over UDP. */
   flags: { ad: boolean; aa: boolean; tc: boolean };
   answers: DnsRecord[];

@@ -149,17 +149,9 @@ function certificateQueries(
   };
 }
 
-export async function openPostgresStore(connectionString: string): Promise<LedgerStore> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
-  try {
-    await migrate(pool);
-  } catch (err) {
-    await pool.end();
-    throw err;
-  }
-
+/** The token's life before issue: sold, reserved by a validation, looked up, and handed back. */
+function tokenQueries(pool: pg.Pool): Pick<LedgerStore, 'insertTokens' | 'tryReserve' | 'find' | 'release'> {
   return {
-    backend: 'postgres',
     async insertTokens(rows: NewTokenRow[]) {
       if (rows.length === 0) return 0;
       const result = await pool.query(
@@ -190,6 +182,29 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       const { rows } = await pool.query<RawRow>('SELECT * FROM tokens WHERE hash = $1', [hash]);
       return rows[0] ? toRow(rows[0]) : null;
     },
+    async release(hash, reservationId) {
+      const result = await pool.query(
+        `UPDATE tokens SET state = 'issued', reservation_id = NULL, reserved_until = NULL, domain = NULL
+         WHERE hash = $1 AND state = 'reserved' AND reservation_id = $2`,
+        [hash, reservationId],
+      );
+      return result.rowCount === 1;
+    },
+  };
+}
+
+export async function openPostgresStore(connectionString: string): Promise<LedgerStore> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  try {
+    await migrate(pool);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+
+  return {
+    backend: 'postgres',
+    ...tokenQueries(pool),
     countUnused: (source, now) => countUnused(pool, source, now),
     commit: (hash, reservationId, c: StoredCertificate, now) =>
       inTransaction(pool, async (client) => {
@@ -220,14 +235,6 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
         ]);
         return true;
       }),
-    async release(hash, reservationId) {
-      const result = await pool.query(
-        `UPDATE tokens SET state = 'issued', reservation_id = NULL, reserved_until = NULL, domain = NULL
-         WHERE hash = $1 AND state = 'reserved' AND reservation_id = $2`,
-        [hash, reservationId],
-      );
-      return result.rowCount === 1;
-    },
     async certificate(id) {
       const { rows } = await pool.query<RawStoredCertificate>(
         'SELECT id, domain, body, report FROM certificates WHERE id = $1',

@@ -2,9 +2,11 @@
 // plain-HTTP redirect and metrics listeners, and graceful shutdown that lets running validations finish.
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
+import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../lib/config.ts';
 import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
 import { providers } from '../../plugins/index.ts';
 import { createApp } from '../api/app.ts';
 import { callerIdentity } from '../api/caller-identity.ts';
@@ -33,9 +35,9 @@ import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
 import { QuickScans } from '../service/quick-scans.ts';
 import { TransparencyLog } from '../service/transparency-log.ts';
-import { openSharedState } from '../service/shared-state.ts';
+import { openSharedState, type SharedState } from '../service/shared-state.ts';
 import { SigningKeyStore } from '../signing/key-store.ts';
-import { loadAgentKey } from '../signing/keys.ts';
+import { loadAgentKey, type SigningKey } from '../signing/keys.ts';
 import { clientTimeoutOptions } from './client-timeouts.ts';
 import { startRedirectServer } from './http-redirect.ts';
 import { PromMetrics, startMetricsServer } from './metrics.ts';
@@ -85,20 +87,35 @@ function callerIdentities(config: Config, metrics: PromMetrics): CallerIdentitie
   });
 }
 
-export async function startService(config: Config, opts: ServiceOptions): Promise<RunningService> {
-  const log = opts.log ?? createLogger(config);
-  privateDir(config.dataDir);
-  // The checked ruleset, from an artifact in the cache dir that matches the lock: the service starts without
-  // re-running every schema and example (dvs rules check and the tests do that).
-  const ruleset = loadRunRuleset(config.cacheDir);
-  // Re-read at each signature when `dvs keys rotate` replaced the key file: a rotation needs no restart.
-  const signingKeys = await SigningKeyStore.open(config.dataDir, log);
-  const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
-  const { payments } = opts;
-  const metrics = new PromMetrics();
+/** Everything below the HTTP layer, wired from the configuration; `drain` stops new scans being accepted. */
+interface Core {
+  log: AppLogger;
+  ruleset: Ruleset;
+  /** Re-read at each signature when `dvs keys rotate` replaced the key file: a rotation needs no restart. */
+  signingKeys: SigningKeyStore;
+  agentKey: SigningKey | null;
+  metrics: PromMetrics;
+  shared: SharedState;
+  quickScans: QuickScans;
+  fullValidations: FullValidations;
+  ops: ScanOperations;
+  lifecycle: Certificates;
+  certificates: LedgerCertificates;
+  transparency: TransparencyLog | undefined;
+  draining(): boolean;
+  drain(): void;
+}
+
+type ScanServices = Pick<Core, 'quickScans' | 'fullValidations' | 'transparency'>;
+
+function scanServices(
+  config: Config,
+  payments: PaymentsHandle,
+  core: Pick<Core, 'log' | 'ruleset' | 'signingKeys' | 'agentKey' | 'metrics' | 'shared'>,
+): ScanServices {
+  const { log, ruleset, signingKeys, agentKey, metrics, shared } = core;
   const slots = createScanSlots(config.scans);
   const scanner = createScanner({ config, ruleset, providers, log, agentKey, slots });
-  const shared = openSharedState(config, log);
   const quickScans = new QuickScans({
     scanner,
     ruleset,
@@ -121,61 +138,105 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,
   });
+  return { quickScans, fullValidations, transparency };
+}
+
+async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger): Promise<Core> {
+  privateDir(config.dataDir);
+  // The checked ruleset, from an artifact in the cache dir that matches the lock: the service starts without
+  // re-running every schema and example (dvs rules check and the tests do that).
+  const ruleset = loadRunRuleset(config.cacheDir);
+  const signingKeys = await SigningKeyStore.open(config.dataDir, log);
+  const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
+  const metrics = new PromMetrics();
+  const shared = openSharedState(config, log);
+  const services = scanServices(config, payments, { log, ruleset, signingKeys, agentKey, metrics, shared });
   let draining = false;
   const ops = new ScanOperations({
-    quickScans,
-    fullValidations,
+    quickScans: services.quickScans,
+    fullValidations: services.fullValidations,
     extraSuffixes: config.extraSuffixes,
     accepting: () => !draining,
   });
-
   const lifecycle = new Certificates(payments.certificates);
-  const certificates = new LedgerCertificates(lifecycle);
+  return {
+    log,
+    ruleset,
+    signingKeys,
+    agentKey,
+    metrics,
+    shared,
+    ...services,
+    ops,
+    lifecycle,
+    certificates: new LedgerCertificates(lifecycle),
+    draining: () => draining,
+    drain: () => {
+      draining = true;
+    },
+  };
+}
 
-  const readiness = {
+function readiness(core: Core, payments: PaymentsHandle) {
+  return {
     async problem(): Promise<string | null> {
-      if (draining) return 'shutting down';
-      if (ruleset.rules.length === 0) return 'no rules loaded';
+      if (core.draining()) return 'shutting down';
+      if (core.ruleset.rules.length === 0) return 'no rules loaded';
       try {
         await payments.ready?.();
       } catch (err) {
         // The driver's message names hosts and users: it goes to the log, not to whoever asks /readyz.
-        log.warn({ err: (err as Error).message }, 'readiness: the payment ledger does not answer');
+        core.log.warn({ err: (err as Error).message }, 'readiness: the payment ledger does not answer');
         return 'the payment ledger does not answer';
       }
       return null;
     },
   };
-  const identities = callerIdentities(config, metrics);
-  const app = createApp({
+}
+
+function buildApp(config: Config, payments: PaymentsHandle, core: Core): Koa {
+  const { log, ops, certificates, transparency } = core;
+  const identities = callerIdentities(config, core.metrics);
+  return createApp({
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
     log,
     ...(identities ? { identify: callerIdentity(identities, config.baseUrl, log) } : {}),
-    wrap: [metrics.requestCounter(), signResponses(signingKeys)],
+    wrap: [core.metrics.requestCounter(), signResponses(core.signingKeys)],
     routers: [
-      healthRoutes(readiness),
+      healthRoutes(readiness(core, payments)),
       scanRoutes(ops),
       mcpRoutes(ops, config.baseUrl, log),
-      documentRoutes({ config, signingKeys, agentKey }),
+      documentRoutes({ config, signingKeys: core.signingKeys, agentKey: core.agentKey }),
       pageRoutes({
         ops,
-        reports: new QuickScanReports(quickScans, ruleset),
+        reports: new QuickScanReports(core.quickScans, core.ruleset),
         certificates,
         baseUrl: config.baseUrl,
         quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
       }),
-      ...paymentRoutes(payments.processor, { lifecycle, reader: certificates }, config, log, shared.rateLimiter),
+      ...paymentRoutes(
+        payments.processor,
+        { lifecycle: core.lifecycle, reader: certificates },
+        config,
+        log,
+        core.shared.rateLimiter,
+      ),
       ...(transparency ? [logRoutes(transparency)] : []),
     ],
   });
+}
 
+/** The HTTPS listener, bound; on failure it closes what the service was given, so nothing stays open. */
+async function listenHttps(config: Config, app: Koa, release: () => Promise<void>): Promise<https.Server> {
   const tlsMaterial = config.tls.certFile
     ? { cert: readFileSync(config.tls.certFile, 'utf8'), key: readFileSync(config.tls.keyFile!, 'utf8') }
     : await selfSignedForLocalhost(config.dataDir);
+  const handle = app.callback();
   const server = https.createServer(
     { ...tlsMaterial, minVersion: 'TLSv1.2', ...clientTimeoutOptions(config.clientTimeouts) },
-    app.callback(),
+    // Koa's handler answers every error itself (ctx.onerror), so its promise never rejects.
+    (req, res) => void handle(req, res),
   );
   try {
     await new Promise<void>((resolve, reject) => {
@@ -183,11 +244,55 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
       server.listen(config.listen.port, config.listen.host, () => resolve());
     });
   } catch (err) {
-    // The service owns what it was given: a port it cannot take leaves nothing open behind it.
-    await shared.close();
-    await payments.close();
+    await release();
     throw err;
   }
+  return server;
+}
+
+/**
+ * Stops accepting work, then waits for running Full Validations: a paid validation is finished and certified,
+ * not cut off; past its deadline it would have failed anyway. Meanwhile every connection is closed as soon as
+ * it is idle, so keep-alive clients do not hold the stop.
+ */
+async function drainAndClose(
+  config: Config,
+  core: Core,
+  server: https.Server,
+  extra: { redirect: { close(): Promise<void> } | null; metricsServer: { close(): Promise<void> } | null },
+  release: () => Promise<void>,
+): Promise<void> {
+  const { log, fullValidations } = core;
+  core.drain();
+  log.info(
+    { validations: fullValidations.inFlight, quick_scans: core.quickScans.inFlight },
+    'shutting down: finishing running work',
+  );
+  let stopped = false;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve())).then(() => (stopped = true));
+  await extra.redirect?.close();
+  const giveUpAt = Date.now() + config.deadlines.fullMs + 5_000;
+  while ((!stopped || fullValidations.inFlight > 0) && Date.now() < giveUpAt) {
+    server.closeIdleConnections();
+    await sleep(50);
+  }
+  server.closeAllConnections();
+  await closed;
+  await extra.metricsServer?.close();
+  await release();
+  log.info('stopped');
+}
+
+export async function startService(config: Config, opts: ServiceOptions): Promise<RunningService> {
+  const log = opts.log ?? createLogger(config);
+  const { payments } = opts;
+  const core = await wireCore(config, payments, log);
+  // The service owns what it was given: the shared state and the payments side close with it.
+  const release = async () => {
+    await core.shared.close();
+    await payments.close();
+  };
+  const server = await listenHttps(config, buildApp(config, payments, core), release);
   const port = (server.address() as AddressInfo).port;
   const redirect =
     config.listen.httpPort === null
@@ -196,49 +301,24 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const metricsServer =
     config.listen.metricsPort === null
       ? null
-      : await startMetricsServer(metrics, config.listen.metricsHost, config.listen.metricsPort);
+      : await startMetricsServer(core.metrics, config.listen.metricsHost, config.listen.metricsPort);
   log.info(
     {
       url: `https://localhost:${port}`,
       base_url: config.baseUrl,
-      rules: ruleset.rules.length,
-      ruleset: ruleset.version,
+      rules: core.ruleset.rules.length,
+      ruleset: core.ruleset.version,
       metrics_port: metricsServer?.port ?? null,
-      shared_state: shared.backend,
+      shared_state: core.shared.backend,
     },
     'service listening',
   );
-
   let closing: Promise<void> | null = null;
-  const close = () =>
-    (closing ??= (async () => {
-      draining = true;
-      log.info(
-        { validations: fullValidations.inFlight, quick_scans: quickScans.inFlight },
-        'shutting down: finishing running work',
-      );
-      let stopped = false;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve())).then(() => (stopped = true));
-      await redirect?.close();
-      // A paid validation is finished and certified, not cut off; past its deadline it would have failed anyway.
-      // Meanwhile every connection is closed as soon as it is idle, so keep-alive clients do not hold the stop.
-      const giveUpAt = Date.now() + config.deadlines.fullMs + 5_000;
-      while ((!stopped || fullValidations.inFlight > 0) && Date.now() < giveUpAt) {
-        server.closeIdleConnections();
-        await sleep(50);
-      }
-      server.closeAllConnections();
-      await closed;
-      await metricsServer?.close();
-      await shared.close();
-      await payments.close();
-      log.info('stopped');
-    })());
   return {
     url: `https://localhost:${port}`,
     port,
     httpPort: redirect?.port ?? null,
     metricsPort: metricsServer?.port ?? null,
-    close,
+    close: () => (closing ??= drainAndClose(config, core, server, { redirect, metricsServer }, release)),
   };
 }

@@ -13,7 +13,6 @@ export interface TlsMaterial {
   key: string;
 }
 
-type KeyPair = webcrypto.CryptoKeyPair;
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 const pem = (label: string, der: ArrayBuffer) =>
@@ -24,7 +23,7 @@ const pem = (label: string, der: ArrayBuffer) =>
 
 async function create(now: Date): Promise<TlsMaterial> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as KeyPair;
+  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(12))).toString('hex'),
     name: 'CN=localhost, O=Domain Validation Service (local)',

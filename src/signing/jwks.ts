@@ -31,6 +31,11 @@ const RETIRED_KEYS_DIR = 'retired-keys';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A member's value for a message: a string as it is, anything else as JSON. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /**
  * Reads a JWK as an Ed25519 verification key, or says why it is not one. `alg` and `use` may be absent (both
  * are optional in RFC 7517) but must not say something else; a private part is refused outright, since a set
@@ -45,8 +50,8 @@ export function asVerificationKey(value: unknown): { ok: true; jwk: PublicJwk } 
   if (typeof kid !== 'string' || kid === '') return { ok: false, reason: 'no kid' };
   if (typeof x !== 'string' || decodeBase64url(x)?.length !== 32)
     return { ok: false, reason: 'x is not 32 bytes of base64url' };
-  if (alg !== undefined && alg !== 'EdDSA') return { ok: false, reason: `alg ${String(alg)} is not EdDSA` };
-  if (use !== undefined && use !== 'sig') return { ok: false, reason: `use ${String(use)} is not sig` };
+  if (alg !== undefined && alg !== 'EdDSA') return { ok: false, reason: `alg ${shown(alg)} is not EdDSA` };
+  if (use !== undefined && use !== 'sig') return { ok: false, reason: `use ${shown(use)} is not sig` };
   return { ok: true, jwk: { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' } };
 }
 

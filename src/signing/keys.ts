@@ -82,7 +82,7 @@ async function loadOrCreateKey(
     stored = JSON.parse(readFileSync(keyPath, 'utf8')) as KeyFile;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new Error(`key file ${keyPath}: ${(err as Error).message}`);
+      throw new Error(`key file ${keyPath}: ${(err as Error).message}`, { cause: err });
   }
   if (stored) {
     if (stored.crv !== 'Ed25519' || typeof stored.d !== 'string')

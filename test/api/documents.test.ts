@@ -10,6 +10,26 @@ import { calculateJwkThumbprint } from 'jose';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { apiSchema } from '../../src/api/api-schemas.ts';
 import { loadAgentKey, loadSigningKey } from '../../src/signing/keys.ts';
+
+type Method = 'get' | 'post';
+interface Operation {
+  operationId: string;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
+}
+/** The members of an OpenAPI document these tests read; the validator checks the whole document. */
+interface OpenApiDoc {
+  [member: string]: unknown;
+  openapi: string;
+  info: { version: string };
+  servers: { url: string }[];
+  paths: Record<string, { description?: string } & Partial<Record<Method, Operation>>>;
+}
+
+function operation(doc: OpenApiDoc, p: string, m: Method = 'post'): Operation {
+  const op = doc.paths[p]?.[m];
+  if (!op) throw new Error(`the document has no ${m} ${p}`);
+  return op;
+}
 import { startApiWorld, startTestService, type ApiResponse, type TestService } from '../server/harness.ts';
 
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
@@ -106,7 +126,7 @@ describe('/openapi.json', () => {
     const desc = catalog.linkset[0]!['service-desc'][0]!;
     expect(desc.href).toBe(`${BASE}/openapi.json`);
     expect(res.headers['content-type']).toBe(desc.type);
-    const doc = res.json() as Record<string, any>;
+    const doc = res.json() as OpenApiDoc;
     const validator = new Validator();
     const verdict = await validator.validate(doc);
     expect(verdict.errors ?? null).toBeNull();
@@ -114,9 +134,9 @@ describe('/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     expect(doc.servers).toEqual([{ url: BASE }]);
-    expect(doc.paths['/api/quickscan'].post.operationId).toBe('quickscan');
-    expect(doc.paths['/api/fullvalidation'].post.operationId).toBe('fullvalidation');
-    const statuses = (p: string, m: string) => Object.keys(doc.paths[p][m].responses).sort();
+    expect(operation(doc, '/api/quickscan').operationId).toBe('quickscan');
+    expect(operation(doc, '/api/fullvalidation').operationId).toBe('fullvalidation');
+    const statuses = (p: string, m: Method) => Object.keys(operation(doc, p, m).responses).sort();
     expect(statuses('/api/quickscan', 'post')).toEqual(['200', '400', '413', '415', '429', '500', '503', '504']);
     expect(statuses('/api/fullvalidation', 'post')).toEqual(['200', '400', '402', '413', '415', '500', '503', '504']);
     expect(statuses('/api/certificates/{id}', 'get')).toEqual(['200', '404', '500']);
@@ -124,15 +144,15 @@ describe('/openapi.json', () => {
     expect(statuses('/api/certificates/{id}/evidence', 'get')).toEqual(['200', '404', '410', '500']);
     expect(statuses('/mcp', 'post')).toEqual(['200', '202', '400', '406', '413', '415', '500']);
     expect(statuses('/mcp', 'get')).toEqual(['405']);
-    for (const p of ['/api/quickscan', '/api/fullvalidation']) expect(doc.paths[p].description).toMatch(/405/);
+    for (const p of ['/api/quickscan', '/api/fullvalidation']) expect(doc.paths[p]?.description).toMatch(/405/);
+    const full = operation(doc, '/api/fullvalidation').responses;
     for (const status of ['400', '402', '413', '415', '503', '504']) {
-      expect(doc.paths['/api/fullvalidation'].post.responses[status].content['application/json'].schema).toEqual({
-        $ref: '#/components/schemas/Error',
-      });
+      expect(full[status]?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
     }
-    expect(doc.paths['/api/quickscan'].post.responses['429'].headers['Retry-After']).toBeDefined();
-    expect(doc.paths['/api/quickscan'].post.responses['503'].headers['Retry-After']).toBeDefined();
-    expect(doc.paths['/api/quickscan'].post.responses['415'].headers['Accept-Encoding']).toBeDefined();
+    const quick = operation(doc, '/api/quickscan').responses;
+    expect(quick['429']?.headers?.['Retry-After']).toBeDefined();
+    expect(quick['503']?.headers?.['Retry-After']).toBeDefined();
+    expect(quick['415']?.headers?.['Accept-Encoding']).toBeDefined();
   });
 
   it('carries the schemas of schemas/ with every ref resolving from the document root, meaning the same', async () => {
@@ -162,8 +182,8 @@ describe('/openapi.json', () => {
     try {
       const doc = (
         await proxied.call('GET', '/openapi.json', { headers: { 'x-forwarded-proto': 'https' } })
-      ).json() as Record<string, any>;
-      expect(doc.paths['/api/quickscan'].post.responses['403']).toBeDefined();
+      ).json() as OpenApiDoc;
+      expect(operation(doc, '/api/quickscan').responses['403']).toBeDefined();
       expect((await new Validator().validate(doc)).valid).toBe(true);
     } finally {
       await proxied.stop();
@@ -279,7 +299,7 @@ describe('the well-known documents', () => {
     const res = await svc.call('GET', '/.well-known/mcp.json');
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    const manifest = res.json() as Record<string, any>;
+    const manifest = res.json() as { version: string; tools: { name: string; inputSchema: { required: string[] } }[] };
     expect(manifest).toMatchObject({
       name: 'domain-validation-service',
       endpoint: `${BASE}/mcp`,
@@ -288,11 +308,8 @@ describe('the well-known documents', () => {
       authentication: { type: 'none' },
     });
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual([
-      'service_quickscan',
-      'service_fullvalidation',
-    ]);
-    expect(manifest.tools[0].inputSchema.required).toEqual(['domain']);
+    expect(manifest.tools.map((t) => t.name)).toEqual(['service_quickscan', 'service_fullvalidation']);
+    expect(manifest.tools[0]?.inputSchema.required).toEqual(['domain']);
   });
 
   it('publishes security.txt as RFC 9116 asks, with Expires ahead', async () => {

@@ -13,7 +13,9 @@ async function get(problem: string | null, pathname: string): Promise<{ status: 
     log: createLogger({ logLevel: 'silent' }),
     routers: [healthRoutes({ problem: async () => problem })],
   });
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  // Koa answers every error itself (ctx.onerror), so the listener lets its promise go.
+  const server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   try {
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${pathname}`);

@@ -7,6 +7,7 @@ import { main } from '../../src/cli.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { rulesDir, ruleYaml } from '../engine/helpers.ts';
 import { SUITE_CACHE_DIR } from '../suite/ruleset.ts';
+import { parseAs } from '../helpers/typed-json.ts';
 
 async function dvs(...argv: string[]) {
   let out = '';
@@ -62,7 +63,7 @@ describe('dvs evaluate', () => {
     const b = await dvs('evaluate', file, '--full', '--json');
     expect(a.code).toBe(0);
     expect(a.out).toBe(b.out);
-    const report = JSON.parse(a.out);
+    const report = parseAs('report', a.out);
     expect(report).toMatchObject({ type: 'dvs.report', domain: 'a.test', tier: 'full', verdict: 'INCOMPLETE' });
     expect(readFileSync(file, 'utf8')).toContain('a.test');
   });

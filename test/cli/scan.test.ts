@@ -47,7 +47,8 @@ it('scans, saves the evidence, and the saved evidence re-evaluates to the same b
     lines.map((_, i): unknown[] => [expect.any(String), String(i + 1), String(total)]),
   );
   expect(lines.map((l) => l.split(' ')[1]!.replace(':', '')).sort()).toEqual(Object.keys(report.probes).sort());
-  expect(JSON.parse(readFileSync(file, 'utf8')).target.domain).toBe('good.test');
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { target: { domain: string } };
+  expect(saved.target.domain).toBe('good.test');
   const evaluated = await dvs('evaluate', file, '--full', '--json');
   expect(evaluated.out).toBe(scanned.out);
 });

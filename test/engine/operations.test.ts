@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS, registerOperations } from '../../src/engine/operations.ts';
 
 registerOperations();
-const apply = (logic: unknown, data: unknown = {}) => jsonLogic.apply(logic as jsonLogic.RulesLogic, data);
+const apply = (logic: unknown, data: unknown = {}): unknown => jsonLogic.apply(logic as jsonLogic.RulesLogic, data);
 
 describe('custom operations', () => {
   it('regex_test matches strings only', () => {

@@ -59,6 +59,7 @@ describe('scan', () => {
     for (const thrown of [undefined, null, 'a string']) {
       const { observations, report } = await run(
         provider(async () => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- a non-Error rejection is the case under test
           throw thrown;
         }),
       );

@@ -2,7 +2,6 @@
 // question again within its time limit instead of failing the lookup, because the resolver keeps a failed
 // lookup for the whole scan, so one lost datagram would otherwise leave a full scan with nothing observed.
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/lib/config.ts';
@@ -38,7 +37,7 @@ afterAll(async () => {
 });
 
 it('answers a lookup whose first datagram was lost, by sending the question again', async () => {
-  const { port } = server.address() as AddressInfo;
+  const { port } = server.address();
   const net = createNet(
     loadConfig({
       DVS_DNS_SERVERS: `127.0.0.1:${port}`,

@@ -3,7 +3,6 @@
 // server does to slip a private address past a check made on an earlier answer. Every other question goes to
 // the world's resolver unchanged (UDP only: the rewritten zone's answers are small).
 import dgram from 'node:dgram';
-import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
 
 export interface RebindingDns {
@@ -60,7 +59,7 @@ export async function startRebindingDns(opts: {
 
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return {
-    server: `127.0.0.1:${(socket.address() as AddressInfo).port}`,
+    server: `127.0.0.1:${socket.address().port}`,
     answered,
     async close() {
       for (const relay of relays) relay.close();

@@ -136,7 +136,7 @@ export interface LocalServer {
 
 async function listen(server: http.Server | https.Server, host: string, port = 0): Promise<LocalServer> {
   const sockets = new Set<net.Socket>();
-  server.on('connection', (s) => {
+  server.on('connection', (s: net.Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -201,7 +201,7 @@ export async function makeTestCa(): Promise<TestCa> {
     name: 'CN=DVS net test CA',
     notBefore,
     notAfter,
-    keys: caKeys as webcrypto.CryptoKeyPair,
+    keys: caKeys,
     signingAlgorithm: ALG,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),

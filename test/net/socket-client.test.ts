@@ -67,7 +67,7 @@ describe('tls()', () => {
       });
       expect(conn.socket.getProtocol()).toMatch(/^TLSv1\.[23]$/);
       expect(conn.socket.alpnProtocol).toBe('http/1.1');
-      const [greeting] = await once(conn.socket, 'data');
+      const [greeting] = (await once(conn.socket, 'data')) as [Buffer];
       expect(String(greeting)).toBe('sni=secure.test');
     } finally {
       conn.socket.destroy();
@@ -96,7 +96,7 @@ describe('tls()', () => {
 
   it('sends no SNI when told, yet checks the name against the host', async () => {
     const conn = await createNet(config()).tls('secure.test', { port: tlsPort, servername: false });
-    const [greeting] = await once(conn.socket, 'data');
+    const [greeting] = (await once(conn.socket, 'data')) as [Buffer];
     conn.socket.destroy();
     expect(String(greeting)).toBe('sni=false');
     expect(conn.authorized).toBe(true);
@@ -131,7 +131,7 @@ describe('tcp()', () => {
     const socket = await createNet(config()).tcp('secure.test', echo.port);
     try {
       socket.write('ping');
-      const [reply] = await once(socket, 'data');
+      const [reply] = (await once(socket, 'data')) as [Buffer];
       expect(String(reply)).toBe('ping');
       expect(socket.remoteAddress).toBe('127.0.0.2');
     } finally {

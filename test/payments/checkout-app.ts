@@ -59,7 +59,9 @@ export async function startCheckoutApp(
       new WindowRateLimiter(config.quickScan.rateLimitPerMinute),
     ),
   });
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  // Koa answers every error itself (ctx.onerror), so the listener lets its promise go.
+  const server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -1,6 +1,7 @@
 // The embedded (test-mode) checkout and the certificate route, over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCheckoutApp, tokenOnPage, type CheckoutApp } from './checkout-app.ts';
+import { parseAs, stringContaining } from '../helpers/typed-json.ts';
 
 describe('embedded checkout', () => {
   let app: CheckoutApp;
@@ -67,7 +68,7 @@ describe('embedded checkout', () => {
     ]) {
       const res = await app.call('POST', '/checkout/session', { headers });
       expect(res.status).toBe(403);
-      expect(JSON.parse(res.text).error).toContain('checkout page');
+      expect(parseAs('error', res.text).error).toContain('checkout page');
     }
     const viaReferer = await app.call('POST', '/checkout/session', { headers: { referer: `${app.url}/checkout` } });
     expect(viaReferer.status).toBe(200);
@@ -115,7 +116,7 @@ describe('GET /api/certificates/{id}', () => {
     for (const id of ['missing', '..%2F..%2Fetc', 'x'.repeat(300)]) {
       const res = await app.call('GET', `/api/certificates/${id}`);
       expect(res.status).toBe(404);
-      expect(JSON.parse(res.text)).toMatchObject({ error: expect.stringContaining('no certificate') });
+      expect(JSON.parse(res.text)).toMatchObject({ error: stringContaining('no certificate') });
     }
   });
 });

@@ -70,7 +70,7 @@ describe('50 concurrent full validations with one token on SQLite', () => {
       const db = new Database(path.join(dataDir, SQLITE_FILE), { readonly: true });
       expect(db.prepare('SELECT COUNT(*) FROM certificates').pluck().get()).toBe(1);
       db.close();
-      const id = JSON.parse(certificate).payload.id as string;
+      const id = (JSON.parse(certificate) as Certificate).payload.id;
       const again = await service.client.call('GET', `/api/certificates/${id}`);
       expect(again).toEqual({ status: 200, text: storedText(certificate) });
       expect(await service.payments.ledger.status(token)).toMatchObject({
@@ -102,7 +102,7 @@ describe.skipIf(!pgUp)('50 concurrent full validations with one token on Postgre
       const certificate = expectOneCertificate(await stampede([service.client], token));
       expect(service.log.count(CERTIFIED)).toBe(1);
       const stored = await schema.query<{ id: string; body: string }>('SELECT id, body FROM certificates');
-      expect(stored).toEqual([{ id: JSON.parse(certificate).payload.id, body: storedText(certificate) }]);
+      expect(stored).toEqual([{ id: (JSON.parse(certificate) as Certificate).payload.id, body: storedText(certificate) }]);
     } finally {
       await service.stop();
       await schema.drop();

@@ -67,8 +67,8 @@ describe('SQLite', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-'));
     try {
       const file = path.join(dir, 'ledger.sqlite');
-      await (await openSqliteStore(file)).close();
-      await (await openSqliteStore(file)).close();
+      await openSqliteStore(file).close();
+      await openSqliteStore(file).close();
       const db = new Database(file, { readonly: true });
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual(

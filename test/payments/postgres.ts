@@ -37,7 +37,8 @@ export async function freshSchema(): Promise<TestSchema> {
   return {
     url: url.toString(),
     schema,
-    query: async (sql, params) => (await admin.query(sql, params)).rows,
+    query: async <T extends pg.QueryResultRow>(sql: string, params?: unknown[]) =>
+      (await admin.query<T>(sql, params)).rows,
     async drop() {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();

@@ -193,9 +193,9 @@ export async function startChild(env: Record<string, string>, dataDir: string): 
   });
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString();
       const m = /Domain Validation Service on https:\/\/localhost:(\d+)/.exec(stdout);
       if (m) resolve(Number(m[1]));

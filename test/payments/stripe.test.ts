@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCheckoutApp, tokenOnPage, type CheckoutApp } from './checkout-app.ts';
+import { parseAs } from '../helpers/typed-json.ts';
 
 const SECRET_KEY = 'sk_test_offline_0123456789';
 const WEBHOOK_SECRET = 'whsec_offline_0123456789';
@@ -55,7 +56,7 @@ async function startStripeStandIn(): Promise<{ url: string; requests: Recorded[]
   };
 }
 
-function event(type: string, session: Record<string, unknown>): string {
+function event(type: string, session: { id: string } & Record<string, unknown>): string {
   // Odd spacing on purpose: only the exact signed bytes verify, so a parsed-and-reserialised body would fail.
   return JSON.stringify(
     {
@@ -176,7 +177,7 @@ describe('Stripe Checkout processor', () => {
     ]) {
       const res = await webhook(payload, signature);
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.text).error).toContain('signature');
+      expect(parseAs('error', res.text).error).toContain('signature');
     }
     expect((await webhook(payload, '')).status).toBe(400);
     expect((await app.call('GET', `/checkout/success?session_id=${sessionId}`)).text).toContain(

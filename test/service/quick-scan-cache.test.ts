@@ -65,7 +65,9 @@ for (const backend of backends) {
     let cache: QuickScanCache;
     let close: () => Promise<void>;
     beforeAll(() => {
-      ({ cache, close } = backend.open());
+      const opened = backend.open();
+      cache = opened.cache;
+      close = () => opened.close();
     });
     afterAll(() => close());
 

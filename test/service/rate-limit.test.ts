@@ -58,7 +58,9 @@ for (const backend of backends) {
     let limiter: RateLimiter;
     let close: () => Promise<void>;
     beforeAll(() => {
-      ({ limiter, close } = backend.open());
+      const opened = backend.open();
+      limiter = opened.limiter;
+      close = () => opened.close();
     });
     afterAll(() => close());
 

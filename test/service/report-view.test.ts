@@ -26,8 +26,14 @@ const RULES = [
 const ruleset = { byId: new Map(RULES.map((r) => [r.id, r])) };
 
 /** A result as the engine writes it: `observed` is empty when the rule read nothing worth showing. */
-const result = (id: string, level: RuleResult['level'], outcome: RuleResult['outcome'], extra = {}): RuleResult =>
-  ({ id, version: 1, level, outcome, observed: {}, ...extra }) as RuleResult;
+const result = (id: string, level: RuleResult['level'], outcome: RuleResult['outcome'], extra = {}): RuleResult => ({
+  id,
+  version: 1,
+  level,
+  outcome,
+  observed: {},
+  ...extra,
+});
 
 const report: Report = {
   type: 'dvs.report',

@@ -11,6 +11,7 @@ import { CERTIFICATE_TYP } from '../../src/signing/jws.ts';
 import { coreOf, type Certificate } from '../../src/signing/payload.ts';
 import { verifyCertificate } from '../../src/signing/verify.ts';
 import { BASE_URL, fixedKey, reportFixture, tempDir } from './fixtures.ts';
+import { parseAs } from '../helpers/typed-json.ts';
 
 const key = await fixedKey();
 const jwks = buildJwks(key.publicJwk, []);
@@ -254,7 +255,7 @@ describe('a certificate file', () => {
       try {
         const cert = JSON.parse(text) as Certificate;
         return (
-          canonicalJson(cert.payload) === canonicalJson(JSON.parse(original.toString()).payload) &&
+          canonicalJson(cert.payload) === canonicalJson(parseAs('certificate', original.toString()).payload) &&
           Buffer.from(cert.jws.split('.')[2]!, 'base64url').equals(originalSignature)
         );
       } catch {

@@ -14,6 +14,7 @@ import { loadSigningKey, nextKid } from '../../src/signing/keys.ts';
 import type { Certificate } from '../../src/signing/payload.ts';
 import { verifyCertificate } from '../../src/signing/verify.ts';
 import { BASE_URL, fakeDns, reportFixture, tempDir } from './fixtures.ts';
+import { anyString } from '../helpers/typed-json.ts';
 
 /** What docs/api.md tells a third party to do: re-attach the canonical payload, verify against the JWK set. */
 async function joseVerifies(cert: Certificate, jwks: Parameters<typeof createLocalJWKSet>[0]): Promise<string> {
@@ -70,7 +71,7 @@ describe('dvs keys rotate', () => {
     };
     for (const cert of certs) {
       const checks = await verifyCertificate(cert, { jwks, dns: fakeDns(zone) });
-      expect(checks.filter((c) => !c.ok)).toEqual([{ name: 'subject_anchor', ok: false, detail: expect.any(String) }]);
+      expect(checks.filter((c) => !c.ok)).toEqual([{ name: 'subject_anchor', ok: false, detail: anyString() }]);
       expect(checks.find((c) => c.name === 'issuer_anchor')!.ok).toBe(true);
     }
   });

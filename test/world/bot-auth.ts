@@ -3,7 +3,7 @@
 // header says the directory is, and checks the rest as this service checks its own callers.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { calculateJwkThumbprint, type JWK } from 'jose';
+import { calculateJwkThumbprint } from 'jose';
 import type { DirectoryKey } from '../../src/signing/agent-directory.ts';
 import { verifyCallerSignature } from '../../src/signing/caller-signature.ts';
 

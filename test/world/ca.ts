@@ -58,7 +58,7 @@ function atSecond(ms: number): Date {
 }
 
 async function ecKeys(): Promise<CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify'])) as CryptoKeyPair;
+  return await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
 }
 
 /**

@@ -64,7 +64,7 @@ export function zoneResponder(zones: Zones): Responder {
     // Too big for this UDP exchange: say so with TC and let the client retry over TCP.
     return dnsPacket.encode({
       ...response,
-      flags: response.flags! | dnsPacket.TRUNCATED_RESPONSE,
+      flags: response.flags | dnsPacket.TRUNCATED_RESPONSE,
       answers: [],
       authorities: [],
     });

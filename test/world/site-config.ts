@@ -137,7 +137,7 @@ const mediaType = z
 
 /** Another representation of a route, chosen by the request's Accept: a file from files/, and headers of its own. */
 const variant = z.union([
-  z.string().transform((file) => ({ file, headers: {} as Record<string, string | string[]> })),
+  z.string().transform((file) => ({ file, headers: {} })),
   z.object({ file: z.string(), headers: headers.default({}) }).strict(),
 ]);
 
@@ -329,16 +329,16 @@ function recordKey(record: unknown, domain: string): string {
     .replace(/\.$/, '');
   const owner =
     name === '@' || name === domain ? '@' : name.endsWith(`.${domain}`) ? name.slice(0, -domain.length - 1) : name;
-  return `${owner} ${String(r.type ?? '').toUpperCase()}`;
+  return `${owner} ${typeof r.type === 'string' ? r.type.toUpperCase() : ''}`;
 }
 
 /** The base's records, less those the site removes or gives again (same name and type), plus the site's own. */
 function mergeDns(base: unknown, own: unknown, removals: { name: string; type: string }[], domain: string): Raw {
   const baseDns = isObject(base) ? base : {};
   const { remove_records: _, ...ownDns } = isObject(own) ? own : {};
-  const ownRecords = Array.isArray(ownDns.records) ? ownDns.records : [];
+  const ownRecords: unknown[] = Array.isArray(ownDns.records) ? ownDns.records : [];
   const dropped = new Set([...ownRecords, ...removals].map((r) => recordKey(r, domain)));
-  const kept = (Array.isArray(baseDns.records) ? baseDns.records : []).filter(
+  const kept = (Array.isArray(baseDns.records) ? (baseDns.records as unknown[]) : []).filter(
     (r) => !dropped.has(recordKey(r, domain)),
   );
   return { ...baseDns, ...ownDns, records: [...kept, ...ownRecords] };

@@ -3,7 +3,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SecureVersion } from 'node:tls';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -228,7 +227,7 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
   const signers = new Map<string, DirectorySigner>();
   for (const [routePath, route] of Object.entries(spec.routes))
     if (route.sign_directory) signers.set(routePath, directorySigner(route.sign_directory));
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const closed = new AbortController();
     res.on('close', () => closed.abort());
     try {
@@ -274,6 +273,8 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
       res.end(`world site error: ${(err as Error).message}\n`);
     }
   };
+  // `answer` settles every request itself, errors included, so the listener lets its promise go.
+  return (req: IncomingMessage, res: ServerResponse): void => void answer(req, res);
 }
 
 /** Legacy protocol versions only work when OpenSSL's security level allows their signature algorithms. */
@@ -302,8 +303,8 @@ export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCre
     {
       key: credentials.keyPem,
       cert: credentials.certPem,
-      minVersion: tls.min_version as SecureVersion,
-      maxVersion: tls.max_version as SecureVersion,
+      minVersion: tls.min_version,
+      maxVersion: tls.max_version,
       ciphers: ciphersFor(tls),
       ALPNProtocols: tls.alpn ?? ['http/1.1'],
       keepAliveTimeout: 1000,

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import canonicalize from 'canonicalize';
 import { httpbis, createVerifier, type SignatureParameters } from 'http-message-signatures';
-import { calculateJwkThumbprint, flattenedVerify, importJWK } from 'jose';
+import { calculateJwkThumbprint, flattenedVerify, importJWK, type JWK } from 'jose';
+import { JSONRPCErrorResponseSchema, JSONRPCResultResponseSchema } from '@modelcontextprotocol/sdk/types.js';
 import { keyFromSeed } from '../../src/signing/keys.ts';
 import { createWebBotAuthSigner } from '../../src/net/web-bot-auth.ts';
 import { startWorld, type World } from './index.ts';
@@ -188,7 +189,7 @@ describe('files, headers and routes', () => {
 
 describe('delays and big bodies', () => {
   it('holds a delayed route and a delayed site past a client timeout, and answers other paths at once', async () => {
-    expect(await tlsError('basic', { path: '/slow', timeoutMs: 300 } as Partial<FetchOptions>)).toBe('TIMEOUT');
+    expect(await tlsError('basic', { path: '/slow', timeoutMs: 300 })).toBe('TIMEOUT');
     expect(await tlsError('slow-site', { timeoutMs: 300 })).toBe('TIMEOUT');
     expect((await get('basic', '/hello.txt', { timeoutMs: 300 })).status).toBe(200);
   });
@@ -378,8 +379,10 @@ describe('an MCP route', () => {
       id: 1,
       result: { serverInfo: { name: 'agent-test', version: '2.0.0' }, capabilities: { tools: {} } },
     });
-    const list = JSON.parse(
-      (await rpc('/mcp', { id: 2, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' })).body.toString(),
+    const list = JSONRPCResultResponseSchema.parse(
+      JSON.parse(
+        (await rpc('/mcp', { id: 2, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' })).body.toString(),
+      ),
     );
     expect(list.result.tools).toEqual([
       {
@@ -388,8 +391,10 @@ describe('an MCP route', () => {
         inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
       },
     ]);
-    const call = JSON.parse(
-      (await rpc('/mcp', { id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } })).body.toString(),
+    const call = JSONRPCResultResponseSchema.parse(
+      JSON.parse(
+        (await rpc('/mcp', { id: 3, method: 'tools/call', params: { name: 'echo', arguments: {} } })).body.toString(),
+      ),
     );
     expect(call.result.content).toEqual([{ type: 'text', text: 'fixed text' }]);
   });
@@ -409,7 +414,7 @@ describe('an MCP route', () => {
       body: '{',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     });
-    expect(JSON.parse(bad.body.toString()).error.code).toBe(-32700);
+    expect(JSONRPCErrorResponseSchema.parse(JSON.parse(bad.body.toString())).error.code).toBe(-32700);
   });
 });
 
@@ -465,14 +470,17 @@ describe('a signed key directory', () => {
 describe('the good site', () => {
   it('publishes an A2A card whose JWS (over the RFC 8785 form without signatures) verifies with its JWKS key', async () => {
     const files = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sites', 'good', 'files', '.well-known');
-    const { signatures, ...card } = JSON.parse(readFileSync(path.join(files, 'agent-card.json'), 'utf8'));
-    const [jwk] = JSON.parse(readFileSync(path.join(files, 'jwks.json'), 'utf8')).keys;
-    const [sig] = signatures as { protected: string; signature: string }[];
+    // The site's own fixture files: their shape is what this test asserts, so a plain reading type will do.
+    const { signatures, ...card } = JSON.parse(readFileSync(path.join(files, 'agent-card.json'), 'utf8')) as {
+      signatures: { protected: string; signature: string }[];
+    };
+    const [jwk] = (JSON.parse(readFileSync(path.join(files, 'jwks.json'), 'utf8')) as { keys: JWK[] }).keys;
+    const [sig] = signatures;
     const payload = Buffer.from(canonicalize(card)!).toString('base64url');
     const { protectedHeader } = await flattenedVerify(
       { protected: sig!.protected, signature: sig!.signature, payload },
-      await importJWK(jwk, 'EdDSA'),
+      await importJWK(jwk!, 'EdDSA'),
     );
-    expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: jwk.kid, typ: 'JOSE' });
+    expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: jwk!.kid, typ: 'JOSE' });
   });
 });

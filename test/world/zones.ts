@@ -82,7 +82,7 @@ function wireData(rec: DnsRecordSpec, apex: string): unknown {
 
 function add(zone: Zone, rec: WireRecord): void {
   let types = zone.names.get(rec.name);
-  if (!types) zone.names.set(rec.name, (types = new Map()));
+  if (!types) zone.names.set(rec.name, (types = new Map<string, WireRecord[]>()));
   const list = types.get(rec.type) ?? [];
   list.push(rec);
   types.set(rec.type, list);

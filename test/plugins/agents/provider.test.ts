@@ -7,6 +7,8 @@ import { provider } from '../../../plugins/agents/index.ts';
 import type { ProbeContext } from '../../../src/engine/types.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentsObservations } from '../../../src/lib/schema-types/observations/agents.ts';
+import { allFacets, anyString, facets, stringMatching } from '../../helpers/typed-json.ts';
 
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(provider.schema);
 
@@ -19,22 +21,25 @@ beforeAll(async () => {
 });
 
 /** Collects the given facets (every facet when none are named) for a domain. */
-async function collect(domain: string, facets?: string[]): Promise<any> {
+async function observe(domain: string, names?: string[]): Promise<unknown> {
   const ctx: ProbeContext = {
     net: createNet(loadConfig(world.env)),
     signal: AbortSignal.timeout(20_000),
     observedAt: OBSERVED_AT,
     log: silent,
     needs: (path) =>
-      facets === undefined || facets.some((f) => path === `agents.${f}` || path.startsWith(`agents.${f}.`)),
+      names === undefined || names.some((f) => path === `agents.${f}` || path.startsWith(`agents.${f}.`)),
   };
   return provider.collect(domain, ctx);
 }
 
+const collect = async <F extends keyof AgentsObservations>(domain: string, names: F[]) =>
+  facets('agents', await observe(domain, names), names);
+
 describe('agents provider on good.test', () => {
-  let obs: any;
+  let obs: Required<AgentsObservations>;
   beforeAll(async () => {
-    obs = await collect('good.test');
+    obs = allFacets('agents', await observe('good.test'));
   });
 
   it('reads the server card and talks to the endpoint it names', () => {
@@ -102,7 +107,7 @@ describe('agents provider on good.test', () => {
       named_as: 'https://good.test/auth',
       oauth_authorization_server: {
         published: false,
-        document: { url: expect.stringMatching(/\/\.well-known\/oauth-authorization-server\/auth$/), status: 404 },
+        document: { url: stringMatching(/\/\.well-known\/oauth-authorization-server\/auth$/), status: 404 },
       },
       openid_configuration: {
         published: true,
@@ -160,7 +165,7 @@ describe('agents provider on the broken sites', () => {
       published: true,
       document: { status: 200, body_is_html: false },
       json_parsed: false,
-      json_error: expect.any(String),
+      json_error: anyString(),
     });
     expect(obs.mcp.endpoint).toBeNull();
     expect(validate(obs), JSON.stringify(validate.errors)).toBe(true);
@@ -193,6 +198,6 @@ describe('agents provider on the broken sites', () => {
   it('a name that does not resolve gives error facts, not a throw', async () => {
     const obs = await collect('nxdomain.test', ['a2a']);
     expect(obs.a2a.card).toMatchObject({ published: false, document: { status: null }, json_parsed: false });
-    expect(obs.a2a.card.document.error).toEqual(expect.any(String));
+    expect(obs.a2a.card.document.error).toEqual(anyString());
   });
 });

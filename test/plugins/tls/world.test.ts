@@ -5,8 +5,8 @@ import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 import { provider } from '../../../plugins/tls/index.ts';
 import { useWorld, type SharedWorld } from '../../suite/world.ts';
-
-type Facts = Record<string, Record<string, any>>;
+import type { TlsObservations } from '../../../src/lib/schema-types/observations/tls.ts';
+import { facets } from '../../helpers/typed-json.ts';
 
 let world: SharedWorld;
 beforeAll(async () => {
@@ -19,8 +19,9 @@ const withParents =
   (path: string): boolean =>
     needs(path) || (path.includes('.') && withParents(needs)(path.slice(0, path.lastIndexOf('.'))));
 
-async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
-  return (await provider.collect(domain, worldContext(world.env, withParents(needs)))) as Facts;
+/** The facets the probe was asked for are the ones a test reads; the schema check comes with the type. */
+async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<TlsObservations> {
+  return facets('tls', await provider.collect(domain, worldContext(world.env, withParents(needs))), []);
 }
 
 describe('tls probe on the fixture internet', () => {
@@ -56,7 +57,7 @@ describe('tls probe on the fixture internet', () => {
       key_curve: 'prime256v1',
       self_signed: false,
     });
-    expect(tls.certificate!.chain.map((c: { trust_anchor: boolean }) => c.trust_anchor)).toEqual([false, false, true]);
+    expect(tls.certificate!.chain.map((c) => c.trust_anchor)).toEqual([false, false, true]);
     expect(tls.ciphers).toMatchObject({
       aead: true,
       cbc: false,
@@ -101,16 +102,16 @@ describe('tls probe on the fixture internet', () => {
       authorization_error: 'CERT_HAS_EXPIRED',
       hostname_match: true,
     });
-    expect(Date.parse(expired.certificate!.leaf.not_after)).toBeLessThan(Date.parse(OBSERVED_AT));
+    expect(Date.parse(expired.certificate!.leaf?.not_after ?? '')).toBeLessThan(Date.parse(OBSERVED_AT));
     const early = await scan('tls-not-yet-valid.test', (p) => p === 'tls.certificate');
     expect(early.certificate).toMatchObject({ chain_verified: false, authorization_error: 'CERT_NOT_YET_VALID' });
-    expect(Date.parse(early.certificate!.leaf.not_before)).toBeGreaterThan(Date.parse(OBSERVED_AT));
+    expect(Date.parse(early.certificate!.leaf?.not_before ?? '')).toBeGreaterThan(Date.parse(OBSERVED_AT));
   });
 
   it('tls-expiring-soon: trusted but close to notAfter', async () => {
     const tls = await scan('tls-expiring-soon.test', (p) => p === 'tls.certificate');
     expect(tls.certificate).toMatchObject({ chain_verified: true });
-    const days = (Date.parse(tls.certificate!.leaf.not_after) - Date.parse(OBSERVED_AT)) / 86_400_000;
+    const days = (Date.parse(tls.certificate!.leaf?.not_after ?? '') - Date.parse(OBSERVED_AT)) / 86_400_000;
     expect(days).toBeLessThan(14);
   });
 
@@ -132,13 +133,13 @@ describe('tls probe on the fixture internet', () => {
       chain_reaches_anchor: false,
       anchor_public: null,
     });
-    expect(tls.certificate!.leaf.self_signed).toBe(true);
+    expect(tls.certificate!.leaf?.self_signed).toBe(true);
   });
 
   it('tls-leaf-only: the intermediate is missing', async () => {
     const tls = await scan('tls-leaf-only.test', (p) => p === 'tls.certificate');
     expect(tls.certificate).toMatchObject({ chain_verified: false, chain_reaches_anchor: false });
-    expect(tls.certificate!.leaf.self_signed).toBe(false);
+    expect(tls.certificate!.leaf?.self_signed).toBe(false);
     expect(tls.certificate!.chain).toHaveLength(1);
   });
 
