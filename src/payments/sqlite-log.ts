@@ -29,7 +29,7 @@ function readerOver(found: Map<string, Buffer>): NodeReader {
 
 export interface SqliteLog extends LogStore {
   /** Appends the certificate's leaf; call inside the transaction that stores the certificate. */
-  append(certificateId: string, leaf: Uint8Array): number;
+  append: (certificateId: string, leaf: Uint8Array) => number;
 }
 
 export function sqliteLog(db: Database.Database): SqliteLog {

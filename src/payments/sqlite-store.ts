@@ -162,12 +162,12 @@ export function openSqliteStore(file: string): LedgerStore {
   const pruneEvidence = db.prepare(
     'UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= ?',
   );
-  const log = sqliteLog(db);
+  const { append: appendToLog, ...logReads } = sqliteLog(db);
   const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
     if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
     storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.evidence ?? null, c.report ?? null);
     // The leaf is the certificate's body, byte for byte as stored and served.
-    log.append(c.id, Buffer.from(c.body, 'utf8'));
+    appendToLog(c.id, Buffer.from(c.body, 'utf8'));
     pruneEvidence.run(now);
     return true;
   });
@@ -192,11 +192,7 @@ export function openSqliteStore(file: string): LedgerStore {
       return r ? storedCertificate(r) : null;
     },
     ...certificateQueries(db),
-    logSize: log.logSize,
-    logIndex: log.logIndex,
-    logNodes: log.logNodes,
-    logHead: log.logHead,
-    saveLogHead: log.saveLogHead,
+    ...logReads,
     ping: async () => {
       db.prepare('SELECT 1').get();
     },

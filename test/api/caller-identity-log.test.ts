@@ -1,6 +1,7 @@
 // The caller-identity middleware only translates: it hands a signed request to the verifier with the URL as the
 // service's public origin names it, records a verified caller in X-Verified-Agent and the request's log line, logs
 // a refused signature (throttled), and leaves an unsigned request alone without asking the verifier.
+import type { RequestState } from '../../src/api/request-log.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   });
   const log = createLogger({ logLevel: 'info' }, sink);
   const identities = { identify: async (request: SignedRequest) => (asked.push(request), verdict) };
-  const router = new Router();
+  const router = new Router<RequestState>();
   router.get('/who', (ctx) => {
     ctx.body = { agent: ctx.state.verifiedAgent ?? null };
   });

@@ -102,7 +102,9 @@ describe.skipIf(!pgUp)('50 concurrent full validations with one token on Postgre
       const certificate = expectOneCertificate(await stampede([service.client], token));
       expect(service.log.count(CERTIFIED)).toBe(1);
       const stored = await schema.query<{ id: string; body: string }>('SELECT id, body FROM certificates');
-      expect(stored).toEqual([{ id: (JSON.parse(certificate) as Certificate).payload.id, body: storedText(certificate) }]);
+      expect(stored).toEqual([
+        { id: (JSON.parse(certificate) as Certificate).payload.id, body: storedText(certificate) },
+      ]);
     } finally {
       await service.stop();
       await schema.drop();

@@ -23,7 +23,6 @@ export function worldContext(env: Record<string, string>, needs: (path: string) 
   };
 }
 
-
 export function rulesReading(namespace: string): LoadedRule[] {
   return catalogue().rules.filter((r) => r.requires.every((p) => p.startsWith(`${namespace}.`)));
 }

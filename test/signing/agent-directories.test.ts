@@ -1,6 +1,7 @@
 // Callers' key directories: a listed key counts only with its own valid signature on the response (bound to the
 // origin it was fetched from), and the cache keeps directories as their headers say, within bounds, never makes a
 // request wait past its bound, and keeps failures only briefly.
+import { stringMatching } from '../helpers/typed-json.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifyDirectory, type DirectoryResponse } from '../../src/signing/agent-directory.ts';
@@ -80,12 +81,12 @@ describe('verifyDirectory', () => {
     });
     expect(await verifyDirectory({ ...good, body: Buffer.from('{"keys": [') })).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/^the directory is not JSON/),
+      reason: stringMatching(/^the directory is not JSON/),
     });
     const leaked = await directoryResponse([RFC8032_KEY], [RFC8032_KEY], {
       body: JSON.stringify({ keys: [RFC8032_KEY] }),
     });
-    expect(await verifyDirectory(leaked)).toMatchObject({ ok: false, reason: expect.stringMatching(/private part/) });
+    expect(await verifyDirectory(leaked)).toMatchObject({ ok: false, reason: stringMatching(/private part/) });
   });
 });
 
@@ -143,7 +144,7 @@ describe('AgentDirectories', () => {
     const started = Date.now();
     expect(await directories.get(new URL(URL_), 50)).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/within 50 ms/),
+      reason: stringMatching(/within 50 ms/),
     });
     expect(Date.now() - started).toBeLessThan(1000);
     release();

@@ -1,6 +1,7 @@
 // Web Bot Auth on incoming requests, judged without a network: the independent web-bot-auth package signs as a
 // client would, and the directory is handed in. Every way a signature can fall short is `invalid` with its
 // reason; a request without a Web Bot Auth signature is `unsigned`.
+import { stringMatching } from '../helpers/typed-json.ts';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { calculateJwkThumbprint } from 'jose';
 import { signatureHeaders } from 'web-bot-auth';
@@ -99,7 +100,7 @@ describe('verifyCallerSignature', () => {
       await signed({ offsetS: -3600, lifetimeS: 7200 }),
       trusting(rfcDirectory()),
     );
-    expect(verdict).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/replayed/) });
+    expect(verdict).toMatchObject({ status: 'invalid', reason: stringMatching(/replayed/) });
   });
 
   it('refuses a signature created in the future beyond the skew', async () => {
@@ -113,7 +114,7 @@ describe('verifyCallerSignature', () => {
     expect(verdict).toMatchObject({
       status: 'invalid',
       agent: 'https://agent.test',
-      reason: expect.stringMatching(/is not a key the directory lists/),
+      reason: stringMatching(/is not a key the directory lists/),
     });
   });
 
@@ -124,7 +125,7 @@ describe('verifyCallerSignature', () => {
       await signed(),
       trusting(directoryOf([{ jwk: stranger, keyid: KEYID }])),
     );
-    expect(verdict).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/does not verify/) });
+    expect(verdict).toMatchObject({ status: 'invalid', reason: stringMatching(/does not verify/) });
   });
 
   it('refuses a tampered component: another authority, another Signature-Agent', async () => {
@@ -132,12 +133,12 @@ describe('verifyCallerSignature', () => {
     const elsewhere = { ...request, url: 'https://other.example/api/quickscan' };
     expect(await verifyCallerSignature(elsewhere, trusting(rfcDirectory()))).toMatchObject({
       status: 'invalid',
-      reason: expect.stringMatching(/does not verify/),
+      reason: stringMatching(/does not verify/),
     });
     const swapped = { ...request, headers: { ...request.headers, 'signature-agent': '"https://agent.test/keys"' } };
     expect(await verifyCallerSignature(swapped, trusting(rfcDirectory()))).toMatchObject({
       status: 'invalid',
-      reason: expect.stringMatching(/does not verify/),
+      reason: stringMatching(/does not verify/),
     });
   });
 
