@@ -18,8 +18,13 @@ export const provider: ProbeProvider = {
     const want = (facet: string): boolean => ctx.needs(`tls.${facet}`);
     const wantDefault = want('negotiated') || want('certificate') || want('ocsp');
     const defaultRun = wantDefault ? collectDefault(net, domain, signal, want('ocsp')) : null;
-    // The default handshake (TLS 1.2 or later) is the positive control when only legacy versions are tried.
-    const modern = defaultRun?.then((d) => ['TLSv1.2', 'TLSv1.3'].includes(d.negotiated.protocol ?? ''));
+    // The default handshake (TLS 1.2 or later) is the positive control when only legacy versions are tried. A
+    // failed default handshake proves nothing modern; its failure is reported once, through `defaults`, and the
+    // control is settled either way, so a facet that never reads it leaves no rejection behind.
+    const modern = defaultRun?.then(
+      (d) => ['TLSv1.2', 'TLSv1.3'].includes(d.negotiated.protocol ?? ''),
+      () => false,
+    );
     const [defaults, versions, ciphers, features, www] = await Promise.all([
       defaultRun,
       want('versions') ? collectVersions(net, domain, signal, (key) => want(`versions.${key}`), modern) : null,
