@@ -32,14 +32,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const log = createLogger({ logLevel: process.env.DVS_LOG_LEVEL ?? 'warn' });
   const agentKey = io.config.net.agentSigning ? await loadAgentKey(io.config.dataDir) : null;
   const scanner = createScanner({ config: io.config, ruleset, providers, log, agentKey });
-  const preflight = await scanner.preflight(domain);
+  const tier = values.full ? 'full' : 'quick';
+  const preflight = await scanner.preflight(domain, tier);
   if (!preflight.ok) {
     io.stderr.write(`${preflight.text}\n`);
     return 1;
   }
   const progress = probeProgress(domain, io.stderr);
   const { observations, report } = await scanner
-    .scan(domain, values.full ? 'full' : 'quick', { onProgress: (p) => progress.onProgress(p), preflight })
+    .scan(domain, tier, { onProgress: (p) => progress.onProgress(p), preflight })
     .finally(() => progress.done());
   const saveTo = values['save-observations'];
   if (saveTo) writeFileSync(saveTo, canonicalJson(observations) + '\n');

@@ -31,11 +31,6 @@ export interface ConnectionPools {
   close(): Promise<void>;
 }
 
-/**
- * Connections per endpoint: parallel requests to one host get a few (as browsers open a handful), later ones
- * reuse them. The scan's own concurrency limit still bounds what is in flight.
- */
-export const CONNECTIONS_PER_ENDPOINT = 4;
 /** How long before the server's announced idle timeout a kept connection stops being reused. */
 const KEEP_ALIVE_MARGIN_MS = 400;
 /** How many times its host-time limit a request may take in wall time, as the scan's own ceiling allows. */
@@ -54,7 +49,11 @@ function endpointOf(url: URL, pin: ResolvedAddress): string {
   return `${url.protocol}//${pin.family === 6 ? `[${pin.address}]` : pin.address}:${port}`;
 }
 
-export function createConnectionPools(limits: PoolLimits, secureContext: SecureContext): ConnectionPools {
+export function createConnectionPools(
+  limits: PoolLimits,
+  connectionsPerEndpoint: number,
+  secureContext: SecureContext,
+): ConnectionPools {
   const pools = new Map<string, KeptPool>();
   // An endpoint that let a connection set-up (TCP and TLS handshake) run out its time limit is a fact learnt
   // once per scan: later requests to it fail at once with the same error. A silent host would otherwise cost a
@@ -66,7 +65,7 @@ export function createConnectionPools(limits: PoolLimits, secureContext: SecureC
     // undici's header and body timers are off: the request's deadline is the one limit, on host time. Its connect
     // timer stays as a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more.
     const pool = new Pool(url.origin, {
-      connections: CONNECTIONS_PER_ENDPOINT,
+      connections: connectionsPerEndpoint,
       connect: {
         lookup: pinnedLookup(pin),
         secureContext,

@@ -20,6 +20,8 @@ import type { RequestTrace } from './request-trace.ts';
 export interface HttpClientDeps {
   resolver: Resolver;
   semaphore: Semaphore;
+  /** Connections kept per endpoint (NetOptions.connectionsPerEndpoint). */
+  connectionsPerEndpoint: number;
   limits: NetLimits;
   /** Built once per Net from the trust store: building one per connection would re-parse every root. */
   secureContext: SecureContext;
@@ -254,7 +256,7 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
 
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { limits } = deps;
-  const pools = createConnectionPools(limits, deps.secureContext);
+  const pools = createConnectionPools(limits, deps.connectionsPerEndpoint, deps.secureContext);
 
   async function request(startUrl: string, opts: HttpRequestOptions = {}): Promise<HttpExchange> {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);

@@ -27,6 +27,12 @@ export interface NetOptions {
   signatureAgentUrl?: string;
   /** Record every network operation's timing and what it waited for (the bench's critical path). */
   trace?: boolean;
+  /**
+   * Connections kept per endpoint; by default as many as the scan lets requests run at once, so a request whose
+   * time limit has started never queues inside undici for a connection (under load that wait ended requests to
+   * a busy host with a timeout and changed the verdict). Fewer open fewer connections, at that risk.
+   */
+  connectionsPerEndpoint?: number;
 }
 
 /** DNS and name resolution for one scan: each name and type is asked once (dns-memo.ts). */
@@ -113,6 +119,7 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
     resolver,
     semaphore,
     limits,
+    connectionsPerEndpoint: opts.connectionsPerEndpoint ?? limits.maxConcurrentPerScan,
     secureContext,
     userAgent: config.net.userAgent,
     signer,

@@ -132,7 +132,7 @@ export class FullValidations {
     const started = process.hrtime.bigint();
     try {
       // A domain with nothing to scan is answered, and the reservation released: the token stays unused.
-      const preflight = await scanner.preflight(domain);
+      const preflight = await scanner.preflight(domain, 'full');
       if (!preflight.ok) {
         metrics.scanFinished('full', 'not_scanned', seconds(started));
         return { result: scanError(preflight.text), document: null, replayed: false };

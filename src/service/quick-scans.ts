@@ -108,7 +108,7 @@ export class QuickScans {
 
   private async scan(domain: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CachedQuickScan> {
     const { scanner, ruleset } = this.deps;
-    const preflight = await scanner.preflight(domain);
+    const preflight = await scanner.preflight(domain, 'quick');
     if (!preflight.ok) return { result: scanError(preflight.text), report: null };
     const { report } = await scanner.scan(domain, 'quick', { signal, onProgress, preflight });
     return { result: scanResult(summarise(report, ruleset), canonicalJson(report)), report };

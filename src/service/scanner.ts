@@ -39,7 +39,8 @@ export interface ScanCall {
 }
 
 export interface Scanner {
-  preflight(domain: string): Promise<Preflight>;
+  /** The check before a scan of `tier` (its network is the scan's, sized for the tier). */
+  preflight(domain: string, tier: Tier): Promise<Preflight>;
   scan(domain: string, tier: Tier, call?: ScanCall): Promise<ScanOutcome>;
 }
 
@@ -52,6 +53,9 @@ export type ProgressListener = (progress: ScanProgress) => void;
  * it the scan ends whatever the host clock says.
  */
 const WALL_CEILING = 3;
+
+/** Connections a Quick Scan keeps per endpoint, as a browser opens a handful to a host. */
+export const QUICK_CONNECTIONS_PER_HOST = 4;
 
 /**
  * The scan's budget on host time (see net/host-clock.ts): a scan that waited on a busy CPU, not on its hosts,
@@ -115,10 +119,14 @@ async function refusal(net: ScanNet, domain: string): Promise<Extract<Preflight,
 export function createScanner(deps: ScannerDeps): Scanner {
   const { config } = deps;
   const directory = `${config.baseUrl}/.well-known/http-message-signatures-directory`;
-  const netOptions = deps.agentKey ? { agentKey: deps.agentKey, signatureAgentUrl: directory } : {};
+  const signing = deps.agentKey ? { agentKey: deps.agentKey, signatureAgentUrl: directory } : {};
+  // A Quick Scan keeps its connection budget (test/scan/quick-tier-cost.test.ts) with a few per host; a Full
+  // Validation keeps one per request it may have in flight (see NetOptions.connectionsPerEndpoint).
+  const netFor = (tier: Tier) =>
+    createNet(config, tier === 'quick' ? { ...signing, connectionsPerEndpoint: QUICK_CONNECTIONS_PER_HOST } : signing);
   return {
-    async preflight(domain) {
-      const net = createNet(config, netOptions);
+    async preflight(domain, tier) {
+      const net = netFor(tier);
       const refused = await refusal(net, domain);
       if (!refused) return { ok: true, net };
       await net.close();
@@ -126,7 +134,7 @@ export function createScanner(deps: ScannerDeps): Scanner {
     },
     async scan(domain, tier, { signal, onProgress, preflight } = {}) {
       // The pre-scan check's network is reused, so its DNS questions are not asked again.
-      const net = (preflight?.ok === true ? preflight.net : undefined) ?? createNet(config, netOptions);
+      const net = (preflight?.ok === true ? preflight.net : undefined) ?? netFor(tier);
       // Waiting for a slot is not part of the scan's budget; a refusal (ScansBusyError) reaches the caller.
       let release: () => void = () => undefined;
       try {

@@ -160,8 +160,10 @@ describe('the report schema (schemas/report.schema.json)', () => {
   addFormats.default(ajv);
   const schemaFile = (name: string) =>
     JSON.parse(readFileSync(path.join(REPO_ROOT, 'schemas', name), 'utf8')) as Record<string, unknown>;
-  // The report refers to the certificate schema's $defs (domain, sha256) by its relative URI.
-  ajv.addSchema(schemaFile('certificate.schema.json'));
+  // The report refers to the certificate schema's $defs (domain, sha256) by its relative URI, and the
+  // certificate to its transparency-log proof.
+  for (const name of ['certificate.schema.json', 'api/log-inclusion.json', 'api/tree-head.json'])
+    ajv.addSchema(schemaFile(name));
   const validate = ajv.compile(schemaFile('report.schema.json'));
 
   it('admits every golden report and a fresh one', () => {

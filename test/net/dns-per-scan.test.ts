@@ -50,7 +50,7 @@ it.each(['quick', 'full'] as const)(
   'a %s scan asks each name and type once, its pre-scan check included',
   async (tier) => {
     asked.length = 0;
-    const preflight = await scanner.preflight('good.test');
+    const preflight = await scanner.preflight('good.test', tier);
     expect(preflight.ok).toBe(true);
     const { report } = await scanner.scan('good.test', tier, { preflight });
     expect(report.verdict).toBe('CERTIFIED');

@@ -30,7 +30,7 @@ it('gives INCOMPLETE, with every probe timed out, when the resolver never answer
     log: { debug() {}, info() {}, warn() {} },
     agentKey: null,
   });
-  expect(await scanner.preflight('good.test')).toEqual({ ok: true });
+  expect(await scanner.preflight('good.test', 'full')).toMatchObject({ ok: true });
   const { report, observations } = await scanner.scan('good.test', 'full');
   expect(report.verdict).toBe('INCOMPLETE');
   expect(new Set(Object.values(observations.probes).map((p) => p.status))).toEqual(new Set(['timeout']));

@@ -2,6 +2,7 @@
 // the fixture internet it opens at most QUICK_BUDGET TCP connections (counted by the sites' listeners, so a kept
 // connection serving several requests counts once), while Full Validation opens far more. The quick tier is
 // chosen to predict the full verdict within that budget (quick-predicts-full.test.ts).
+import { QUICK_CONNECTIONS_PER_HOST } from '../../src/service/scanner.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,7 +27,8 @@ beforeAll(async () => {
 /** What a scan of good.test costs: the TCP connections the world's sites accepted, and the requests made. */
 async function cost(tier: 'quick' | 'full') {
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cost-')) });
-  const net = createNet(config);
+  // Sized as the scanner sizes a Quick Scan's network.
+  const net = createNet(config, tier === 'quick' ? { connectionsPerEndpoint: QUICK_CONNECTIONS_PER_HOST } : {});
   let requests = 0;
   const counted: Net = { ...net, request: (url, opts) => (requests++, net.request(url, opts)) };
   const before = world.connections();
