@@ -46,12 +46,15 @@ export async function removeKeys(prefix: string): Promise<void> {
   }
 }
 
-/** A redis:// URL of a local port that nothing listens on. */
+/**
+ * A redis:// URL whose port drops every connection at once. The port stays held for the rest of the run: a port
+ * bound and let go could be taken by another process before the test connects to it.
+ */
 export async function deadRedisUrl(): Promise<string> {
-  const server = net.createServer();
+  const server = net.createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
   const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
   return `redis://127.0.0.1:${port}`;
 }
 
