@@ -20,7 +20,7 @@ import type { RequestTrace } from './request-trace.ts';
 export interface HttpClientDeps {
   resolver: Resolver;
   semaphore: Semaphore;
-  /** Connections kept per endpoint (NetOptions.connectionsPerEndpoint). */
+  /** Connections kept per endpoint: the scan's concurrency (NetOptions.concurrency). */
   connectionsPerEndpoint: number;
   limits: NetLimits;
   /** Built once per Net from the trust store: building one per connection would re-parse every root. */

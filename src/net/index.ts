@@ -28,11 +28,11 @@ export interface NetOptions {
   /** Record every network operation's timing and what it waited for (the bench's critical path). */
   trace?: boolean;
   /**
-   * Connections kept per endpoint; by default as many as the scan lets requests run at once, so a request whose
-   * time limit has started never queues inside undici for a connection (under load that wait ended requests to
-   * a busy host with a timeout and changed the verdict). Fewer open fewer connections, at that risk.
+   * Requests and handshakes in flight at once, and connections kept per endpoint; the configured bound if unset
+   * or larger. The two are one number so that a request whose time limit has started never queues inside undici
+   * for a connection (under load that wait ended requests to a busy host with a timeout and changed the verdict).
    */
-  connectionsPerEndpoint?: number;
+  concurrency?: number;
 }
 
 /** DNS and name resolution for one scan: each name and type is asked once (dns-memo.ts). */
@@ -106,7 +106,8 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
   const policy = createAddressPolicy(config.net.allowNetworks);
   const rawDns = createDnsClient({ servers: config.net.dnsServers, timeoutMs: limits.dnsTimeoutMs });
   const { dns, resolver } = trace ? tracedLookups(rawDns, policy, trace) : memoisedLookups(rawDns, policy);
-  const semaphore = createSemaphore(limits.maxConcurrentPerScan);
+  const concurrency = Math.min(opts.concurrency ?? limits.maxConcurrentPerScan, limits.maxConcurrentPerScan);
+  const semaphore = createSemaphore(concurrency);
   const ca = loadTrustStore(config.net.extraCaFile);
   const signer = opts.agentKey
     ? createWebBotAuthSigner(
@@ -119,7 +120,7 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
     resolver,
     semaphore,
     limits,
-    connectionsPerEndpoint: opts.connectionsPerEndpoint ?? limits.maxConcurrentPerScan,
+    connectionsPerEndpoint: concurrency,
     secureContext,
     userAgent: config.net.userAgent,
     signer,

@@ -54,8 +54,8 @@ export type ProgressListener = (progress: ScanProgress) => void;
  */
 const WALL_CEILING = 3;
 
-/** Connections a Quick Scan keeps per endpoint, as a browser opens a handful to a host. */
-export const QUICK_CONNECTIONS_PER_HOST = 4;
+/** Requests a Quick Scan keeps in flight, and connections per host, as a browser opens a handful to a host. */
+export const QUICK_CONCURRENCY = 4;
 
 /**
  * The scan's budget on host time (see net/host-clock.ts): a scan that waited on a busy CPU, not on its hosts,
@@ -120,10 +120,10 @@ export function createScanner(deps: ScannerDeps): Scanner {
   const { config } = deps;
   const directory = `${config.baseUrl}/.well-known/http-message-signatures-directory`;
   const signing = deps.agentKey ? { agentKey: deps.agentKey, signatureAgentUrl: directory } : {};
-  // A Quick Scan keeps its connection budget (test/scan/quick-tier-cost.test.ts) with a few per host; a Full
-  // Validation keeps one per request it may have in flight (see NetOptions.connectionsPerEndpoint).
+  // A Quick Scan keeps its connection budget (test/scan/quick-tier-cost.test.ts) with fewer requests in flight,
+  // hence fewer connections per host (see NetOptions.concurrency).
   const netFor = (tier: Tier) =>
-    createNet(config, tier === 'quick' ? { ...signing, connectionsPerEndpoint: QUICK_CONNECTIONS_PER_HOST } : signing);
+    createNet(config, tier === 'quick' ? { ...signing, concurrency: QUICK_CONCURRENCY } : signing);
   return {
     async preflight(domain, tier) {
       const net = netFor(tier);

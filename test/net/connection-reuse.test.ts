@@ -58,8 +58,8 @@ describe('connection reuse', () => {
     await Promise.all([net.close(), other.close()]);
   });
 
-  it('opens at most connectionsPerEndpoint connections to one endpoint for parallel requests', async () => {
-    const net = createNet(config(), { connectionsPerEndpoint: 3 });
+  it('opens at most as many connections to one endpoint as the scan lets requests run at once', async () => {
+    const net = createNet(config(), { concurrency: 3 });
     const ports = await Promise.all(Array.from({ length: 8 }, () => port(net, '/slow')));
     expect(new Set(ports).size).toBe(3);
     await net.close();

@@ -2,7 +2,7 @@
 // the fixture internet it opens at most QUICK_BUDGET TCP connections (counted by the sites' listeners, so a kept
 // connection serving several requests counts once), while Full Validation opens far more. The quick tier is
 // chosen to predict the full verdict within that budget (quick-predicts-full.test.ts).
-import { QUICK_CONNECTIONS_PER_HOST } from '../../src/service/scanner.ts';
+import { QUICK_CONCURRENCY } from '../../src/service/scanner.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ beforeAll(async () => {
 async function cost(tier: 'quick' | 'full') {
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-cost-')) });
   // Sized as the scanner sizes a Quick Scan's network.
-  const net = createNet(config, tier === 'quick' ? { connectionsPerEndpoint: QUICK_CONNECTIONS_PER_HOST } : {});
+  const net = createNet(config, tier === 'quick' ? { concurrency: QUICK_CONCURRENCY } : {});
   let requests = 0;
   const counted: Net = { ...net, request: (url, opts) => (requests++, net.request(url, opts)) };
   const before = world.connections();
