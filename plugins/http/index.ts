@@ -4,9 +4,10 @@ import schema from '../../schemas/observations/http.json' with { type: 'json' };
 import type { ProbeContext, ProbeProvider } from '../../src/engine/types.ts';
 import { siteUrl } from '../../src/net/site-url.ts';
 import { followChain } from './fetch-chain.ts';
-import { buildCookies, buildHtml, buildResponse, buildSecurityHeaders } from './facets-main.ts';
+import { buildCookies, buildPage, buildResponse, buildSecurityHeaders } from './facets-main.ts';
 import { probeCors } from './probe-cors.ts';
 import { probeCanonical, probeMethods, probeTiming } from './probe-extras.ts';
+import { probeManifest } from './probe-manifest.ts';
 import { probeMarkdown } from './probe-markdown.ts';
 import { probeNotFound } from './probe-not-found.ts';
 import type { HttpObservations } from './types.ts';
@@ -23,6 +24,7 @@ const READ_HOME_PAGE: readonly Facet[] = [
   'not_found',
   'timing',
   'canonical',
+  'manifest',
 ];
 
 /** The Accept header of a browser navigation, so the site serves what a person would get. */
@@ -51,21 +53,25 @@ export async function collectHttp(domain: string, ctx: ProbeContext): Promise<Ht
   if (methods) out.methods = methods;
   if (!page) return out;
 
-  const html = wants('html') || wants('markdown') || wants('canonical') ? buildHtml(page) : null;
+  const parsed = wants('html') || wants('markdown') || wants('canonical') || wants('manifest') ? buildPage(page) : null;
+  const html = parsed?.html ?? null;
   const last = page.exchanges.at(-1) ?? null;
   if (wants('response')) out.response = buildResponse(page, ctx.observedAt);
   if (wants('security_headers')) out.security_headers = buildSecurityHeaders(page);
   if (wants('cookies')) out.cookies = buildCookies(page, ctx.observedAt);
   if (html && wants('html')) out.html = html;
 
-  const [markdown, notFound, canonical] = await Promise.all([
+  const pageUrl = page.chain.hops.at(-1)?.url ?? null;
+  const [markdown, notFound, canonical, manifest] = await Promise.all([
     wants('markdown') ? probeMarkdown(net, domain, html?.markdown_alternate ?? null, signal) : skip,
     wants('not_found') ? probeNotFound(net, domain, last, signal) : skip,
     wants('canonical') ? probeCanonical(net, domain, html?.canonical_url ?? null, signal) : skip,
+    wants('manifest') ? probeManifest(ctx, domain, parsed?.manifestLink ?? null, pageUrl) : skip,
   ]);
   if (markdown) out.markdown = markdown;
   if (notFound) out.not_found = notFound;
   if (canonical) out.canonical = canonical;
+  if (manifest) out.manifest = manifest;
   // Timing runs last and alone, so the samples are not taken while this probe's other requests are in flight.
   if (wants('timing')) out.timing = await probeTiming(net, last, signal);
   return out;
