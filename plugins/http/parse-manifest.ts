@@ -24,6 +24,11 @@ type Icon = Processed['icons'][number];
 
 export const DISPLAY_MODES = ['fullscreen', 'standalone', 'minimal-ui', 'browser'] as const;
 export const ICON_PURPOSES = ['monochrome', 'maskable', 'any'] as const;
+type DisplayMode = (typeof DISPLAY_MODES)[number];
+type Purpose = (typeof ICON_PURPOSES)[number];
+
+const isDisplayMode = (s: string): s is DisplayMode => (DISPLAY_MODES as readonly string[]).includes(s);
+const isPurpose = (s: string): s is Purpose => (ICON_PURPOSES as readonly string[]).includes(s);
 
 /** Text kept from a manifest is cut to this many characters, so a hostile file cannot inflate the evidence. */
 const MAX_TEXT = 200;
@@ -125,13 +130,12 @@ class Processor {
     return scope;
   }
 
-  display(): string {
+  display(): DisplayMode {
     if (!this.has('display')) return 'browser';
     const v = this.json.display;
     if (typeof v !== 'string') return (this.ignore('display', 'not_string', v), 'browser');
     const mode = strip(v).toLowerCase();
-    if (!(DISPLAY_MODES as readonly string[]).includes(mode))
-      return (this.ignore('display', 'unknown_mode', v), 'browser');
+    if (!isDisplayMode(mode)) return (this.ignore('display', 'unknown_mode', v), 'browser');
     return mode;
   }
 
@@ -169,9 +173,9 @@ class Processor {
       essence = parseContentType(type).mediaType;
       if (essence === null) return (this.ignore(`${member}.type`, 'invalid_mime_type', type), null);
     }
-    let purposes: string[] = ['any'];
+    let purposes: Purpose[] = ['any'];
     if (typeof purpose === 'string') {
-      const known = purpose.split(/[\t\n\f\r ]+/).filter((k) => (ICON_PURPOSES as readonly string[]).includes(k));
+      const known = purpose.split(/[\t\n\f\r ]+/).filter(isPurpose);
       if (known.length === 0) return (this.ignore(`${member}.purpose`, 'unknown_purpose', purpose), null);
       purposes = [...new Set(known)];
     }
