@@ -252,6 +252,7 @@ describe('http probe in the fixture world', () => {
     expect(o.manifest).toMatchObject({ published: true, json: 'object', name: null, short_name: null });
     expect(o.manifest!.ignored).toEqual([
       { member: 'start_url', reason: 'cross_origin', value: 'https://app.example.net/start' },
+      { member: 'scope', reason: 'start_url_outside', value: '/app/' },
       { member: 'display', reason: 'unknown_mode', value: 'app' },
       { member: 'icons[1].sizes', reason: 'invalid_sizes', value: '192' },
       { member: 'icons[2].purpose', reason: 'unknown_purpose', value: 'splash' },
@@ -367,6 +368,7 @@ describe('http rules over the fixture world', () => {
       [
         'metadata.manifest.named',
         'metadata.manifest.start_url_kept',
+        'metadata.manifest.scope_kept',
         'metadata.manifest.display_known',
         'metadata.manifest.icons_kept',
       ],
