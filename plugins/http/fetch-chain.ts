@@ -60,7 +60,10 @@ export async function followChain(
       url,
       status: ex.status,
       location: target?.href ?? null,
-      strict_transport_security: url.startsWith('https:') ? (ex.headers['strict-transport-security'] ?? null) : null,
+      // Only the first field line counts (RFC 6797 section 8.1).
+      strict_transport_security: url.startsWith('https:')
+        ? (ex.fieldLines['strict-transport-security']?.[0] ?? null)
+        : null,
     });
     if (!REDIRECTS.has(ex.status) || target === null || (target.protocol !== 'http:' && target.protocol !== 'https:'))
       break;

@@ -78,21 +78,21 @@ function parseTarget(text: string, base: URL | null, invalid: 'bad_url' | 'bad_r
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): {
   headers: Record<string, string>;
-  setCookies: string[];
+  fieldLines: Record<string, string[]>;
   bytes: number;
 } {
   const headers: Record<string, string> = {};
-  let setCookies: string[] = [];
+  const fieldLines: Record<string, string[]> = {};
   let bytes = 0;
   for (const [rawName, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
     const values = Array.isArray(value) ? value : [value];
     bytes += values.reduce((sum, v) => sum + name.length + v.length + 4, 0);
-    if (name === 'set-cookie') setCookies = values;
-    else headers[name] = values.join(', ');
+    fieldLines[name] = [...(fieldLines[name] ?? []), ...values];
+    if (name !== 'set-cookie') headers[name] = fieldLines[name].join(', ');
   }
-  return { headers, setCookies, bytes };
+  return { headers, fieldLines, bytes };
 }
 
 /** The method of the next hop (RFC 9110 section 15.4: 303, and 301/302 after POST, become GET). */
@@ -189,14 +189,14 @@ async function finish(
   cap: number,
   ttfbMs: number,
 ): Promise<HttpExchange> {
-  const { headers, setCookies, bytes } = flattenHeaders(response.headers);
+  const { headers, fieldLines, bytes } = flattenHeaders(response.headers);
   const contentEncoding = headers['content-encoding']?.trim().toLowerCase() || null;
   const read = await readCappedBody(response.body, cap, x.opts.decompress ? contentEncoding : null);
   return {
     url: x.url.href,
     status: response.statusCode,
     headers,
-    setCookies,
+    fieldLines,
     headerBytes: bytes,
     body: read.body,
     truncated: read.truncated,

@@ -84,6 +84,7 @@ beforeAll(async () => {
         res.writeHead(200, {
           'content-type': 'text/plain',
           'set-cookie': ['a=1', 'b=2'],
+          'strict-transport-security': ['max-age=1', 'max-age=2; includeSubDomains'],
           'x-ua': req.headers['user-agent'] ?? '',
         });
         res.end('hello');
@@ -192,8 +193,12 @@ describe('http client: policy and pinning', () => {
     });
     expect(ok.body.toString()).toBe('hello');
     expect(ok.headers['x-ua']).toBe('dvs-net-test/1');
-    expect(ok.setCookies).toEqual(['a=1', 'b=2']);
+    expect(ok.fieldLines['set-cookie']).toEqual(['a=1', 'b=2']);
     expect(ok.headers['set-cookie']).toBeUndefined();
+    // Repeated lines stay apart in fieldLines (RFC 6797 section 8.1 reads the first) and are joined in headers.
+    expect(ok.fieldLines['strict-transport-security']).toEqual(['max-age=1', 'max-age=2; includeSubDomains']);
+    expect(ok.headers['strict-transport-security']).toBe('max-age=1, max-age=2; includeSubDomains');
+    expect(ok.fieldLines['x-ua']).toEqual(['dvs-net-test/1']);
     expect(ok.chain).toEqual([
       { url: `http://site.test:${site.port}/hello`, status: 200, location: null, address: '127.0.0.2' },
     ]);
