@@ -108,7 +108,12 @@ export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet 
 
 export function buildCookies(result: ChainResult, observedAt: string): CookiesFacet {
   const items = result.exchanges.flatMap((ex, i) =>
-    parseCookiesOf(ex.fieldLines['set-cookie'] ?? [], result.chain.hops[i]!.url, i === result.exchanges.length - 1, observedAt),
+    parseCookiesOf(
+      ex.fieldLines['set-cookie'] ?? [],
+      result.chain.hops[i]!.url,
+      i === result.exchanges.length - 1,
+      observedAt,
+    ),
   );
   return { count: items.length, items };
 }

@@ -55,7 +55,12 @@ describe('parseHsts: the examples of RFC 6797 section 6.2', () => {
     ['max-age=0', 0, false],
     ['max-age=0; includeSubDomains', 0, true],
   ])('%s', (text, maxAge, sub) => {
-    expect(parseHsts([text])).toMatchObject({ valid: true, max_age: maxAge, include_subdomains: sub, parse_errors: [] });
+    expect(parseHsts([text])).toMatchObject({
+      valid: true,
+      max_age: maxAge,
+      include_subdomains: sub,
+      parse_errors: [],
+    });
   });
 });
 
