@@ -81,10 +81,10 @@ beforeAll(async () => {
     const url = new URL(req.url!, 'http://x');
     switch (url.pathname) {
       case '/hello':
+        res.setHeader('strict-transport-security', ['max-age=1', 'max-age=2; includeSubDomains']);
         res.writeHead(200, {
           'content-type': 'text/plain',
           'set-cookie': ['a=1', 'b=2'],
-          'strict-transport-security': ['max-age=1', 'max-age=2; includeSubDomains'],
           'x-ua': req.headers['user-agent'] ?? '',
         });
         res.end('hello');
