@@ -48,7 +48,15 @@ export class CookieStore {
     this.clock += 1;
     if (c.lifetime_s !== null && c.lifetime_s <= 0) return;
     const { value } = parseCookiePair(header);
-    this.jar.push({ name: c.name, value, domain, hostOnly, path, secure: c.secure, created: old?.created ?? this.clock });
+    this.jar.push({
+      name: c.name,
+      value,
+      domain,
+      hostOnly,
+      path,
+      secure: c.secure,
+      created: old?.created ?? this.clock,
+    });
   }
 
   /** The cookie-string sent to a URL (section 5.8.3): longer paths first, then older first; a nameless cookie is
