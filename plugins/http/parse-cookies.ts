@@ -51,7 +51,10 @@ export interface CookiePair {
   rejected: string | null;
 }
 
-/** Section 5.6 steps 1 to 5. The probe keeps no values; the value is read because the size limit counts it. */
+/**
+ * Section 5.6 steps 1 to 5. The probe records no values; the value is returned because the size limit counts it,
+ * and the cookie suites compare the cookie-string a user agent would send.
+ */
 export function parseCookiePair(header: string): CookiePair {
   if (hasControl(header)) return { name: '', value: '', rejected: 'set-cookie-string: holds a control character' };
   const semi = header.indexOf(';');
