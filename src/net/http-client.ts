@@ -16,6 +16,7 @@ import { toNetError } from './errors.ts';
 import { createConnectionPools, type ConnectionPools, type KeptPool } from './connection-pools.ts';
 import { onAbort } from './on-abort.ts';
 import type { RequestTrace } from './request-trace.ts';
+import { locationOf } from './location.ts';
 
 export interface HttpClientDeps {
   resolver: Resolver;
@@ -231,7 +232,7 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
     try {
       const response = await sendHop(deps, pools, x);
       const ttfbMs = x.deadline.elapsed() - hopStarted;
-      const location = typeof response.headers.location === 'string' ? response.headers.location : null;
+      const location = locationOf(response.headers.location);
       x.chain.push({ url: x.url.href, status: response.statusCode, location, address: x.pin.address });
       if (x.opts.followRedirects && REDIRECTS.has(response.statusCode) && location !== null) {
         drain(response.body);

@@ -93,6 +93,16 @@ beforeAll(async () => {
         res.writeHead(302, { location: `http://evil.test:${evil.port}/` });
         res.end();
         return;
+      case '/two-locations':
+        res.setHeader('location', ['/hello?first', '/hello?second']);
+        res.writeHead(302);
+        res.end();
+        return;
+      case '/same-location-twice':
+        res.setHeader('location', ['/hello?twice', '/hello?twice']);
+        res.writeHead(302);
+        res.end();
+        return;
       case '/relative':
         res.writeHead(301, { location: '/hello?from=relative' });
         res.end();
@@ -238,6 +248,17 @@ describe('http client: policy and pinning', () => {
       followRedirects: true,
     });
     expect(post.body.toString()).toBe('GET');
+  });
+
+  it('follows a Location only when its field lines name one target (RFC 9110 section 10.2.2)', async () => {
+    const net = createNet(config());
+    const two = await net.request(`http://site.test:${site.port}/two-locations`, { followRedirects: true });
+    expect(two.status).toBe(302);
+    expect(two.chain).toHaveLength(1);
+    expect(two.chain[0]!.location).toBeNull();
+    expect(two.fieldLines['location']).toEqual(['/hello?first', '/hello?second']);
+    const same = await net.request(`http://site.test:${site.port}/same-location-twice`, { followRedirects: true });
+    expect(same.url).toBe(`http://site.test:${site.port}/hello?twice`);
   });
 
   it('stops redirect loops and odd or unsupported redirect targets', async () => {
