@@ -48,9 +48,10 @@ function judge(planned: PlannedRule, view: PlannedDocument): RuleResult {
   const missing = view.unevaluable(planned);
   if (missing !== null) return resultOf(rule, 'error', observed, missing);
   const { when, check } = rule.compiled;
+  view.select(planned);
   try {
-    if (when !== null && !truthy(when(view.doc))) return resultOf(rule, 'not_applicable', observed);
-    return resultOf(rule, truthy(check(view.doc)) ? 'pass' : 'fail', observed);
+    if (when !== null && !truthy(when(view))) return resultOf(rule, 'not_applicable', observed);
+    return resultOf(rule, truthy(check(view)) ? 'pass' : 'fail', observed);
   } catch (err) {
     return resultOf(rule, 'error', observed, `evaluation failed: ${(err as Error).message}`.slice(0, 500));
   }
