@@ -119,9 +119,9 @@ export function canonicalJson(value: unknown): string {
     return write(value);
   } catch (err) {
     // A refused value, or a cycle (the writer recursed until the stack ran out): the checked walk names it.
-    if (err !== REFUSED && !(err instanceof RangeError)) throw err;
+    if (err !== REFUSED && !(err instanceof RangeError)) throw err as Error;
     assertPlain(value, '$', new Set());
-    throw err === REFUSED ? new CanonicalJsonError('not plain JSON data') : err;
+    throw err === REFUSED ? new CanonicalJsonError('not plain JSON data') : (err as RangeError);
   }
 }
 
