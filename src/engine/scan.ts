@@ -3,6 +3,7 @@
 // against their schema before any rule sees it.
 import { performance } from 'node:perf_hooks';
 import { NetError, type Net } from '../net/types.ts';
+import { canonicalJson, sha256Hex } from '../lib/canonical-json.ts';
 import { evaluate, rulesOfTier } from './evaluate.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { Observations, ProbeRun, ProbeStatus, Report, ScanProvider, Tier } from './types.ts';
@@ -44,6 +45,11 @@ export interface ScanProgress {
 
 export interface ScanOutcome {
   observations: Observations;
+  /**
+   * The observations' canonical JSON (RFC 8785): the text evidence_digest names, made once for the digest and for
+   * whoever keeps or writes the evidence.
+   */
+  evidence: string;
   report: Report;
 }
 
@@ -144,7 +150,8 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
       observations.probes[name] = run;
       if (data !== undefined) observations[name] = data;
     }
-    return { observations, report: evaluate(observations, ruleset, tier) };
+    const evidence = canonicalJson(observations);
+    return { observations, evidence, report: evaluate(observations, ruleset, tier, sha256Hex(evidence)) };
   } finally {
     clearTimeout(timer);
     deadline.abort();
