@@ -70,6 +70,23 @@ export function observedAt(now: Date): string {
   return new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/** The evidence of the probe runs, canonicalised once (for its digest and its keepers), and the report on it. */
+function judged(
+  domain: string,
+  at: string,
+  runs: [string, ProbeRun, unknown][],
+  ruleset: Ruleset,
+  tier: Tier,
+): ScanOutcome {
+  const observations: Observations = { target: { domain, observed_at: at }, probes: {} };
+  for (const [name, run, data] of runs.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    observations.probes[name] = run;
+    if (data !== undefined) observations[name] = data;
+  }
+  const evidence = canonicalJson(observations);
+  return { observations, evidence, report: evaluate(observations, ruleset, tier, sha256Hex(evidence)) };
+}
+
 export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promise<ScanOutcome> {
   const { ruleset, log } = opts;
   const plan = planScan(ruleset, opts.providers, tier);
@@ -145,13 +162,7 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
 
   try {
     const runs = await Promise.race([Promise.all(plan.providers.map(runAndTell)), aborted]);
-    const observations: Observations = { target: { domain, observed_at: at }, probes: {} };
-    for (const [name, run, data] of runs.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-      observations.probes[name] = run;
-      if (data !== undefined) observations[name] = data;
-    }
-    const evidence = canonicalJson(observations);
-    return { observations, evidence, report: evaluate(observations, ruleset, tier, sha256Hex(evidence)) };
+    return judged(domain, at, runs, ruleset, tier);
   } finally {
     clearTimeout(timer);
     deadline.abort();

@@ -173,7 +173,7 @@ describe('canonicalJson properties', () => {
 });
 
 /** The `canonicalize` package's answer, or that it refused. */
-function reference(value: unknown): string | 'refused' {
+function reference(value: unknown): string {
   try {
     return canonicalize(value) ?? 'refused';
   } catch {
@@ -181,7 +181,7 @@ function reference(value: unknown): string | 'refused' {
   }
 }
 
-function ours(value: unknown): string | 'refused' {
+function ours(value: unknown): string {
   try {
     return canonicalJson(value);
   } catch (err) {
@@ -213,7 +213,7 @@ describe('canonicalJson against the canonicalize package, its independent implem
   const number = fc.oneof(
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.integer(),
-    fc.constantFrom(-0, 5e-324, 1e21, 1e-7, 9007199254740993),
+    fc.constantFrom(-0, 5e-324, 1e21, 1e-7, 9007199254740991),
   );
   const value = fc.letrec<{ json: unknown }>((tie) => ({
     json: fc.oneof(
