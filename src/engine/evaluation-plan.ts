@@ -1,31 +1,50 @@
 // What judging a tier costs per document, worked out once per ruleset: every observation path the tier's rules
 // require and read, numbered, so a document's presence checks, var lookups and bounded observed values are
 // computed once per path however many rules share it, and a rule's evaluation is a walk over small index lists.
-import type { RootInput } from './compile.ts';
+import type { Compiled, RootInput } from './compile.ts';
 import { bounded, valueAt } from './observed.ts';
-import type { LoadedRule, ProbeRun } from './types.ts';
+import type { Level, LoadedRule, ProbeRun } from './types.ts';
 
 interface RequiredPath {
-  segments: readonly string[];
+  /** Its index among the plan's paths. */
+  at: number;
   namespace: string;
   /** The error reason when the path is absent, written once. */
   missing: string;
 }
 
-interface ReadPath {
+/**
+ * A path the plan looks up, with every prefix of it before it (`dns`, `dns.spf`, `dns.spf.parsed`): each is one
+ * step from its parent's value, so a path shared by many rules, or a prefix shared by many paths, is read once.
+ */
+interface PlanPath {
   path: string;
   segments: readonly string[];
+  /** The prefix's index, or -1 below the document itself. */
+  parent: number;
+  /** The last segment. */
+  key: string;
   /** Shown in results' `observed` (a path of some rule's `reads`). */
   shown: boolean;
   /**
-   * A step names a member every object inherits (`constructor`, `toString`...): json-logic's lookup finds it
-   * where the observed value (own properties only) does not, so the two are looked up apart.
+   * The key names a member every object inherits (`constructor`, `toString`...): json-logic's lookup finds it
+   * where the observed value and the presence check (own properties only) do not, so those look it up apart.
    */
   inherited: boolean;
 }
 
+/**
+ * A rule as the evaluation loop reads it: what a result names and the compiled logic, copied out of the loaded
+ * rule (whose shape varies with its optional fields) into objects of one shape, so each read is a plain load.
+ */
 export interface PlannedRule {
-  rule: LoadedRule;
+  id: string;
+  version: number;
+  level: Level;
+  when: Compiled | null;
+  check: Compiled;
+  /** The keys of its `observed`, in order. */
+  keys: readonly string[];
   /** Indices into the plan's required paths, in the rule's order. */
   requires: readonly number[];
   /** Indices into the plan's paths of the rule's `reads` (sorted): the keys of its `observed`. */
@@ -37,35 +56,39 @@ export interface PlannedRule {
 export interface EvaluationPlan {
   rules: readonly PlannedRule[];
   required: readonly RequiredPath[];
-  paths: readonly ReadPath[];
+  paths: readonly PlanPath[];
 }
 
 export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
   const requiredIndex = new Map<string, number>();
   const pathIndex = new Map<string, number>();
   const required: RequiredPath[] = [];
-  const paths: ReadPath[] = [];
+  const paths: PlanPath[] = [];
   const indexOf = (path: string, shown: boolean): number => {
     let i = pathIndex.get(path);
     if (i === undefined) {
       const segments = path.split('.');
-      i = paths.push({ path, segments, shown, inherited: segments.some((s) => s in Object.prototype) }) - 1;
+      const key = segments[segments.length - 1]!;
+      const parent = segments.length > 1 ? indexOf(segments.slice(0, -1).join('.'), false) : -1;
+      i = paths.push({ path, segments, parent, key, shown, inherited: key in Object.prototype }) - 1;
       pathIndex.set(path, i);
     } else if (shown) paths[i]!.shown = true;
     return i;
   };
   const planned = rules.map((rule): PlannedRule => {
-    const requires = rule.compiled.requires.map(({ path, namespace, segments }) => {
+    const requires = rule.compiled.requires.map(({ path, namespace }) => {
       let i = requiredIndex.get(path);
       if (i === undefined) {
-        i = required.push({ segments, namespace, missing: `missing observation ${path}` }) - 1;
+        i = required.push({ at: indexOf(path, false), namespace, missing: `missing observation ${path}` }) - 1;
         requiredIndex.set(path, i);
       }
       return i;
     });
     const reads = rule.reads.map((path) => indexOf(path, true));
     const vars = rule.compiled.paths.map((path) => indexOf(path, false));
-    return { rule, requires, reads, vars };
+    const { id, version, level } = rule;
+    const { when, check } = rule.compiled;
+    return { id, version, level, when, check, keys: rule.reads, requires, reads, vars };
   });
   return { rules: planned, required, paths };
 }
@@ -101,25 +124,25 @@ export class PlannedDocument implements RootInput {
     readonly doc: Record<string, unknown>,
   ) {
     const { paths, required } = plan;
-    this.values = new Array<unknown>(paths.length);
-    this.shown = new Array<unknown>(paths.length);
-    for (let i = 0; i < paths.length; i++) {
+    const n = paths.length;
+    this.values = new Array<unknown>(n);
+    this.shown = new Array<unknown>(n);
+    // Whether every step to the value was an own, not inherited, property of an object: then json-logic's value
+    // is also the observed one (null where missing) and the presence check's.
+    const plain = new Array<boolean>(n);
+    for (let i = 0; i < n; i++) {
       const p = paths[i]!;
-      // One walk gives both values while every step is an object: then own and looked-up properties agree.
-      let cur: unknown = doc;
-      let plain = !p.inherited;
-      for (let s = 0; s < p.segments.length; s++) {
-        if (cur === null || cur === undefined) {
-          cur = undefined;
-          break;
-        }
-        if (typeof cur !== 'object') plain = false;
-        cur = (cur as Record<string, unknown>)[p.segments[s]!];
-        if (cur === undefined) break;
+      const from: unknown = p.parent < 0 ? doc : this.values[p.parent];
+      let ownSteps = p.parent < 0 || plain[p.parent]!;
+      let value: unknown;
+      if (from !== null && from !== undefined) {
+        if (typeof from !== 'object' || p.inherited) ownSteps = false;
+        value = (from as Record<string, unknown>)[p.key];
+        if (typeof value === 'function') ownSteps = false;
       }
-      if (typeof cur === 'function') plain = false;
-      this.values[i] = cur;
-      if (p.shown) this.shown[i] = bounded(plain ? (cur ?? null) : valueAt(doc, p.segments));
+      this.values[i] = value;
+      plain[i] = ownSteps;
+      if (p.shown) this.shown[i] = bounded(ownSteps ? (value ?? null) : valueAt(doc, p.segments));
     }
     const probes = (doc.probes ?? {}) as Record<string, ProbeRun | undefined>;
     const probeReasons = new Map<string, string | null>();
@@ -135,7 +158,8 @@ export class PlannedDocument implements RootInput {
             : null;
         probeReasons.set(r.namespace, probe);
       }
-      this.reasons[i] = probe ?? (present(doc, r.segments) ? null : r.missing);
+      const there = plain[r.at] ? this.values[r.at] !== undefined : present(doc, paths[r.at]!.segments);
+      this.reasons[i] = probe ?? (there ? null : r.missing);
     }
   }
 
@@ -161,8 +185,8 @@ export class PlannedDocument implements RootInput {
   /** The rule's observed values, by path. */
   observed(planned: PlannedRule): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const { reads } = planned;
-    for (let i = 0; i < reads.length; i++) out[this.plan.paths[reads[i]!]!.path] = this.shown[reads[i]!];
+    const { reads, keys } = planned;
+    for (let i = 0; i < reads.length; i++) out[keys[i]!] = this.shown[reads[i]!];
     return out;
   }
 }
