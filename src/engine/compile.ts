@@ -249,8 +249,8 @@ function compileLazy(op: string, parts: Compiled[]): Compiled | null {
 /** A literal operand (no logic inside): its value, known at load. */
 function literal(node: unknown): Literal {
   if (isLogic(node)) return null;
-  if (Array.isArray(node) && node.some((n) => isLogic(n) || Array.isArray(n))) return null;
-  return { value: node };
+  if (!Array.isArray(node)) return { value: node };
+  return node.some((n) => isLogic(n) || Array.isArray(n)) ? null : { value: structuredClone(node) };
 }
 
 /** Comparisons against a literal right operand (most of the catalogue's): one closure, the literal in it. */
@@ -343,7 +343,8 @@ function compileCall(op: string, parts: Compiled[], scope: Scope): Compiled {
 
 function compileIn(node: unknown, scope: Scope): Compiled {
   if (Array.isArray(node)) {
-    if (!node.some((n) => isLogic(n) || Array.isArray(n))) return constant(node);
+    // json-logic-js makes a list literal anew at each use: one of its own per site, so two are never one object.
+    if (!node.some((n) => isLogic(n) || Array.isArray(n))) return constant(structuredClone(node));
     const items = node.map((n) => compileIn(n, scope));
     return (data) => applyAll(items, data);
   }
