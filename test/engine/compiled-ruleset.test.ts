@@ -25,6 +25,17 @@ it('loads the same ruleset from its artifact as from the rule files, and judges 
   expect(canonicalJson(evaluate(golden, cached, 'full'))).toBe(canonicalJson(evaluate(golden, built, 'full')));
 });
 
+it("checks probe output with the artifact's precompiled validators exactly as with compiled ones", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
+  const built = loadRunRuleset(dir);
+  const cached = loadRunRuleset(dir);
+  const broken = { ...(golden.http as object), status: 'teapot', unknown_member: true };
+  for (const [ns, value] of [...Object.entries(golden), ['http', broken], ['dns', null]] as const) {
+    expect(cached.schemas.validate(ns, value, 'complete')).toBe(built.schemas.validate(ns, value, 'complete'));
+  }
+  expect(cached.schemas.validate('http', broken, 'complete')).toMatch(/unknown_member/);
+});
+
 it('refuses an artifact whose rules were altered, and loads the rule files instead', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
   const built = loadRunRuleset(dir);

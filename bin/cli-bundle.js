@@ -1,0 +1,136 @@
+// The command line as an ESM bundle of the TypeScript sources (esbuild), so a command does not load two hundred
+// modules one by one through tsx's loader (over half the CPU of `dvs serve` starting, a third of a cold `dvs
+// scan`). Built on first use in node_modules/.cache/dvs-cli/, so a clean `npm ci` needs no build step, and
+// rebuilt whenever one of the files it was built from changes: each start hashes exactly those files, as listed
+// by the last build. Packages stay external, and what the sources import lazily (a command, a probe, a heavy
+// package) is a chunk of its own, loaded when first imported.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const ENTRY = path.join(ROOT, 'src', 'cli.ts');
+const DIR = path.join(ROOT, 'node_modules', '.cache', 'dvs-cli');
+const CURRENT = path.join(DIR, 'current.json');
+/**
+ * Builds that are no longer current are removed when a new one is built once they are this old: a process
+ * started from one still loads its chunks lazily, and a service runs long.
+ */
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+/** SHA-256 over the Node version and every input's path and content; null when one is gone. */
+function inputsKey(inputs) {
+  const hash = createHash('sha256').update(process.version);
+  for (const rel of inputs) {
+    let bytes;
+    try {
+      bytes = readFileSync(path.join(ROOT, rel));
+    } catch {
+      return null;
+    }
+    hash.update(rel).update('\0').update(bytes).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** The bundle of the current sources, if the last build is still current. */
+function currentBundle() {
+  let current;
+  try {
+    current = JSON.parse(readFileSync(CURRENT, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(current.inputs) || typeof current.key !== 'string') return null;
+  if (inputsKey(current.inputs) !== current.key) return null;
+  const file = path.join(DIR, `cli-${current.key}`, 'cli.js');
+  try {
+    statSync(file);
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `import.meta.url` in a bundle would name the bundle; modules that find the repository's files from their own
+ * place (src/lib/paths.ts, the migrations) keep their source file's URL.
+ */
+const ownUrls = {
+  name: 'own-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const contents = source.includes('import.meta.url')
+        ? source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+        : source;
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+function prune(keep) {
+  for (const name of readdirSync(DIR)) {
+    const dir = path.join(DIR, name);
+    if (!name.startsWith('cli-') || name === `cli-${keep}`) continue;
+    if (Date.now() - statSync(dir).mtimeMs > STALE_MS) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function build() {
+  const esbuild = await import('esbuild');
+  mkdirSync(DIR, { recursive: true });
+  const tmp = path.join(DIR, `build-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: [ENTRY],
+    outdir: tmp,
+    splitting: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node.split('.')[0]}`,
+    packages: 'external',
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [ownUrls],
+  });
+  const inputs = Object.keys(result.metafile.inputs).sort();
+  const key = inputsKey(inputs);
+  const dir = path.join(DIR, `cli-${key}`);
+  // Renamed into place, so a process starting beside this one reads a whole build or none; one that built the
+  // same sources first has already put the same files there.
+  try {
+    renameSync(tmp, dir);
+  } catch {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const currentTmp = `${CURRENT}.${process.pid}`;
+  writeFileSync(currentTmp, JSON.stringify({ key, inputs }));
+  renameSync(currentTmp, CURRENT);
+  prune(key);
+  return path.join(dir, 'cli.js');
+}
+
+/**
+ * The CLI module: from the bundle (built now if the sources changed), or through tsx when no bundle can be
+ * built (a read-only install, or esbuild missing), which is slower to start but runs the same code.
+ */
+export async function loadCli() {
+  if (process.env.DVS_CLI_BUNDLE !== '0') {
+    try {
+      const file = currentBundle() ?? (await build());
+      return await import(pathToFileURL(file).href);
+    } catch (err) {
+      if (process.env.DVS_CLI_BUNDLE === '1') throw err;
+      process.stderr.write(`dvs: starting through tsx, the CLI bundle failed (${err.message.split('\n')[0]})\n`);
+    }
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('../src/cli.ts');
+}
