@@ -19,7 +19,7 @@ beforeAll(async () => {
 const HARMLESS = new Set(['PipeWrap', 'TTYWrap', 'Immediate']);
 
 function dvsProcess(...argv: string[]): Promise<{ code: number | null; out: string; left: string[] }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'fixtures', 'dvs-then-handles.mjs'), ...argv], {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'fixtures', 'dvs-then-handles.js'), ...argv], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
