@@ -72,13 +72,8 @@ export function loadRunRuleset(cacheDir: string): Ruleset {
     // No artifact yet: build it below.
   }
   if (text !== null) {
-    const artifact = JSON.parse(text) as Partial<Artifact>;
-    // An artifact of an earlier layout under the same inputs is rebuilt, not half used.
-    if (typeof artifact.validators === 'string' && Array.isArray(artifact.rules)) {
-      const validators = ObservationSchemas.loadStandalone(artifact.validators, `${file}#validators`);
-      const cached = fromArtifact(artifact as Artifact, ObservationSchemas.fromDirectory(schemasDir, validators));
-      if (cached) return cached;
-    }
+    const cached = fromArtifactText(text, file, schemasDir);
+    if (cached) return cached;
   }
   const ruleset = loadRuleset();
   const lock = readLock(path.join(rulesDir, 'ruleset.lock.json'));
@@ -95,8 +90,20 @@ export function loadRunRuleset(cacheDir: string): Ruleset {
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     // Written aside and renamed, so a concurrent start never reads half a file.
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(artifact), { mode: 0o600 });
+    const written = JSON.stringify(artifact);
+    writeFileSync(tmp, written, { mode: 0o600 });
     renameSync(tmp, file);
+    // The run goes on from what it wrote, as the next run will: the full load (examples, every schema compiled
+    // twice, the YAML) is left to the garbage collector instead of being held for the life of the service.
+    return fromArtifactText(written, file, schemasDir) ?? ruleset;
   }
   return ruleset;
+}
+
+function fromArtifactText(text: string, file: string, schemasDir: string): Ruleset | null {
+  const artifact = JSON.parse(text) as Partial<Artifact>;
+  // An artifact of an earlier layout under the same inputs is rebuilt, not half used.
+  if (typeof artifact.validators !== 'string' || !Array.isArray(artifact.rules)) return null;
+  const validators = ObservationSchemas.loadStandalone(artifact.validators, `${file}#validators`);
+  return fromArtifact(artifact as Artifact, ObservationSchemas.fromDirectory(schemasDir, validators));
 }
