@@ -2,8 +2,9 @@
 // modules one by one through tsx's loader (over half the CPU of `dvs serve` starting, a third of a cold `dvs
 // scan`). Built on first use in node_modules/.cache/dvs-cli/, so a clean `npm ci` needs no build step, and
 // rebuilt whenever one of the files it was built from changes: each start hashes exactly those files, as listed
-// by the last build. Packages stay external, and what the sources import lazily (a command, a probe, a heavy
-// package) is a chunk of its own, loaded when first imported.
+// by the last build. What the sources import lazily (a command, a probe, a heavy package) is a chunk of its own,
+// loaded when first imported. Packages stay external (Node loads them), except a few pure ES module packages
+// made of many small files, which Node would load one module at a time (zod alone is 96).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,32 @@ const CURRENT = path.join(DIR, 'current.json');
  * started from one still loads its chunks lazily, and a service runs long.
  */
 const STALE_MS = 24 * 60 * 60 * 1000;
+/** Bundled into the build: each of these is tens of ES modules, and none holds native code or reads its own files. */
+const BUNDLED = new Set([
+  'zod',
+  '@modelcontextprotocol/sdk',
+  'parse5',
+  'fast-xml-parser',
+  'structured-headers',
+  'bcp-47',
+  'jose',
+]);
+
+/** Every package the sources may import, less the bundled ones (a bundled package's own imports are bundled too). */
+function externals() {
+  const { dependencies = {}, devDependencies = {} } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  return Object.keys({ ...dependencies, ...devDependencies }).filter((name) => !BUNDLED.has(name));
+}
+
+/** A bundled package's files are stood for by its package.json (its version): they change only with an install. */
+function standIns(inputs) {
+  const out = new Set();
+  for (const rel of inputs) {
+    const pkg = /^(.*?node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(rel);
+    out.add(pkg ? `${pkg[1]}/package.json` : rel);
+  }
+  return [...out].sort();
+}
 
 /** SHA-256 over the Node version and every input's path and content; null when one is gone. */
 function inputsKey(inputs) {
@@ -93,13 +120,14 @@ async function build() {
     platform: 'node',
     format: 'esm',
     target: `node${process.versions.node.split('.')[0]}`,
-    packages: 'external',
+    external: externals(),
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'silent',
     plugins: [ownUrls],
   });
-  const inputs = Object.keys(result.metafile.inputs).sort();
+  // This file and package.json decide how the build is made: a change to either is a new build too.
+  const inputs = standIns([...Object.keys(result.metafile.inputs), 'bin/cli-bundle.js', 'package.json']);
   const key = inputsKey(inputs);
   const dir = path.join(DIR, `cli-${key}`);
   // Renamed into place, so a process starting beside this one reads a whole build or none; one that built the
