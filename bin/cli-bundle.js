@@ -12,9 +12,7 @@ import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ENTRY = path.join(ROOT, 'src', 'cli.ts');
-const DIR = path.join(ROOT, 'node_modules', '.cache', 'dvs-cli');
-const CURRENT = path.join(DIR, 'current.json');
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'dvs-cli');
 /**
  * Builds that are no longer current are removed when a new one is built once they are this old: a process
  * started from one still loads its chunks lazily, and a service runs long.
@@ -62,17 +60,26 @@ function inputsKey(inputs) {
   return hash.digest('hex');
 }
 
+/** Where an entry's builds live: one directory per entry module (src/cli.ts: `cli`). */
+function dirOf(entry) {
+  return path.join(CACHE, entry.replace(/\.ts$/, '').replaceAll('/', '-').replace(/^src-/, ''));
+}
+
+/** The output file of an entry in a build directory. */
+const outputOf = (dir, entry) => path.join(dir, `${path.basename(entry, '.ts')}.js`);
+
 /** The bundle of the current sources, if the last build is still current. */
-function currentBundle() {
+function currentBundle(entry) {
+  const dir = dirOf(entry);
   let current;
   try {
-    current = JSON.parse(readFileSync(CURRENT, 'utf8'));
+    current = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8'));
   } catch {
     return null;
   }
   if (!Array.isArray(current.inputs) || typeof current.key !== 'string') return null;
   if (inputsKey(current.inputs) !== current.key) return null;
-  const file = path.join(DIR, `cli-${current.key}`, 'cli.js');
+  const file = outputOf(path.join(dir, `build-${current.key}`), entry);
   try {
     statSync(file);
     return file;
@@ -98,22 +105,23 @@ const ownUrls = {
   },
 };
 
-function prune(keep) {
-  for (const name of readdirSync(DIR)) {
-    const dir = path.join(DIR, name);
-    if (!name.startsWith('cli-') || name === `cli-${keep}`) continue;
-    if (Date.now() - statSync(dir).mtimeMs > STALE_MS) rmSync(dir, { recursive: true, force: true });
+function prune(dir, keep) {
+  for (const name of readdirSync(dir)) {
+    const build = path.join(dir, name);
+    if (!name.startsWith('build-') || name === keep) continue;
+    if (Date.now() - statSync(build).mtimeMs > STALE_MS) rmSync(build, { recursive: true, force: true });
   }
 }
 
-async function build() {
+async function build(entry) {
   const esbuild = await import('esbuild');
-  mkdirSync(DIR, { recursive: true });
-  const tmp = path.join(DIR, `build-${process.pid}`);
+  const entryDir = dirOf(entry);
+  mkdirSync(entryDir, { recursive: true });
+  const tmp = path.join(entryDir, `tmp-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   const result = await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: [ENTRY],
+    entryPoints: [path.join(ROOT, entry)],
     outdir: tmp,
     splitting: true,
     bundle: true,
@@ -129,7 +137,7 @@ async function build() {
   // This file and package.json decide how the build is made: a change to either is a new build too.
   const inputs = standIns([...Object.keys(result.metafile.inputs), 'bin/cli-bundle.js', 'package.json']);
   const key = inputsKey(inputs);
-  const dir = path.join(DIR, `cli-${key}`);
+  const dir = path.join(entryDir, `build-${key}`);
   // Renamed into place, so a process starting beside this one reads a whole build or none; one that built the
   // same sources first has already put the same files there.
   try {
@@ -137,11 +145,17 @@ async function build() {
   } catch {
     rmSync(tmp, { recursive: true, force: true });
   }
-  const currentTmp = `${CURRENT}.${process.pid}`;
-  writeFileSync(currentTmp, JSON.stringify({ key, inputs }));
-  renameSync(currentTmp, CURRENT);
-  prune(key);
-  return path.join(dir, 'cli.js');
+  const current = path.join(entryDir, 'current.json');
+  writeFileSync(`${current}.${process.pid}`, JSON.stringify({ key, inputs }));
+  renameSync(`${current}.${process.pid}`, current);
+  prune(entryDir, `build-${key}`);
+  return outputOf(dir, entry);
+}
+
+/** Imports `entry` (a path from the repository root) from its bundle, built now if a source changed. */
+export async function importBundled(entry) {
+  const file = currentBundle(entry) ?? (await build(entry));
+  return import(pathToFileURL(file).href);
 }
 
 /**
@@ -151,8 +165,7 @@ async function build() {
 export async function loadCli() {
   if (process.env.DVS_CLI_BUNDLE !== '0') {
     try {
-      const file = currentBundle() ?? (await build());
-      return await import(pathToFileURL(file).href);
+      return await importBundled('src/cli.ts');
     } catch (err) {
       if (process.env.DVS_CLI_BUNDLE === '1') throw err;
       process.stderr.write(`dvs: starting through tsx, the CLI bundle failed (${err.message.split('\n')[0]})\n`);
