@@ -2,7 +2,10 @@
 // arguments, never a clock or the network, and answers null-ish input with a defined value instead of throwing,
 // so a missing fact cannot crash an evaluation (the engine turns missing required facts into `error` first).
 import jsonLogic from 'json-logic-js';
-import semver from 'semver';
+import { lazyRequire } from '../lib/lazy-require.ts';
+
+// semver is some fifty modules: loaded with the first rule that compares versions, not with the engine.
+const semverModule = lazyRequire<typeof import('semver')>('semver');
 
 type Op = (...args: unknown[]) => unknown;
 
@@ -105,6 +108,7 @@ export const OPERATIONS: Record<string, Op> = {
     typeof x === 'number' && typeof lo === 'number' && typeof hi === 'number' && x >= lo && x <= hi,
   /** semver_satisfies(version, range): false for a version or range that does not parse. */
   semver_satisfies: (version, range) => {
+    const semver = semverModule();
     if (typeof version !== 'string' || typeof range !== 'string') return false;
     const v = semver.coerce(version);
     return v !== null && semver.validRange(range) !== null && semver.satisfies(v, range);
