@@ -1,8 +1,11 @@
 // The servers the service bench loads, in a process of their own so the load generator does not share their
 // event loop: the service (fixture internet's good site warm in its cache) and a bare Koa route on HTTPS with
-// the same certificate. Tells the parent their URLs and the certificate, then serves until killed.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// the same certificate. Tells the parent their URLs and the certificate, then serves until killed. Between
+// `begin` and `end` messages it measures its own CPU time (and, with BENCH_CPU_PROF=<dir>, records a CPU
+// profile of that case alone), so a case's cost can be read apart from the rest of the run.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import { Session, type Profiler } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +52,40 @@ process.send!({
   domains: world.sites.flatMap((s) => [s.domain, ...s.aliases]),
   bareUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/bare`,
   ca: cert,
+});
+/** What the parent sends around one measured case, and what it hears back at its end. */
+export type CaseMessage = { op: 'begin'; name: string } | { op: 'end'; name: string };
+export interface CaseCost {
+  /** CPU time (user and system) this process spent during the case, in microseconds. */
+  cpuUs: number;
+}
+
+const profileDir = process.env.BENCH_CPU_PROF;
+const session = profileDir ? new Session() : null;
+session?.connect();
+const post = (method: string) =>
+  new Promise<unknown>((resolve, reject) =>
+    session!.post(method, (err, result) => (err ? reject(err) : resolve(result))),
+  );
+let caseStart = process.cpuUsage();
+process.on('message', (m: CaseMessage) => {
+  void (async () => {
+    if (m.op === 'begin') {
+      if (session) {
+        await post('Profiler.enable');
+        await post('Profiler.start');
+      }
+      caseStart = process.cpuUsage();
+      process.send!({ op: 'begun' });
+      return;
+    }
+    const used = process.cpuUsage(caseStart);
+    if (session) {
+      const { profile } = (await post('Profiler.stop')) as { profile: Profiler.Profile };
+      writeFileSync(path.join(profileDir!, `service-${m.name}.cpuprofile`), JSON.stringify(profile));
+    }
+    process.send!({ cpuUs: used.user + used.system } satisfies CaseCost);
+  })();
 });
 process.on('SIGTERM', () => {
   void Promise.all([service.close(), world.stop(), new Promise((r) => bareServer.close(r))]).then(() =>
