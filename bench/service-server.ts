@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
+import { pino } from 'pino';
 import { loadConfig } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/log.ts';
 import { startService } from '../src/server/index.ts';
@@ -24,12 +25,13 @@ const config = loadConfig({
   DVS_PORT: '0',
   DVS_HOST: '127.0.0.1',
   DVS_DATA_DIR: dataDir,
-  DVS_LOG_LEVEL: 'silent',
+  // As served: a log line per request (written to /dev/null, so its cost is the logger's, not a terminal's).
+  DVS_LOG_LEVEL: 'info',
   DVS_QUICK_RATE_LIMIT: '100000',
 });
 const gate = new MemoryGate();
 const service = await startService(config, {
-  log: createLogger(config),
+  log: createLogger(config, pino.destination({ dest: '/dev/null', sync: true })),
   payments: { gate, certificates: gate, close: async () => {} },
 });
 const cert = readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8');
