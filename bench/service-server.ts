@@ -1,6 +1,8 @@
 // The servers the service bench loads, in a process of their own so the load generator does not share their
-// event loop: the service (fixture internet's good site warm in its cache) and a bare Koa route on HTTPS with
-// the same certificate. Tells the parent their URLs and the certificate, then serves until killed. Between
+// event loop: the service (fixture internet's good site warm in its cache) and bare Koa routes on HTTPS with
+// the same certificate: one answering {"ok":true}, one answering the bytes of the service's Quick Scan of
+// good.test (fetched from the service at its first request), so the cost of the answer's size on the wire
+// can be told from the cost of the service's path. Tells the parent their URLs and the certificate, then serves until killed. Between
 // `begin` and `end` messages it measures its own CPU time (and, with BENCH_CPU_PROF=<dir>, records a CPU
 // profile of that case alone), so a case's cost can be read apart from the rest of the run.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { pino } from 'pino';
+import { Agent, request } from 'undici';
 import { loadConfig } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/log.ts';
 import { startService } from '../src/server/index.ts';
@@ -42,6 +45,22 @@ const router = new Router();
 router.post('/bare', (ctx) => {
   ctx.body = { ok: true };
 });
+const quickUrl = `https://127.0.0.1:${service.port}/api/quickscan`;
+let quickAnswer: Promise<{ type: string; bytes: Buffer }> | null = null;
+async function fetchQuickAnswer(): Promise<{ type: string; bytes: Buffer }> {
+  const res = await request(quickUrl, {
+    method: 'POST',
+    dispatcher: new Agent({ connect: { ca: cert, servername: 'localhost' } }),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ domain: 'good.test' }),
+  });
+  return { type: String(res.headers['content-type']), bytes: Buffer.from(await res.body.arrayBuffer()) };
+}
+router.post('/same-bytes', async (ctx) => {
+  const { type, bytes } = await (quickAnswer ??= fetchQuickAnswer());
+  ctx.type = type;
+  ctx.body = bytes;
+});
 bare.use(router.routes());
 const handle = bare.callback();
 // Koa answers every error itself (ctx.onerror), so the listener lets its promise go.
@@ -49,10 +68,11 @@ const bareServer = https.createServer({ cert, key, minVersion: 'TLSv1.2' }, (req
 await new Promise<void>((resolve) => bareServer.listen(0, '127.0.0.1', () => resolve()));
 
 process.send!({
-  quickUrl: `https://127.0.0.1:${service.port}/api/quickscan`,
+  quickUrl,
   healthUrl: `https://127.0.0.1:${service.port}/healthz`,
   domains: world.sites.flatMap((s) => [s.domain, ...s.aliases]),
   bareUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/bare`,
+  sameBytesUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/same-bytes`,
   ca: cert,
 });
 /** What the parent sends around one measured case, and what it hears back at its end. */

@@ -1,10 +1,11 @@
 // Requests per second of a cached Quick Scan (the whole service path: request log, metrics, response signing,
 // errors, security headers, body parsing, validation, rate limit, cache) next to a bare Koa route on HTTPS, on
-// this machine in the same run. Both servers run in one child process with the same certificate and TLS
-// settings; one autocannon client in this process loads each in turn with the same connections and duration.
+// this machine in the same run. The servers run in one child process with the same certificate and TLS
+// settings; one autocannon client in this process loads each case in turn with the same connections and
+// duration. A third case, a bare route sending the Quick Scan's own bytes, tells what the answer's size costs
+// on the wire (both ends pay for it: TLS, the kernel, the client reading it) apart from the service's path.
 // Throughput swings when other work shares the machine, so the servers' own CPU time per request is printed
-// too: on a machine the servers have to themselves, the rates' ratio follows it. BENCH_CPU_PROF=<dir> writes a
-// CPU profile of each case alone there (service-bare.cpuprofile, service-quick.cpuprofile).
+// too. BENCH_CPU_PROF=<dir> writes a CPU profile of each case alone there (service-<case>.cpuprofile).
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -13,6 +14,7 @@ import type { CaseCost, CaseMessage } from './service-server.ts';
 interface Ready {
   quickUrl: string;
   bareUrl: string;
+  sameBytesUrl: string;
   ca: string;
 }
 
@@ -31,6 +33,12 @@ const CASES: Case[] = [
     name: 'bare',
     what: 'bare Koa route (HTTPS): a router and one handler answering {"ok":true}, nothing else',
     url: (r) => r.bareUrl,
+    body: '{}',
+  },
+  {
+    name: 'same-bytes',
+    what: "bare Koa route sending the cached Quick Scan's bytes (same size and content type), nothing else",
+    url: (r) => r.sameBytesUrl,
     body: '{}',
   },
   {
@@ -81,10 +89,10 @@ export default async function bench(): Promise<void> {
     });
     // The first request scans and fills the cache; everything measured after it is a cache hit. A short load of
     // each case first lets the JIT settle, so neither case pays for compiling the code both share.
-    const warm = await load(ready.quickUrl, ready.ca, CASES[1]!.body, 1);
+    const warm = await load(ready.quickUrl, ready.ca, CASES[2]!.body, 1);
     if (warm.non2xx > 0) throw new Error(`the quick scan warm-up got ${warm.non2xx} non-2xx answers`);
     for (const c of CASES) await load(c.url(ready), ready.ca, c.body, 2000);
-    const rows = [];
+    const rows: { c: Case; r: autocannon.Result; cpuUs: number }[] = [];
     for (const c of CASES) rows.push({ c, ...(await measure(child, ready, c)) });
     console.log(`${CONNECTIONS} connections, ${DURATION_S} s each, both servers in one child process, one client\n`);
     for (const { c } of rows) console.log(`- ${c.what}`);
@@ -97,12 +105,19 @@ export default async function bench(): Promise<void> {
         `| ${c.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${perRequest[i]!.toFixed(0)} us | ${r.non2xx} | ${r.errors} |`,
       );
     });
-    const [bare, quick] = rows.map(({ r }) => r.requests.average) as [number, number];
-    const [bareCpu, quickCpu] = perRequest as [number, number];
-    console.log(`\ncached Quick Scan at ${((quick / bare) * 100).toFixed(0)} % of the bare route's rate`);
+    const rate = (name: string) => rows.find((r) => r.c.name === name)!.r.requests.average;
+    const cpu = (name: string) => perRequest[rows.findIndex((r) => r.c.name === name)]!;
+    const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+    console.log(`\ncached Quick Scan at ${pct(rate('quick') / rate('bare'))} of the bare route's rate`);
+    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('quick'))})`);
     console.log(
-      `cached Quick Scan at ${((bareCpu / quickCpu) * 100).toFixed(0)} % of the bare route's rate by server CPU per request`,
+      `the same bytes from a bare route at ${pct(rate('same-bytes') / rate('bare'))} of the bare route's rate`,
     );
+    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('same-bytes'))})`);
+    console.log(
+      `cached Quick Scan at ${pct(rate('quick') / rate('same-bytes'))} of the same bytes' rate: the service's path`,
+    );
+    console.log(`  (by server CPU per request: ${pct(cpu('same-bytes') / cpu('quick'))})`);
   } finally {
     child.kill('SIGTERM');
   }
