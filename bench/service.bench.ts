@@ -94,7 +94,7 @@ export default async function bench(): Promise<void> {
     for (const c of CASES) await load(c.url(ready), ready.ca, c.body, 2000);
     const rows: { c: Case; r: autocannon.Result; cpuUs: number }[] = [];
     for (const c of CASES) rows.push({ c, ...(await measure(child, ready, c)) });
-    console.log(`${CONNECTIONS} connections, ${DURATION_S} s each, both servers in one child process, one client\n`);
+    console.log(`${CONNECTIONS} connections, ${DURATION_S} s each, all servers in one child process, one client\n`);
     for (const { c } of rows) console.log(`- ${c.what}`);
     console.log(
       '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | non-2xx | errors |\n|---|---|---|---|---|---|---|',
