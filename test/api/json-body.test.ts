@@ -65,4 +65,19 @@ describe('the JSON body read directly', () => {
     expect(await outcome(Buffer.alloc(0), true)).toEqual({ value: {} });
     expect(await outcome(Buffer.from('"a string"'), true)).toMatchObject({ refused: { syntax: true, status: 400 } });
   });
+
+  it('refuses a body that stops before its declared length as the parser does (400, request.aborted)', async () => {
+    const req = Object.assign(
+      new Readable({
+        read() {
+          this.push(Buffer.from('{"domain":'));
+          this.destroy(new Error('aborted'));
+        },
+      }),
+      { method: 'POST', url: '/api/quickscan', httpVersionMajor: 1, httpVersionMinor: 1, complete: false },
+      { headers: { 'content-type': 'application/json', 'content-length': '22' } },
+    ) as unknown as IncomingMessage;
+    const ctx = new Koa().createContext(req, new ServerResponse(req));
+    await expect(parseJsonBody(ctx)).rejects.toMatchObject({ status: 400, type: 'request.aborted' });
+  });
 });
