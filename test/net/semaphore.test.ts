@@ -35,22 +35,6 @@ describe('semaphore', () => {
     (await sem.acquire())();
     await expect(sem.acquire(AbortSignal.abort())).rejects.toMatchObject({ code: 'aborted' });
   });
-
-  it('gives a freed slot to the newest waiter, which most likely continues a chain', async () => {
-    const sem = createSemaphore(1);
-    const held = await sem.acquire();
-    const granted: string[] = [];
-    const ask = (name: string) =>
-      sem.acquire().then((release) => {
-        granted.push(name);
-        release();
-      });
-    const asked = [ask('fetched up front'), ask('also up front'), ask('found in a result')];
-    held();
-    await Promise.all(asked);
-    expect(granted).toEqual(['found in a result', 'also up front', 'fetched up front']);
-    expect(sem.inFlight).toBe(0);
-  });
 });
 
 describe('error mapping', () => {
