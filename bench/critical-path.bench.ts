@@ -1,25 +1,25 @@
 // Scan wall time against the critical path, at 0, 50 and 150 ms of round trip. The scan's Net traces every
 // DNS query, TCP connection, TLS handshake and HTTP exchange with the one whose result it waited for; the
 // critical path is the longest such chain, summed over its operations' own durations (from when each held its
-// slot: a wait for one of the scan's own slots is a queue, not a dependency). A ratio near 1 means the scan is as
-// fast as its dependencies allow; above 1.3 something serialises work that could overlap (a queue, a probe
-// awaiting one thing after another), and the printed chain says where to look.
+// slot: a wait for one of the scan's own slots is a queue, not a dependency) and the probe's work between them.
+// A ratio near 1 means the scan is as fast as its dependencies allow; above 1.3 something serialises work that
+// could overlap (a queue, a probe awaiting one thing after another), and the printed chain says where to look.
 //
-// The scan keeps at most its tier's number of connections and handshakes in flight, so a scan whose operations
-// add up to more than that many critical paths cannot reach its critical path at all. The bench also plays the
+// The scan keeps at most its tier's number of connections and requests in flight, so a scan whose operations add
+// up to more than that many critical paths cannot reach its critical path at all. The bench also plays the
 // traced operations, with their durations and dependencies, through an ideal scheduler under the same limit
-// (the longest remaining chain first): that schedule's length is what the scan could achieve with its own
+// (the longest remaining chain first): that schedule's length is what the scan could achieve within its own
 // politeness limit, and wall time against it is the figure the goal is judged against.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { providers } from '../plugins/index.ts';
-import { loadRuleset } from '../src/engine/ruleset.ts';
+import { loadRuleset, type Ruleset } from '../src/engine/ruleset.ts';
 import { scan } from '../src/engine/scan.ts';
 import type { Tier } from '../src/engine/types.ts';
 import { loadConfig } from '../src/lib/config.ts';
 import { createNet } from '../src/net/index.ts';
-import type { TracedOperation } from '../src/net/types.ts';
+import { criticalPath, idealScheduleMs, type Chain } from './schedule.ts';
 import { QUICK_CONCURRENCY, withinNet } from '../src/service/scanner.ts';
 import { startWorld, type World } from '../test/world/index.ts';
 
@@ -27,74 +27,6 @@ const RTTS = [0, 50, 150];
 const DOMAIN = 'good.test';
 const RUNS = 3;
 const quiet = { debug() {}, info() {}, warn() {} };
-
-interface Chain {
-  ms: number;
-  operations: TracedOperation[];
-}
-
-/** The longest chain of operations that each waited for the one before, by the sum of their durations. */
-export function criticalPath(trace: readonly TracedOperation[]): Chain {
-  const longest = new Map<number, Chain>();
-  let best: Chain = { ms: 0, operations: [] };
-  // An operation waits only for one that ended before it began, so in order of id its predecessor comes first.
-  for (const op of [...trace].sort((a, b) => a.id - b.id)) {
-    const before = op.waitedFor === null ? undefined : longest.get(op.waitedFor);
-    const chain = {
-      ms: (before?.ms ?? 0) + (op.endMs - op.startMs),
-      operations: [...(before?.operations ?? []), op],
-    };
-    longest.set(op.id, chain);
-    if (chain.ms > best.ms) best = chain;
-  }
-  return best;
-}
-
-/** Operations that hold one of the scan's slots (connection set-ups and requests); DNS queries do not. */
-const holdsSlot = (op: TracedOperation): boolean => op.kind !== 'dns';
-
-/**
- * The length of a list schedule of `trace` with at most `slots` slot-holding operations at once: each operation
- * is ready when the one it waited for has ended, and a free slot goes to the ready operation with the longest
- * chain still ahead of it (its own duration plus the longest chain of operations that wait for it).
- */
-export function idealScheduleMs(trace: readonly TracedOperation[], slots: number): number {
-  const ops = [...trace].sort((a, b) => a.id - b.id);
-  const duration = new Map(ops.map((op) => [op.id, op.endMs - op.startMs]));
-  const waiters = new Map<number, TracedOperation[]>();
-  for (const op of ops)
-    if (op.waitedFor !== null) waiters.set(op.waitedFor, [...(waiters.get(op.waitedFor) ?? []), op]);
-  const ahead = new Map<number, number>();
-  // Waiters have larger ids than what they waited for, so walking ids downwards sees every waiter first.
-  for (const op of [...ops].reverse()) {
-    const after = Math.max(0, ...(waiters.get(op.id) ?? []).map((w) => ahead.get(w.id)!));
-    ahead.set(op.id, duration.get(op.id)! + after);
-  }
-  const known = new Set(ops.map((op) => op.id));
-  let ready = ops.filter((op) => op.waitedFor === null || !known.has(op.waitedFor)).map((op) => ({ op, at: 0 }));
-  const running: { op: TracedOperation; endsAt: number }[] = [];
-  let now = 0;
-  let end = 0;
-  while (ready.length > 0 || running.length > 0) {
-    const startable = ready
-      .filter((r) => r.at <= now)
-      .sort((a, b) => ahead.get(b.op.id)! - ahead.get(a.op.id)! || a.op.id - b.op.id);
-    for (const r of startable) {
-      if (holdsSlot(r.op) && running.filter((x) => holdsSlot(x.op)).length >= slots) continue;
-      running.push({ op: r.op, endsAt: now + duration.get(r.op.id)! });
-      ready = ready.filter((x) => x !== r);
-    }
-    const next = Math.min(...running.map((x) => x.endsAt), ...ready.filter((r) => r.at > now).map((r) => r.at));
-    if (!Number.isFinite(next)) break;
-    now = next;
-    for (const done of running.filter((x) => x.endsAt <= now)) {
-      running.splice(running.indexOf(done), 1);
-      end = Math.max(end, done.endsAt);
-      ready.push(...(waiters.get(done.op.id) ?? []).map((op) => ({ op, at: done.endsAt })));
-    }
-  }
-  return end;
-}
 
 interface Run {
   wallMs: number;
@@ -107,9 +39,7 @@ interface Run {
   connections: number;
 }
 
-const ruleset = loadRuleset();
-
-async function scanOnce(world: World, tier: Tier): Promise<Run> {
+async function scanOnce(world: World, tier: Tier, ruleset: Ruleset): Promise<Run> {
   const config = loadConfig({ ...world.env, DVS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dvs-critical-')) });
   // The tier's limit, as the scanner sets it (src/service/scanner.ts).
   const slots = tier === 'quick' ? QUICK_CONCURRENCY : config.net.limits.maxConcurrentPerScan;
@@ -138,10 +68,10 @@ async function scanOnce(world: World, tier: Tier): Promise<Run> {
  * The median run by wall time (3 runs: the middle one), so one disturbed run does not set the figure, after one
  * run that is not counted (the first scan in a process compiles the probes' code and warms the world's caches).
  */
-async function medianRun(world: World, tier: Tier): Promise<Run> {
-  await scanOnce(world, tier);
+async function medianRun(world: World, tier: Tier, ruleset: Ruleset): Promise<Run> {
+  await scanOnce(world, tier, ruleset);
   const runs: Run[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await scanOnce(world, tier));
+  for (let i = 0; i < RUNS; i++) runs.push(await scanOnce(world, tier, ruleset));
   return runs.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(RUNS / 2)]!;
 }
 
@@ -151,13 +81,14 @@ const describeChain = (chain: Chain): string =>
     .join(' → ');
 
 export default async function bench(): Promise<void> {
+  const ruleset = loadRuleset();
   const rows: string[] = [];
   const chains: string[] = [];
   for (const rttMs of RTTS) {
     const world = await startWorld({ rttMs });
     try {
       for (const tier of ['quick', 'full'] as const) {
-        const run = await medianRun(world, tier);
+        const run = await medianRun(world, tier, ruleset);
         const ratio = run.wallMs / Math.max(1, run.chain.ms);
         const idealRatio = run.wallMs / Math.max(1, run.idealMs);
         rows.push(
