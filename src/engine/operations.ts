@@ -145,12 +145,15 @@ export function prepareOperation(op: string, literals: readonly Literal[]): Op |
     return (_pattern, value) => typeof value === 'string' && prepared.test(value);
   }
   if (op === 'semver_satisfies' && literals.length === 2 && typeof literals[1]?.value === 'string') {
-    if (semver.validRange(literals[1].value) === null) return null;
-    const range = new semver.Range(literals[1].value);
+    const text = literals[1].value;
+    // The range is parsed on the first call, so loading the rules does not load semver.
+    let range: import('semver').Range | null | undefined;
     return (version) => {
       if (typeof version !== 'string') return false;
+      const semver = semverModule();
+      if (range === undefined) range = semver.validRange(text) === null ? null : new semver.Range(text);
       const v = semver.coerce(version);
-      return v !== null && range.test(v);
+      return range !== null && v !== null && range.test(v);
     };
   }
   return null;
