@@ -43,6 +43,8 @@ function headersOf(ex: HttpExchange | null): Record<string, string> {
   return out;
 }
 
+const linesOf = (value: string | null): string[] => (value === null ? [] : [value]);
+
 export function buildResponse(result: ChainResult, observedAt: string): ResponseFacet {
   const ex = finalOf(result);
   const headers = headersOf(ex);
@@ -71,15 +73,16 @@ export function buildResponse(result: ChainResult, observedAt: string): Response
 }
 
 export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet {
-  const headers = headersOf(finalOf(result));
+  const final = finalOf(result);
+  const headers = headersOf(final);
   const pageUrl = result.chain.hops.at(-1)?.url ?? result.chain.url;
   const firstHop = result.chain.hops[0];
   const firstIsHttpsRedirect =
     firstHop !== undefined && firstHop.url.startsWith('https:') && firstHop.location !== null;
   return {
     hsts: {
-      ...parseHsts(header(headers, 'strict-transport-security')),
-      on_first_redirect: firstIsHttpsRedirect ? parseHsts(firstHop.strict_transport_security).valid : null,
+      ...parseHsts(final?.fieldLines['strict-transport-security']),
+      on_first_redirect: firstIsHttpsRedirect ? parseHsts(linesOf(firstHop.strict_transport_security)).valid : null,
     },
     csp: {
       policies: parseCspList(header(headers, 'content-security-policy')),
@@ -105,7 +108,12 @@ export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet 
 
 export function buildCookies(result: ChainResult, observedAt: string): CookiesFacet {
   const items = result.exchanges.flatMap((ex, i) =>
-    parseCookiesOf(ex.setCookies, result.chain.hops[i]!.url, i === result.exchanges.length - 1, observedAt),
+    parseCookiesOf(
+      ex.fieldLines['set-cookie'] ?? [],
+      result.chain.hops[i]!.url,
+      i === result.exchanges.length - 1,
+      observedAt,
+    ),
   );
   return { count: items.length, items };
 }

@@ -40,7 +40,8 @@ export type SecurityTxtErrorCode =
   | 'invalid_uri'
   | 'invalid_expires'
   | 'invalid_language_tag'
-  | 'unterminated_signature';
+  | 'unterminated_signature'
+  | 'text_after_signature';
 
 /** The RFC 9116 section 4 production each error breaks. */
 export const SECURITY_TXT_ERROR_PRODUCTION: Record<SecurityTxtErrorCode, string> = {
@@ -52,6 +53,7 @@ export const SECURITY_TXT_ERROR_PRODUCTION: Record<SecurityTxtErrorCode, string>
   invalid_expires: 'date-time',
   invalid_language_tag: 'lang-tag',
   unterminated_signature: 'sign-footer',
+  text_after_signature: 'sign-footer',
 };
 
 export interface SecurityTxtError {
@@ -117,20 +119,30 @@ function valueError(field: SecurityTxtField, value: string): SecurityTxtErrorCod
   return parseUri(value) === null ? 'invalid_uri' : null;
 }
 
-/** The message lines of a cleartext-signed file (armor headers dropped, dash-escaping undone). */
-function signedBody(lines: string[]): { body: { text: string; n: number }[]; complete: boolean } {
+/** A signed file's message lines (armor headers dropped, dash-escaping undone), whether the signature block is
+ * complete, and the first line after it: `signed` ends with sign-footer, so only that line's own eol may follow. */
+interface SignedBody {
+  body: { text: string; n: number }[];
+  complete: boolean;
+  after: { text: string; n: number } | null;
+}
+
+function signedBody(lines: string[]): SignedBody {
   let i = 1;
   while (i < lines.length && lines[i]!.trim() !== '') i++; // armor headers (Hash: ...) end at a blank line
   const body: { text: string; n: number }[] = [];
   for (i++; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.trim() === SIGNATURE_START) {
-      const end = lines.slice(i + 1).some((l) => l.trim() === SIGNATURE_END);
-      return { body, complete: end };
+      const end = lines.findIndex((l, j) => j > i && l.trim() === SIGNATURE_END);
+      if (end < 0) return { body, complete: false, after: null };
+      const rest = lines.slice(end + 1);
+      const after = rest.length === 0 || (rest.length === 1 && rest[0] === '') ? null : { text: rest[0]!, n: end + 2 };
+      return { body, complete: true, after };
     }
     body.push({ text: line.startsWith('- ') ? line.slice(2) : line, n: i + 1 });
   }
-  return { body, complete: false };
+  return { body, complete: false, after: null };
 }
 
 function emptyParse(signed: boolean): ParsedSecurityTxt {
@@ -179,6 +191,7 @@ export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurity
     body = s.body;
     out.signatureComplete = s.complete;
     if (!s.complete) error(lines.length, 'unterminated_signature', lines[lines.length - 1] ?? '');
+    if (s.after !== null) error(s.after.n, 'text_after_signature', s.after.text);
   }
   const unknown = new Map<string, string>();
   for (const { text, n } of body) {

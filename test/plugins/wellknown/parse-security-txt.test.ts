@@ -69,6 +69,26 @@ describe('parseSecurityTxt', () => {
     expect(cut.errors.map((e) => e.code)).toEqual(['unterminated_signature']);
   });
 
+  it('refuses anything after the signature block, a blank line included (signed ends with sign-footer)', () => {
+    const signed = [
+      '-----BEGIN PGP SIGNED MESSAGE-----',
+      'Hash: SHA256',
+      '',
+      'Contact: mailto:security@example.test',
+      '-----BEGIN PGP SIGNATURE-----',
+      '',
+      'iQIzBAEBCAAdFiEE',
+      '-----END PGP SIGNATURE-----',
+    ];
+    expect(parseSecurityTxt(bytes(signed.join('\n'))).errors).toEqual([]);
+    expect(parseSecurityTxt(bytes(`${signed.join('\r\n')}\r\n`)).errors).toEqual([]);
+    for (const tail of ['\n\n', '\nContact: mailto:other@example.test\n', '\n# comment\n']) {
+      const p = parseSecurityTxt(bytes(signed.join('\n') + tail));
+      expect(p.errors).toMatchObject([{ line: 9, code: 'text_after_signature', production: 'sign-footer' }]);
+      expect(p.fields.contact).toEqual(['mailto:security@example.test']);
+    }
+  });
+
   it('reports lines that are not fields', () => {
     const p = parseSecurityTxt(bytes('Contact security team\nContact mailto:a@b.test\nPolicy:\n'));
     expect(p.errors).toEqual([

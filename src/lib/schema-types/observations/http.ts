@@ -89,7 +89,7 @@ export interface HttpObservations {
      */
     hsts: {
       /**
-       * Each header value sent (repeated headers arrive comma-joined; commas inside quoted strings are kept).
+       * Each Strict-Transport-Security field line sent, in order (a comma does not separate headers: the field is not a list).
        */
       values: string[];
       /**
@@ -689,7 +689,7 @@ export interface Hop {
    */
   location: string | null;
   /**
-   * HSTS value on an HTTPS hop.
+   * The first Strict-Transport-Security field line on an HTTPS hop (RFC 6797 section 8.1: a UA processes only the first).
    */
   strict_transport_security: string | null;
 }

@@ -101,7 +101,7 @@ export interface Https {
    */
   error: string | null;
   /**
-   * The Location header as sent.
+   * The Location header as sent; null when absent or when its field lines name different targets (RFC 9110 section 10.2.2: one URI-reference).
    */
   location: string | null;
   /**
@@ -127,7 +127,7 @@ export interface Http {
    */
   error: string | null;
   /**
-   * The Location header as sent.
+   * The Location header as sent; null when absent or when its field lines name different targets (RFC 9110 section 10.2.2: one URI-reference).
    */
   location: string | null;
 }

@@ -567,7 +567,8 @@ export interface WellknownObservations {
             | 'invalid_uri'
             | 'invalid_expires'
             | 'invalid_language_tag'
-            | 'unterminated_signature';
+            | 'unterminated_signature'
+            | 'text_after_signature';
           /**
            * The RFC 9116 section 4 ABNF production the line breaks.
            */
