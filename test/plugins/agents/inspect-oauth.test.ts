@@ -138,7 +138,8 @@ describe('authorization server metadata: the RFC 8414 section 3.2 example', () =
 // Metadata generated from RFC 8414 section 2: an https issuer, https endpoints (every *_endpoint member and
 // jwks_uri; extension endpoints such as userinfo_endpoint or pushed_authorization_request_endpoint included) and
 // the supported-value lists; members outside the registry kept by clients and ignored here.
-const host = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}\.(?:test|example)$/);
+// Labels without hyphens: a generated `xn--` label would be an invalid IDN, which no URL parser accepts.
+const host = fc.stringMatching(/^[a-z][a-z0-9]{0,10}\.(?:test|example)$/);
 const path = fc.array(fc.stringMatching(/^[a-z0-9_-]{1,8}$/), { maxLength: 3 }).map((p) => p.join('/'));
 const https = fc.tuple(host, path).map(([h, p]) => `https://${h}/${p}`);
 const ENDPOINTS = [
@@ -193,6 +194,83 @@ describe('authorization server metadata: documents generated from RFC 8414 secti
     (doc, issuer) => {
       const facts = inspectAuthorizationServer({ ...doc, issuer }, null);
       expect(facts.issuer).toBe(issuer === '' ? '' : null);
+    },
+  );
+});
+
+// RFC 9728 section 3.2, the example response, verbatim.
+const RFC_9728_EXAMPLE = `{
+ "resource":
+   "https://resource.example.com",
+ "authorization_servers":
+   ["https://as1.example.com",
+    "https://as2.example.net"],
+ "bearer_methods_supported":
+   ["header", "body"],
+ "scopes_supported":
+   ["profile", "email", "phone"],
+ "resource_documentation":
+   "https://resource.example.com/resource_documentation.html"
+}`;
+
+describe('protected resource metadata: the RFC 9728 section 3.2 example', () => {
+  it('reads its resource, servers and lists', () => {
+    expect(inspectProtectedResource(JSON.parse(RFC_9728_EXAMPLE), 'https://resource.example.com')).toEqual({
+      resource: 'https://resource.example.com',
+      expected_resource: 'https://resource.example.com',
+      authorization_servers: ['https://as1.example.com', 'https://as2.example.net'],
+      authorization_servers_count: 2,
+      authorization_servers_non_https_count: 0,
+      bearer_methods_supported: ['body', 'header'],
+      scopes_supported: ['email', 'phone', 'profile'],
+      jwks_uri: null,
+    });
+  });
+});
+
+// Metadata generated from RFC 9728 section 2: an https resource, https authorization server issuers, the
+// bearer methods of RFC 6750 and scopes.
+const resourceMetadata = fc.record(
+  {
+    resource: https,
+    authorization_servers: fc.uniqueArray(https, { minLength: 1, maxLength: 4 }),
+    bearer_methods_supported: fc.uniqueArray(fc.constantFrom('header', 'body', 'query')),
+    scopes_supported: fc.uniqueArray(fc.stringMatching(/^[a-z][a-z:._-]{0,10}$/), { maxLength: 5 }),
+    jwks_uri: https,
+  },
+  { requiredKeys: ['resource', 'authorization_servers'] },
+);
+
+describe('protected resource metadata: documents generated from RFC 9728 section 2', () => {
+  test.prop([resourceMetadata])('read with every value as written', (doc) => {
+    expect(inspectProtectedResource(doc, doc.resource)).toEqual({
+      resource: doc.resource,
+      expected_resource: doc.resource,
+      authorization_servers: doc.authorization_servers,
+      authorization_servers_count: doc.authorization_servers.length,
+      authorization_servers_non_https_count: 0,
+      bearer_methods_supported: doc.bearer_methods_supported ? [...doc.bearer_methods_supported].sort() : null,
+      scopes_supported: doc.scopes_supported ? [...doc.scopes_supported].sort() : null,
+      jwks_uri: doc.jwks_uri ?? null,
+    });
+  });
+
+  test.prop([resourceMetadata, fc.nat(), fc.constantFrom('http://', 'ftp://', '')])(
+    'an authorization server that is not an https URL is counted',
+    (doc, n, scheme) => {
+      const servers = [...doc.authorization_servers];
+      servers[n % servers.length] = `${scheme}as.example/${n}`;
+      const facts = inspectProtectedResource({ ...doc, authorization_servers: servers }, null);
+      expect(facts.authorization_servers_non_https_count).toBe(1);
+      expect(facts.authorization_servers_count).toBe(servers.length);
+    },
+  );
+
+  test.prop([resourceMetadata, fc.constantFrom(null, 'https://as.example', {})])(
+    'authorization_servers that is not an array has no count',
+    (doc, servers) => {
+      const facts = inspectProtectedResource({ ...doc, authorization_servers: servers }, null);
+      expect(facts).toMatchObject({ authorization_servers: [], authorization_servers_count: null });
     },
   );
 });
