@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources through tsx, so a clean `npm ci` needs no build step.
+// The CLI runs the TypeScript sources, bundled on first use (cli-bundle.js), so a clean `npm ci` needs no build step.
 import process from 'node:process';
-import { register } from 'tsx/esm/api';
+import { loadCli } from './cli-bundle.js';
 
-register();
-const { main } = await import('../src/cli.ts');
+const { main } = await loadCli();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,7 @@
 // Validation of a published document against a JSON Schema of its specification, with each violation stated as
 // the production it breaks: the schema's definition name, the member's JSON Pointer, and what is wrong.
-import { Ajv2020, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, AnySchema, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { lazyRequire } from '../../src/lib/lazy-require.ts';
 
 /** One violation: `production` is the schema definition broken (the document's own name at the top level). */
 export interface SchemaViolation {
@@ -14,13 +15,21 @@ export interface SchemaViolation {
 /** Violations kept per document: enough to explain, bounded so facts stay small. */
 export const MAX_VIOLATIONS = 20;
 
-// strictRequired off: an if/then names the members a discriminator requires without redeclaring them.
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+const ajvModule = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+let ajv: Ajv2020 | null = null;
 
-/** Compiles a schema once; `title` names the top-level production. */
+/**
+ * Compiles a schema on first use (a site that publishes no such document costs no compile: the agent card's
+ * four versions took half a second of every cold scan), once; `title` names the top-level production.
+ */
 export function documentValidator(schema: AnySchema, title: string): (doc: unknown) => SchemaViolation[] {
-  const validate: ValidateFunction = ajv.compile(schema);
-  return (doc) => (validate(doc) ? [] : violations(validate.errors ?? [], title));
+  let validate: ValidateFunction | null = null;
+  return (doc) => {
+    // strictRequired off: an if/then names the members a discriminator requires without redeclaring them.
+    ajv ??= new (ajvModule().Ajv2020)({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    validate ??= ajv.compile(schema);
+    return validate(doc) ? [] : violations(validate.errors ?? [], title);
+  };
 }
 
 function productionOf(error: ErrorObject, title: string): string {

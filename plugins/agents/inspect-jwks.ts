@@ -1,6 +1,6 @@
 // Facts about a JSON Web Key Set (RFC 7517), as published at /.well-known/jwks.json or as a Web Bot Auth key
 // directory. Thumbprints (RFC 7638, RFC 8037 for OKP) come from jose; `observedAt` dates the nbf/exp check.
-import { calculateJwkThumbprint } from 'jose';
+import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';
 import jwkSetSchema from './schemas/jwk-set.json' with { type: 'json' };
 import { documentValidator, violationText, type SchemaViolation } from './document-schema.ts';
 import { asArray, asObject, asString } from './json-value.ts';

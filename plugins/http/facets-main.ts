@@ -22,10 +22,10 @@ import {
   varyList,
 } from './parse-headers.ts';
 import { parseHsts } from './parse-hsts.ts';
-import { emptyHtml, parseHtml } from './parse-html.ts';
+import { emptyHtml, parsePage, type ParsedPage } from './parse-html.ts';
 import { parseNel, parseReportingEndpoints, parseReportTo } from './parse-reporting.ts';
 import { parseServer } from './parse-server.ts';
-import type { CookiesFacet, HtmlFacet, ResponseFacet, SecurityHeadersFacet } from './types.ts';
+import type { CookiesFacet, ResponseFacet, SecurityHeadersFacet } from './types.ts';
 
 const DEPRECATED = ['expect-ct', 'public-key-pins', 'public-key-pins-report-only'];
 const DISCLOSURE = ['x-aspnet-version', 'x-aspnetmvc-version', 'x-generator', 'x-powered-by'];
@@ -128,8 +128,9 @@ function htmlText(result: ChainResult): { text: string; url: string; bytes: numb
   return isHtml ? { text, url: result.chain.hops.at(-1)!.url, bytes: ex.body.length } : null;
 }
 
-export function buildHtml(result: ChainResult): HtmlFacet {
+/** The home page parsed: its html facet and the links other facets follow. */
+export function buildPage(result: ChainResult): ParsedPage {
   const page = htmlText(result);
-  if (page === null) return emptyHtml(finalOf(result)?.body.length ?? 0);
-  return parseHtml(page.text, page.url, page.bytes);
+  if (page === null) return { html: emptyHtml(finalOf(result)?.body.length ?? 0), manifestLink: null };
+  return parsePage(page.text, page.url, page.bytes);
 }

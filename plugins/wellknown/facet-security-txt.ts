@@ -1,7 +1,6 @@
 // The security_txt facet: /.well-known/security.txt parsed per RFC 9116, its OpenPGP signature checked, and the
 // response of the legacy top-level /security.txt (which may redirect to the well-known one).
 import { parseSecurityTxt } from './parse-security-txt.ts';
-import { checkCleartextSignature, readPublicKeys } from './openpgp-signature.ts';
 import { decodeUtf8 } from './text.ts';
 import { uriHost } from '../shared/uri.ts';
 import type { DocumentFetcher } from '../shared/fetch-document.ts';
@@ -23,6 +22,8 @@ function keyUrls(encryption: string[], domain: string): string[] {
 }
 
 async function checkSignature(f: DocumentFetcher, body: Uint8Array, encryption: string[], observedAt: string) {
+  // OpenPGP is imported for a signed security.txt only: most sites sign none, and the library is large.
+  const { checkCleartextSignature, readPublicKeys } = await import('./openpgp-signature.ts');
   const key_urls = keyUrls(encryption, f.domain);
   const files = await Promise.all(key_urls.map((u) => f.open(u, { maxBytes: KEY_BYTES })));
   const keys = await readPublicKeys(files.flatMap((k) => (k.published && k.exchange ? [k.exchange.body] : [])));

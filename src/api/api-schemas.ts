@@ -2,8 +2,8 @@
 // reused as-is by openapi.json and the MCP tool input schemas, so there is one source for all three.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { lazyRequire } from '../lib/lazy-require.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
 import type { SchemaSource } from './openapi-components.ts';
 
@@ -53,18 +53,35 @@ export function publishedSchemas(): SchemaSource[] {
   return names.map((n) => ({ name: apiSchema(n).title as string, schema: apiSchema(n) }));
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats.default(ajv);
-// Schemas that others refer to by $id are known to ajv before any of them is compiled.
-for (const name of ['tree-head', 'log-inclusion', 'certificate', 'report', 'error', 'full-validation-result'] as const)
-  ajv.addSchema(apiSchema(name));
+const ajvModule = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+const ajvFormats = lazyRequire<typeof import('ajv-formats')>('ajv-formats');
+let ajv: Ajv2020 | null = null;
+
+/** Made with the first validation (a tenth of a service's start went to ajv and the meta-schema checks). */
+function apiAjv(): Ajv2020 {
+  if (!ajv) {
+    ajv = new (ajvModule().Ajv2020)({ allErrors: true, strict: true });
+    ajvFormats().default(ajv);
+    // Schemas that others refer to by $id are known to ajv before any of them is compiled.
+    for (const name of [
+      'tree-head',
+      'log-inclusion',
+      'certificate',
+      'report',
+      'error',
+      'full-validation-result',
+    ] as const)
+      ajv.addSchema(apiSchema(name));
+  }
+  return ajv;
+}
 const validators = new Map<string, ValidateFunction>();
 
 function validator(name: ApiSchemaName | DocumentSchemaName): ValidateFunction {
   let v = validators.get(name);
   if (!v) {
     const id = apiSchema(name).$id as string;
-    v = ajv.getSchema(id) ?? ajv.compile(apiSchema(name));
+    v = apiAjv().getSchema(id) ?? apiAjv().compile(apiSchema(name));
     validators.set(name, v);
   }
   return v;

@@ -1,8 +1,12 @@
 // The guides as HTML for browsers: markdown-it renders them, markdown-it-anchor gives every heading an id, so
 // the `docs` links of error bodies (`/docs/api#limits`) and the report pages' rule links scroll to their place.
-import MarkdownIt, { type Token } from 'markdown-it';
-import anchor from 'markdown-it-anchor';
+import type { Token } from 'markdown-it';
+import { lazyRequire } from '../lib/lazy-require.ts';
 import { renderPage } from './page-layout.ts';
+
+// Loaded with the first page rendered: a service that serves no guide page never imports them.
+const markdownIt = lazyRequire<typeof import('markdown-it').default>('markdown-it');
+const markdownItAnchor = lazyRequire<typeof import('markdown-it-anchor').default>('markdown-it-anchor');
 
 /**
  * Heading text to anchor: lower case, spaces to hyphens, punctuation dropped except `.`, `_` and `-`, so rule
@@ -28,17 +32,22 @@ function headingText(tokens: Token[]): string {
 
 // Raw HTML in the text stays text: rule prose mentions tags such as <script>, which would otherwise open an
 // HTML block that swallows the rest of the page.
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false }).use(anchor, {
-  level: [1, 2, 3, 4],
-  slugify,
-  getTokensText: headingText,
-  permalink: anchor.permalink.headerLink({ safariReaderFix: true }),
-});
+function newRenderer() {
+  const anchor = markdownItAnchor();
+  return new (markdownIt())({ html: false, linkify: false, typographer: false }).use(anchor, {
+    level: [1, 2, 3, 4],
+    slugify,
+    getTokensText: headingText,
+    permalink: anchor.permalink.headerLink({ safariReaderFix: true }),
+  });
+}
+let md: ReturnType<typeof newRenderer> | null = null;
 
 /** Comments on a line of their own are notes for whoever edits the markdown (generated-file warnings). */
 const COMMENT_LINE = /^<!--.*-->\n/gm;
 
 export function markdownToHtml(markdown: string): string {
+  md ??= newRenderer();
   return md.render(markdown.replace(COMMENT_LINE, ''));
 }
 

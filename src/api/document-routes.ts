@@ -55,11 +55,13 @@ export function documentRoutes(deps: DocumentDeps): Router {
   // Built once: they depend only on configuration and the schemas, both fixed at start.
   const openapi = buildOpenApi({ baseUrl, trustProxy: deps.config.trustProxy !== null });
   const manifest = buildMcpManifest(baseUrl);
-  const guides = new Map(GUIDES.map((name) => [name, readGuide(name)]));
-  // Rendered on first use: the catalogue's page takes the better part of a second, which every start would pay.
+  // Read and rendered on first use: the catalogue's page takes the better part of a second, which every start
+  // would pay, and its markdown is a megabyte a service that never serves it would hold.
+  const guides = new Map<string, string>();
+  const guide = (name: string) => guides.get(name) ?? guides.set(name, readGuide(name)).get(name)!;
   const guidePages = new Map<string, string>();
-  const htmlOf = (name: string, text: string) =>
-    guidePages.get(name) ?? guidePages.set(name, guidePage(name, text)).get(name)!;
+  const htmlOf = (name: string) =>
+    guidePages.get(name) ?? guidePages.set(name, guidePage(name, guide(name))).get(name)!;
   const router = new Router();
 
   router.get('/', (ctx) => {
@@ -68,14 +70,14 @@ export function documentRoutes(deps: DocumentDeps): Router {
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.set('Referrer-Policy', 'same-origin');
   });
-  for (const [name, text] of guides) {
-    router.get(`/docs/${name}.md`, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', text));
+  for (const name of GUIDES) {
+    router.get(`/docs/${name}.md`, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', guide(name)));
     router.get(`/docs/${name}`, (ctx) => {
       ctx.vary('Accept');
       // Markdown unless HTML is preferred: agents sending */* (or nothing) keep getting what they always got.
       if (ctx.accepts('text/markdown', 'text/html') !== 'text/html')
-        return publish(ctx, 'text/markdown; charset=utf-8', text);
-      publish(ctx, 'text/html; charset=utf-8', htmlOf(name, text));
+        return publish(ctx, 'text/markdown; charset=utf-8', guide(name));
+      publish(ctx, 'text/html; charset=utf-8', htmlOf(name));
       ctx.set('Content-Security-Policy', PAGE_CSP);
       ctx.set('Link', `</docs/${name}.md>; rel="alternate"; type="text/markdown"`);
     });
@@ -84,7 +86,7 @@ export function documentRoutes(deps: DocumentDeps): Router {
   router.get('/sitemap.xml', (ctx) => publish(ctx, 'application/xml; charset=utf-8', sitemapXml(baseUrl)));
   router.get('/llms.txt', (ctx) => publish(ctx, 'text/markdown; charset=utf-8', llmsTxt(baseUrl)));
   router.get('/llms-full.txt', (ctx) =>
-    publish(ctx, 'text/markdown; charset=utf-8', llmsFullTxt(baseUrl, guides.get('api')!)),
+    publish(ctx, 'text/markdown; charset=utf-8', llmsFullTxt(baseUrl, guide('api'))),
   );
   router.get('/.well-known/api-catalog', (ctx) => publish(ctx, API_CATALOG_TYPE, apiCatalog(baseUrl)));
 

@@ -5,75 +5,21 @@
 // probe finishes, then the result.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolRequest,
-  type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../lib/log.ts';
-import type { ProgressListener } from '../service/scanner.ts';
 import { ApiError } from './errors.ts';
 import { BODY_LIMIT, EncodingError, parseJsonBody } from './json-body.ts';
 import { screenMcpBody } from './mcp-screen.ts';
-import { callTool, MCP_TOOLS } from './mcp-tools.ts';
 import type { ScanOperations } from './scan-operations.ts';
-import { callerOf } from './scan-routes.ts';
-import { SERVICE_INFO } from './service-info.ts';
 
 export const MCP_PATH = '/mcp';
+
+/** The JSON-RPC 2.0 error codes (section 5.1) this module answers with before the MCP SDK is loaded. */
+const ErrorCode = { ParseError: -32700, InvalidRequest: -32600 } as const;
 
 /** A JSON-RPC error with no id, for a body the protocol layer never got to read. */
 function rpcError(ctx: Context, status: number, code: number, message: string): void {
   ctx.status = status;
   ctx.body = { jsonrpc: '2.0', id: null, error: { code, message } };
-}
-
-/** Whether a parsed body is a tools/call that asks for progress notifications. */
-function wantsProgress(body: unknown): boolean {
-  const message = body as Partial<CallToolRequest> | null;
-  return message?.method === 'tools/call' && message.params?._meta?.progressToken !== undefined;
-}
-
-/** Progress as MCP notifications/progress for the request's token; a client gone away loses nothing else. */
-function progressNotifier(
-  request: CallToolRequest,
-  send: (n: ServerNotification) => Promise<void>,
-  log: Logger,
-): ProgressListener | undefined {
-  const progressToken = request.params._meta?.progressToken;
-  if (progressToken === undefined) return undefined;
-  return ({ probe, status, done, total }) => {
-    const params = { progressToken, progress: done, total, message: `probe ${probe}: ${status}` };
-    send({ method: 'notifications/progress', params }).catch((err: Error) =>
-      log.debug({ err: err.message }, 'a progress notification was not delivered'),
-    );
-  };
-}
-
-function buildServer(
-  ops: ScanOperations,
-  ctx: Context,
-  { baseUrl, log }: { baseUrl: string; log: Logger },
-  problems: Map<string, string>,
-): Server {
-  const server = new Server(
-    { name: SERVICE_INFO.name, title: SERVICE_INFO.title, version: SERVICE_INFO.version },
-    { capabilities: { tools: {} } },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const problem = problems.get(request.params.name);
-    if (problem !== undefined) throw new McpError(ErrorCode.InvalidParams, problem);
-    const onProgress = progressNotifier(request, extra.sendNotification, log);
-    const context = { caller: callerOf(ctx), baseUrl, log, ...(onProgress ? { onProgress } : {}) };
-    return callTool(ops, request.params.name, request.params.arguments, context);
-  });
-  return server;
 }
 
 export function mcpRoutes(ops: ScanOperations, baseUrl: string, log: Logger): Router {
@@ -110,20 +56,8 @@ export function mcpRoutes(ops: ScanOperations, baseUrl: string, log: Logger): Ro
     if (Array.isArray(parsed) && parsed.length === 0)
       return rpcError(ctx, 400, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch holds no message');
     const { body, problems } = screenMcpBody(parsed);
-    const server = buildServer(ops, ctx, { baseUrl, log }, problems);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: !wantsProgress(body),
-    });
-    ctx.respond = false;
-    ctx.res.on('close', () => {
-      // The answer has gone; a failure to tear down is worth a log line, never an unhandled rejection.
-      const closeFailed = (err: Error) => log.warn({ err: err.message }, 'MCP transport did not close cleanly');
-      transport.close().catch(closeFailed);
-      server.close().catch(closeFailed);
-    });
-    await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, body);
+    const { answerMcp } = await import('./mcp-server.ts');
+    await answerMcp(ops, ctx, { baseUrl, log }, body, problems);
   });
   return router;
 }

@@ -2,13 +2,10 @@
 // bundled from the schemas of the documents they return, and their ScanResult returned as the tool result. A
 // caller's mistake (bad input, bad domain, payment, deadline) is a tool result with isError, the REST message
 // and the REST Error body (with its code) as structuredContent; only protocol problems become JSON-RPC errors.
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../lib/log.ts';
+// The tools are run by mcp-server.ts, with the MCP SDK; this list is all the manifest and the screening need.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { apiSchema, publishedSchemas } from './api-schemas.ts';
-import { ApiError, errorBody } from './errors.ts';
 import { standaloneSchema } from './openapi-components.ts';
-import type { ProgressListener } from '../service/scanner.ts';
-import type { Caller, OperationOutcome, ScanOperations } from './scan-operations.ts';
 
 type ToolInputSchema = Tool['inputSchema'];
 type ToolOutputSchema = NonNullable<Tool['outputSchema']>;
@@ -55,48 +52,3 @@ export const MCP_TOOLS: Tool[] = [
     annotations: { readOnlyHint: false, openWorldHint: true, idempotentHint: true },
   },
 ];
-
-/** The operation's ScanResult as it is: REST sends the same object as its body. */
-const toolResult = (outcome: OperationOutcome): CallToolResult => ({ ...outcome.result });
-
-/** Who calls and where the service's documentation lives (for the docs link of an Error). */
-export interface ToolContext {
-  caller: Caller;
-  baseUrl: string;
-  log: Logger;
-  /** Set when the client sent a progressToken: tells it as each probe finishes. */
-  onProgress?: ProgressListener;
-}
-
-/** Runs one tools/call; throws McpError only for what is a protocol problem (an unknown tool). */
-export async function callTool(
-  ops: ScanOperations,
-  name: string,
-  args: unknown,
-  { caller, baseUrl, log, onProgress }: ToolContext,
-): Promise<CallToolResult> {
-  const run =
-    name === 'service_quickscan'
-      ? ops.quickscan.bind(ops)
-      : name === 'service_fullvalidation'
-        ? ops.fullvalidation.bind(ops)
-        : null;
-  if (!run)
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `unknown tool ${JSON.stringify(name)}; the tools are ${MCP_TOOLS.map((t) => t.name).join(', ')}`,
-    );
-  try {
-    return toolResult(await run(args ?? {}, caller, onProgress));
-  } catch (err) {
-    if (err instanceof ApiError) {
-      const structuredContent = errorBody(err, baseUrl) as unknown as Record<string, unknown>;
-      return { content: [{ type: 'text', text: err.message }], isError: true, structuredContent };
-    }
-    log.warn(
-      { err: (err as Error).message, stack: (err as Error).stack, tool: name },
-      'unexpected error in an MCP tool',
-    );
-    throw new McpError(ErrorCode.InternalError, 'the service failed to handle this call; it has been logged');
-  }
-}

@@ -51,7 +51,7 @@ export function trustedIssuers(option: string[] | undefined, config: Config): st
 
 /** The default roots, DVS_EXTRA_CA, and the local service's own certificate when `npm start` made one. */
 export function issuerClientFor(origin: string, config: Config): IssuerClient {
-  const ca = loadTrustStore(config.net.extraCaFile);
+  const ca = [...loadTrustStore(config.net.extraCaFile)];
   const local = localCertificateFile(config.dataDir);
   if (existsSync(local)) ca.push(readFileSync(local, 'utf8'));
   return new IssuerClient(origin, {

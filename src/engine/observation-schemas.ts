@@ -1,10 +1,28 @@
 // The observation schemas (schemas/observations/<probe>.json) as one registry: validators for probe output
 // (complete) and for rule examples (partial: `required` dropped, so examples stay small but cannot invent a
 // field or use a wrong type), and a path resolver the loader uses to refuse `var`s no probe defines.
+// Compiling the complete validators takes over a second of CPU; a run loads them precompiled (ajv's standalone
+// code, kept in the ruleset artifact) and never imports ajv.
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import vm from 'node:vm';
+import type { Ajv2020, Options, ValidateFunction, ErrorObject } from 'ajv/dist/2020.js';
+import { lazyRequire } from '../lib/lazy-require.ts';
+
+const ajvModule = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+const ajvFormats = lazyRequire<typeof import('ajv-formats')>('ajv-formats');
+const ajvStandalone = lazyRequire<typeof import('ajv/dist/standalone/index.js')>('ajv/dist/standalone/index.js');
+
+const COMPLETE_OPTIONS: Options = { allErrors: true, strict: true, allowUnionTypes: true };
+// Partial schemas lose minItems, which strict mode demands beside a tuple's prefixItems.
+const PARTIAL_OPTIONS: Options = { ...COMPLETE_OPTIONS, strictTuples: false };
+
+function newAjv(options: Options): Ajv2020 {
+  const ajv = new (ajvModule().Ajv2020)(options);
+  ajvFormats().default(ajv);
+  return ajv;
+}
 
 type Schema = Record<string, unknown>;
 
@@ -72,9 +90,11 @@ export class ObservationSchemas {
   private readonly all: ReadonlyMap<string, Schema>;
   private ajv: { complete: Ajv2020; partial: Ajv2020 } | null = null;
 
-  constructor(namespaces: Map<string, Schema>) {
+  /** `precompiled`: complete validators by namespace, from `standaloneCode()` (see `loadStandalone`). */
+  constructor(namespaces: Map<string, Schema>, precompiled?: ReadonlyMap<string, ValidateFunction>) {
     this.namespaces = namespaces;
     this.all = new Map<string, Schema>([['target', TARGET_SCHEMA], ['probes', PROBES_SCHEMA], ...namespaces]);
+    for (const [name, fn] of precompiled ?? []) this.validators.set(`complete:${name}`, fn);
   }
 
   /**
@@ -95,21 +115,41 @@ export class ObservationSchemas {
     if (fn) return fn;
     const schema = this.all.get(name);
     if (!schema) return null;
-    if (!this.ajv) {
-      const complete = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-      // Partial schemas lose minItems, which strict mode demands beside a tuple's prefixItems.
-      const partial = new Ajv2020({ allErrors: true, strict: true, strictTuples: false, allowUnionTypes: true });
-      addFormats.default(complete);
-      addFormats.default(partial);
-      this.ajv = { complete, partial };
-    }
+    this.ajv ??= { complete: newAjv(COMPLETE_OPTIONS), partial: newAjv(PARTIAL_OPTIONS) };
     const { $id: _id, ...rest } = schema;
     fn = this.ajv[mode].compile(mode === 'complete' ? rest : (withoutRequired(rest) as Schema));
     this.validators.set(key, fn);
     return fn;
   }
 
-  static fromDirectory(dir: string): ObservationSchemas {
+  /**
+   * The complete validators of every namespace as one CommonJS module (ajv's standalone code), exporting each
+   * under its namespace's name: the same code `compile` makes, generated once when the ruleset artifact is built.
+   */
+  standaloneCode(): string {
+    const ajv = newAjv({ ...COMPLETE_OPTIONS, code: { source: true } });
+    const exports: Record<string, string> = {};
+    for (const [name, schema] of this.all) {
+      const { $id: _id, ...rest } = schema;
+      ajv.addSchema(rest, `dvs:observations:${name}`);
+      exports[name] = `dvs:observations:${name}`;
+    }
+    return ajvStandalone().default(ajv, exports);
+  }
+
+  /** Runs `standaloneCode()` output; its few runtime helpers are required from this package's ajv. */
+  static loadStandalone(code: string, filename: string): Map<string, ValidateFunction> {
+    const module = { exports: {} as Record<string, ValidateFunction> };
+    const run = vm.compileFunction(code, ['exports', 'require', 'module'], { filename }) as (
+      e: unknown,
+      r: NodeJS.Require,
+      m: unknown,
+    ) => void;
+    run(module.exports, createRequire(import.meta.url), module);
+    return new Map(Object.entries(module.exports));
+  }
+
+  static fromDirectory(dir: string, precompiled?: ReadonlyMap<string, ValidateFunction>): ObservationSchemas {
     const namespaces = new Map<string, Schema>();
     for (const file of readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
@@ -123,7 +163,7 @@ export class ObservationSchemas {
         throw new Error(`${path.join(dir, file)}: ${(err as Error).message}`, { cause: err });
       }
     }
-    return new ObservationSchemas(namespaces);
+    return new ObservationSchemas(namespaces, precompiled);
   }
 
   /** Validates one namespace of a document; returns an error text or null. */

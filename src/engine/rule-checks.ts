@@ -1,11 +1,13 @@
 // The checks `dvs rules check` and the test suite run over a loaded ruleset: every example, the weak-rule
 // gate (hollow and yes-man documents) and the version lock.
 import { readFileSync, writeFileSync } from 'node:fs';
-import semver from 'semver';
+import { lazyRequire } from '../lib/lazy-require.ts';
 import { evaluateRule } from './evaluate.ts';
 import { refTarget, type SchemaNode } from './observation-schemas.ts';
 import { RulesetError, type Ruleset } from './ruleset.ts';
 import type { LoadedRule, Outcome } from './types.ts';
+
+const semverModule = lazyRequire<typeof import('semver')>('semver');
 
 export interface ExampleRun {
   rule: string;
@@ -169,6 +171,7 @@ export function lockProblems(ruleset: Ruleset, lock: RulesetLock): string[] {
     if (locked.digest !== rule.digest || locked.version !== rule.version) changed = true;
   }
   if (Object.keys(lock.rules).some((id) => !ruleset.byId.has(id))) changed = true;
+  const semver = semverModule();
   if (semver.valid(lock.version) && semver.lt(ruleset.version, lock.version)) {
     problems.push(`rules/ruleset.yaml: the ruleset version went back from ${lock.version} to ${ruleset.version}`);
   }

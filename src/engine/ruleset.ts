@@ -2,16 +2,16 @@
 // observation schemas, or refused with the file and the reason. A ruleset that loads is safe to evaluate.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import semver from 'semver';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { digestOf } from '../lib/canonical-json.ts';
+import { lazyRequire } from '../lib/lazy-require.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
 import { analyseLogic } from './logic-analysis.ts';
 import { ObservationSchemas, formatAjvErrors } from './observation-schemas.ts';
 import { readPaths } from './observed.ts';
 import { compileRule } from './compile.ts';
 import type { LoadedRule, Rule } from './types.ts';
+import { RulesetError, type RulesetProblem } from './ruleset-error.ts';
 
 export interface Ruleset {
   version: string;
@@ -23,19 +23,7 @@ export interface Ruleset {
   schemas: ObservationSchemas;
 }
 
-export interface RulesetProblem {
-  file: string;
-  message: string;
-}
-
-export class RulesetError extends Error {
-  override name = 'RulesetError';
-  constructor(readonly problems: RulesetProblem[]) {
-    super(
-      `the ruleset has ${problems.length} problem(s):\n` + problems.map((p) => `  ${p.file}: ${p.message}`).join('\n'),
-    );
-  }
-}
+export { RulesetError, type RulesetProblem } from './ruleset-error.ts';
 
 export interface LoadOptions {
   rulesDir?: string;
@@ -44,6 +32,12 @@ export interface LoadOptions {
 }
 
 const SCHEMAS_DIR = path.join(REPO_ROOT, 'schemas');
+
+// Only a full load (`dvs rules check`, the tests, a run without a current artifact) parses YAML and compiles the
+// rule schema; a run that loads the artifact imports none of these.
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
+const ajv = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+const semver = lazyRequire<typeof import('semver')>('semver');
 
 /** Files under rules/ that are not rule files. */
 const NOT_RULES = new Set(['ruleset.yaml']);
@@ -59,13 +53,13 @@ export function listYaml(dir: string): string[] {
 }
 
 function parseYaml(text: string): unknown {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  const doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   const issue = doc.errors[0] ?? doc.warnings[0];
   if (issue) throw new Error(`YAML: ${issue.message.split('\n')[0]}`);
   return doc.toJS();
 }
 
-let ruleValidator: ReturnType<Ajv2020['compile']> | null = null;
+let ruleValidator: ValidateFunction | null = null;
 
 function validateRuleShape(value: unknown): string | null {
   if (!ruleValidator) {
@@ -74,7 +68,7 @@ function validateRuleShape(value: unknown): string | null {
       unknown
     >;
     const { $id: _id, ...rest } = schema;
-    ruleValidator = new Ajv2020({ allErrors: true, strict: true }).compile(rest);
+    ruleValidator = new (ajv().Ajv2020)({ allErrors: true, strict: true }).compile(rest);
   }
   return ruleValidator(value) ? null : formatAjvErrors(ruleValidator.errors);
 }
@@ -139,7 +133,7 @@ export function loadRuleset(opts: LoadOptions = {}): Ruleset {
   const rulesetFile = path.join(rulesDir, 'ruleset.yaml');
   try {
     const meta = parseYaml(readFileSync(rulesetFile, 'utf8')) as { version?: unknown };
-    if (typeof meta?.version !== 'string' || !semver.valid(meta.version))
+    if (typeof meta?.version !== 'string' || !semver().valid(meta.version))
       throw new Error('version must be a semver string');
     version = meta.version;
   } catch (err) {

@@ -4,8 +4,12 @@
 // URL's host. The scan closes them all when it ends.
 import type { LookupFunction } from 'node:net';
 import type { SecureContext } from 'node:tls';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
+import { lazyRequire } from '../lib/lazy-require.ts';
 import { NetError, type ResolvedAddress } from './types.ts';
+
+// undici is loaded by the first scan's first request, not by every process that can scan (a starting service).
+const undici = lazyRequire<typeof import('undici')>('undici');
 
 export interface PoolLimits {
   requestTimeoutMs: number;
@@ -64,7 +68,7 @@ export function createConnectionPools(
   const open = (url: URL, pin: ResolvedAddress, endpoint: string): KeptPool => {
     // undici's header and body timers are off: the request's deadline is the one limit, on host time. Its connect
     // timer stays as a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more.
-    const pool = new Pool(url.origin, {
+    const pool = new (undici().Pool)(url.origin, {
       connections: connectionsPerEndpoint,
       connect: {
         lookup: pinnedLookup(pin),

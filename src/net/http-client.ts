@@ -15,7 +15,7 @@ import { readCappedBody } from './body-reader.ts';
 import { toNetError } from './errors.ts';
 import { createConnectionPools, type ConnectionPools, type KeptPool } from './connection-pools.ts';
 import { onAbort } from './on-abort.ts';
-import type { RequestTrace } from './request-trace.ts';
+import type { Asked, RequestTrace } from './request-trace.ts';
 import { locationOf } from './location.ts';
 
 export interface HttpClientDeps {
@@ -58,6 +58,9 @@ interface Exchange {
   body: HttpRequestOptions['body'];
   pin: ResolvedAddress | null;
   kept: KeptPool | null;
+  /** For the trace: when the caller asked (before the slot), and the previous hop's entry. */
+  readonly asked: Asked | undefined;
+  previousHop: number | undefined;
 }
 
 /** Parses a URL a probe or a Location header gave; odd numeric host spellings are refused before parsing. */
@@ -226,9 +229,14 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
   for (;;) {
     const hopStarted = x.deadline.elapsed();
     x.pin = null; // until this hop's address is checked, a failure is not its endpoint's
+    const pinned = x.chain.length === 0 && x.opts.address !== undefined;
     x.pin = await pinHop(deps, x);
-    // Traced once the hop's address is known: waiting for DNS is the DNS query's own entry.
-    const end = deps.trace?.begin('http', `${x.method} ${x.url.href}`);
+    // Traced once the hop's address is known: waiting for a slot is the scan's own queue, waiting for DNS is the
+    // DNS query's entry. A later hop continues the one before it.
+    const end = deps.trace?.begin('http', `${x.method} ${x.url.href}`, {
+      ...(x.previousHop === undefined ? { asked: x.asked } : { previous: x.previousHop }),
+      ...(pinned ? {} : { host: x.url.hostname }),
+    });
     try {
       const response = await sendHop(deps, pools, x);
       const ttfbMs = x.deadline.elapsed() - hopStarted;
@@ -236,7 +244,7 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
       x.chain.push({ url: x.url.href, status: response.statusCode, location, address: x.pin.address });
       if (x.opts.followRedirects && REDIRECTS.has(response.statusCode) && location !== null) {
         drain(response.body);
-        end?.(true);
+        x.previousHop = end?.(true);
         // A short body is read out by then, and its connection is free for the next hop.
         await setImmediate();
         followRedirect(x, response.statusCode, location, deps.limits.maxRedirects);
@@ -262,6 +270,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   async function request(startUrl: string, opts: HttpRequestOptions = {}): Promise<HttpExchange> {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
     const url = parseTarget(startUrl, null, 'bad_url');
+    const asked = deps.trace?.ask();
     // The time limit starts once a slot is free: waiting behind the scan's own requests is not the host's delay.
     const release = await deps.semaphore.acquire(opts.signal);
     const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
@@ -269,7 +278,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     for (const [name, value] of Object.entries(opts.headers ?? {})) callerHeaders[name.toLowerCase()] = value;
     const x: Exchange = {
       ...{ startUrl, opts, deadline, chain: [], callerHeaders, url, method: opts.method ?? 'GET' },
-      ...{ body: opts.body, pin: null, kept: null },
+      ...{ body: opts.body, pin: null, kept: null, asked, previousHop: undefined },
     };
     const unsubscribe = onAbort(deadline.signal, () => {
       if (x.kept && deadline.failure().code === 'timeout') pools.timedOut(x.kept);

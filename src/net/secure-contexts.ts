@@ -17,9 +17,15 @@ export interface SecureContexts {
 /** Probes use a small fixed set of option combinations; the bound only guards against trust-store churn. */
 const MAX_CONTEXTS = 128;
 const cache = new Map<string, SecureContext>();
+/** The store's digest by array: the network layer keeps one array per store (trust-store.ts). */
+const digests = new WeakMap<readonly string[], string>();
 
 export function secureContexts(ca: readonly string[]): SecureContexts {
-  const trust = createHash('sha256').update(ca.join('\n')).digest('hex');
+  let trust = digests.get(ca);
+  if (trust === undefined) {
+    trust = createHash('sha256').update(ca.join('\n')).digest('hex');
+    digests.set(ca, trust);
+  }
   return {
     get(options = {}) {
       const { minVersion, maxVersion, ciphers, sigalgs, ecdhCurve } = options;

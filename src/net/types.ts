@@ -168,6 +168,8 @@ export interface TracedOperation {
   kind: 'dns' | 'tcp' | 'tls' | 'http';
   target: string;
   scope: string | null;
+  /** When the probe asked for it; until `startMs` it waited for a slot under the scan's concurrency limit. */
+  askedMs: number;
   startMs: number;
   endMs: number;
   waitedFor: number | null;

@@ -7,7 +7,6 @@ import type { Ledger } from './ledger.ts';
 import type { LogStore } from './store.ts';
 import { openLedger } from './open-ledger.ts';
 import { embeddedProcessor, type PaymentProcessor } from './processor.ts';
-import { stripeProcessor } from './stripe-processor.ts';
 
 export interface Payments {
   gate: PaymentGate;
@@ -22,12 +21,14 @@ export interface Payments {
   close(): Promise<void>;
 }
 
-function chooseProcessor(config: Config, ledger: Ledger, log: Logger): PaymentProcessor {
+async function chooseProcessor(config: Config, ledger: Ledger, log: Logger): Promise<PaymentProcessor> {
   const p = config.payments;
   if (!p.stripeSecretKey) return embeddedProcessor(ledger, p.testTokenCap);
   // Without the webhook secret no payment could ever be confirmed: refuse to start rather than sell nothing.
   if (!p.stripeWebhookSecret)
     throw new ConfigError('DVS_STRIPE_WEBHOOK_SECRET is required when DVS_STRIPE_SECRET_KEY is set');
+  // Stripe's SDK is imported only by a service that sells through it.
+  const { stripeProcessor } = await import('./stripe-processor.ts');
   return stripeProcessor(
     {
       secretKey: p.stripeSecretKey,
@@ -46,7 +47,7 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
   const ledger = await openLedger(config);
   let processor: PaymentProcessor;
   try {
-    processor = chooseProcessor(config, ledger, log);
+    processor = await chooseProcessor(config, ledger, log);
   } catch (err) {
     await ledger.close();
     throw err;

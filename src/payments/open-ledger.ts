@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { Config } from '../lib/config.ts';
 import { privateDir, privateFile, tightenExisting } from '../lib/private-files.ts';
 import { Ledger } from './ledger.ts';
-import { openPostgresStore } from './postgres-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import type { TokenMode } from './tokens.ts';
 
@@ -16,6 +15,8 @@ const tokenMode = (config: Config): TokenMode => (config.payments.stripeSecretKe
 export async function openLedger(config: Config, opts: { now?: () => number } = {}): Promise<Ledger> {
   let store;
   if (config.databaseUrl) {
+    // The PostgreSQL driver is imported only when the ledger is there.
+    const { openPostgresStore } = await import('./postgres-store.ts');
     store = await openPostgresStore(config.databaseUrl);
   } else {
     privateDir(config.dataDir);

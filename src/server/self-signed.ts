@@ -1,10 +1,8 @@
 // The certificate `npm start` serves when none is configured: self-signed for localhost, made once in the data
 // directory (key file mode 0600) and reused, so a browser exception or a pinned CA survives restarts.
-import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as x509 from '@peculiar/x509';
 import { privateDir, tightenExisting } from '../lib/private-files.ts';
 import { localCertificateFile } from './local-certificate.ts';
 
@@ -13,8 +11,6 @@ export interface TlsMaterial {
   key: string;
 }
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
-
 const pem = (label: string, der: ArrayBuffer) =>
   `-----BEGIN ${label}-----\n${Buffer.from(der)
     .toString('base64')
@@ -22,6 +18,10 @@ const pem = (label: string, der: ArrayBuffer) =>
     .join('\n')}\n-----END ${label}-----\n`;
 
 async function create(now: Date): Promise<TlsMaterial> {
+  // The X.509 library (and the reflect-metadata it needs) is imported only when there is a certificate to make.
+  await import('reflect-metadata');
+  const x509 = await import('@peculiar/x509');
+  x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({

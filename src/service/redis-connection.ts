@@ -1,8 +1,12 @@
 // The one Redis connection an instance shares its cache and rate limit through. Redis only makes several
 // instances behave as one; it is never allowed to fail or stall a request. Every command is bounded in time,
 // a connection known to be down is not waited for, and a failure gives the caller its fallback instead.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazyRequire } from '../lib/lazy-require.ts';
 import type { AppLogger } from '../lib/log.ts';
+
+// Loaded only by an instance configured with Redis (DVS_REDIS_URL).
+const ioredis = lazyRequire<typeof import('ioredis')>('ioredis');
 
 /** Longest a command (or the connect it triggers) may hold a request. Redis answers in well under 1 ms. */
 const COMMAND_TIMEOUT_MS = 1_000;
@@ -15,7 +19,7 @@ export class RedisConnection {
     url: string,
     private readonly log: AppLogger,
   ) {
-    this.client = new Redis(url, {
+    this.client = new (ioredis().Redis)(url, {
       lazyConnect: true,
       connectTimeout: COMMAND_TIMEOUT_MS,
       commandTimeout: COMMAND_TIMEOUT_MS,

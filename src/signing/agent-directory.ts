@@ -4,7 +4,7 @@
 // proves whoever serves the directory at this origin holds the key, so a directory cannot list someone else's.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createVerifier, httpbis, type SignatureParameters } from 'http-message-signatures';
-import { calculateJwkThumbprint } from 'jose';
+import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';
 import { decodeBase64url } from '../lib/base64url.ts';
 import { parseStrictJson } from '../lib/strict-json.ts';
 

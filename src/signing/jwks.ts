@@ -4,7 +4,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { calculateJwkThumbprint } from 'jose';
+import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';
 import { decodeBase64url } from '../lib/base64url.ts';
 import { loadSigningKey, type PublicJwk } from './keys.ts';
 

@@ -4,7 +4,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
-import { calculateJwkThumbprint } from 'jose';
+import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';
 import { encodeBase64url as b64url } from '../lib/base64url.ts';
 
 export const SIGNING_KID = 'service-signing-key-v1';

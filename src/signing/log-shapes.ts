@@ -1,7 +1,7 @@
 // The shapes of the transparency log's documents (schemas/api/tree-head.json, log-inclusion.json,
 // log-consistency.json), checked before a verifier reads a member of what an issuer sent.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { lazyRequire } from '../lib/lazy-require.ts';
 import consistencySchema from '../../schemas/api/log-consistency.json' with { type: 'json' };
 import inclusionSchema from '../../schemas/api/log-inclusion.json' with { type: 'json' };
 import treeHeadSchema from '../../schemas/api/tree-head.json' with { type: 'json' };
@@ -14,16 +14,46 @@ export type { LogConsistency, LogInclusion, TreeHead };
 /** The schemas a certificate's `log` member refers to, for an ajv that compiles the certificate schema. */
 export const LOG_SCHEMAS = [treeHeadSchema, inclusionSchema] as const;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats.default(ajv);
-ajv.addSchema(treeHeadSchema);
+const ajvModule = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
+const ajvFormats = lazyRequire<typeof import('ajv-formats')>('ajv-formats');
+let ajv: Ajv2020 | null = null;
 
-export const validTreeHead = ajv.getSchema(treeHeadSchema.$id) as ValidateFunction<TreeHead>;
-export const validInclusion = ajv.compile<LogInclusion>(inclusionSchema);
-export const validConsistency = ajv.compile<LogConsistency>(consistencySchema);
+function logAjv(): Ajv2020 {
+  if (!ajv) {
+    ajv = new (ajvModule().Ajv2020)({ allErrors: true, strict: true });
+    ajvFormats().default(ajv);
+    ajv.addSchema(treeHeadSchema);
+  }
+  return ajv;
+}
+
+/** A validator with ajv's `errors` after each call. */
+export interface ShapeValidator<T> {
+  (value: unknown): value is T;
+  errors?: ErrorObject[] | null;
+}
+
+/**
+ * Compiled on first use: a starting service signs tree heads but checks none, and ajv with its compiles was a
+ * tenth of its start.
+ */
+function lazyValidator<T>(compile: () => ValidateFunction<T>): ShapeValidator<T> {
+  let fn: ValidateFunction<T> | null = null;
+  const check = ((value: unknown) => {
+    fn ??= compile();
+    const ok = fn(value);
+    check.errors = fn.errors;
+    return ok;
+  }) as ShapeValidator<T>;
+  return check;
+}
+
+export const validTreeHead = lazyValidator(() => logAjv().getSchema(treeHeadSchema.$id) as ValidateFunction<TreeHead>);
+export const validInclusion = lazyValidator(() => logAjv().compile<LogInclusion>(inclusionSchema));
+export const validConsistency = lazyValidator(() => logAjv().compile<LogConsistency>(consistencySchema));
 
 /** The first problem ajv found, as one phrase. */
-export function shapeProblem(validate: ValidateFunction): string {
+export function shapeProblem(validate: ShapeValidator<unknown>): string {
   const first = validate.errors?.[0];
   return `${first?.instancePath || '/'} ${first?.message ?? 'is invalid'}`;
 }

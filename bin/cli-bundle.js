@@ -1,0 +1,177 @@
+// The command line as an ESM bundle of the TypeScript sources (esbuild), so a command does not load two hundred
+// modules one by one through tsx's loader (over half the CPU of `dvs serve` starting, a third of a cold `dvs
+// scan`). Built on first use in node_modules/.cache/dvs-cli/, so a clean `npm ci` needs no build step, and
+// rebuilt whenever one of the files it was built from changes: each start hashes exactly those files, as listed
+// by the last build. What the sources import lazily (a command, a probe, a heavy package) is a chunk of its own,
+// loaded when first imported. Packages stay external (Node loads them), except a few pure ES module packages
+// made of many small files, which Node would load one module at a time (zod alone is 96).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'dvs-cli');
+/**
+ * Builds that are no longer current are removed when a new one is built once they are this old: a process
+ * started from one still loads its chunks lazily, and a service runs long.
+ */
+const STALE_MS = 24 * 60 * 60 * 1000;
+/** Bundled into the build: each of these is tens of ES modules, and none holds native code or reads its own files. */
+const BUNDLED = new Set([
+  'zod',
+  '@modelcontextprotocol/sdk',
+  'parse5',
+  'fast-xml-parser',
+  'structured-headers',
+  'bcp-47',
+  'jose',
+]);
+
+/** Every package the sources may import, less the bundled ones (a bundled package's own imports are bundled too). */
+function externals() {
+  const { dependencies = {}, devDependencies = {} } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  return Object.keys({ ...dependencies, ...devDependencies }).filter((name) => !BUNDLED.has(name));
+}
+
+/** A bundled package's files are stood for by its package.json (its version): they change only with an install. */
+function standIns(inputs) {
+  const out = new Set();
+  for (const rel of inputs) {
+    const pkg = /^(.*?node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(rel);
+    out.add(pkg ? `${pkg[1]}/package.json` : rel);
+  }
+  return [...out].sort();
+}
+
+/** SHA-256 over the Node version and every input's path and content; null when one is gone. */
+function inputsKey(inputs) {
+  const hash = createHash('sha256').update(process.version);
+  for (const rel of inputs) {
+    let bytes;
+    try {
+      bytes = readFileSync(path.join(ROOT, rel));
+    } catch {
+      return null;
+    }
+    hash.update(rel).update('\0').update(bytes).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Where an entry's builds live: one directory per entry module (src/cli.ts: `cli`). */
+function dirOf(entry) {
+  return path.join(CACHE, entry.replace(/\.ts$/, '').replaceAll('/', '-').replace(/^src-/, ''));
+}
+
+/** The output file of an entry in a build directory. */
+const outputOf = (dir, entry) => path.join(dir, `${path.basename(entry, '.ts')}.js`);
+
+/** The bundle of the current sources, if the last build is still current. */
+function currentBundle(entry) {
+  const dir = dirOf(entry);
+  let current;
+  try {
+    current = JSON.parse(readFileSync(path.join(dir, 'current.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(current.inputs) || typeof current.key !== 'string') return null;
+  if (inputsKey(current.inputs) !== current.key) return null;
+  const file = outputOf(path.join(dir, `build-${current.key}`), entry);
+  try {
+    statSync(file);
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `import.meta.url` in a bundle would name the bundle; modules that find the repository's files from their own
+ * place (src/lib/paths.ts, the migrations) keep their source file's URL.
+ */
+const ownUrls = {
+  name: 'own-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const contents = source.includes('import.meta.url')
+        ? source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+        : source;
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+function prune(dir, keep) {
+  for (const name of readdirSync(dir)) {
+    const build = path.join(dir, name);
+    if (!name.startsWith('build-') || name === keep) continue;
+    if (Date.now() - statSync(build).mtimeMs > STALE_MS) rmSync(build, { recursive: true, force: true });
+  }
+}
+
+async function build(entry) {
+  const esbuild = await import('esbuild');
+  const entryDir = dirOf(entry);
+  mkdirSync(entryDir, { recursive: true });
+  const tmp = path.join(entryDir, `tmp-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: [path.join(ROOT, entry)],
+    outdir: tmp,
+    splitting: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node.split('.')[0]}`,
+    external: externals(),
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [ownUrls],
+  });
+  // This file and package.json decide how the build is made: a change to either is a new build too.
+  const inputs = standIns([...Object.keys(result.metafile.inputs), 'bin/cli-bundle.js', 'package.json']);
+  const key = inputsKey(inputs);
+  const dir = path.join(entryDir, `build-${key}`);
+  // Renamed into place, so a process starting beside this one reads a whole build or none; one that built the
+  // same sources first has already put the same files there.
+  try {
+    renameSync(tmp, dir);
+  } catch {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const current = path.join(entryDir, 'current.json');
+  writeFileSync(`${current}.${process.pid}`, JSON.stringify({ key, inputs }));
+  renameSync(`${current}.${process.pid}`, current);
+  prune(entryDir, `build-${key}`);
+  return outputOf(dir, entry);
+}
+
+/** Imports `entry` (a path from the repository root) from its bundle, built now if a source changed. */
+export async function importBundled(entry) {
+  const file = currentBundle(entry) ?? (await build(entry));
+  return import(pathToFileURL(file).href);
+}
+
+/**
+ * The CLI module: from the bundle (built now if the sources changed), or through tsx when no bundle can be
+ * built (a read-only install, or esbuild missing), which is slower to start but runs the same code.
+ */
+export async function loadCli() {
+  if (process.env.DVS_CLI_BUNDLE !== '0') {
+    try {
+      return await importBundled('src/cli.ts');
+    } catch (err) {
+      if (process.env.DVS_CLI_BUNDLE === '1') throw err;
+      process.stderr.write(`dvs: starting through tsx, the CLI bundle failed (${err.message.split('\n')[0]})\n`);
+    }
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('../src/cli.ts');
+}
