@@ -4,8 +4,8 @@
 // A well-formed language tag must also be valid (RFC 5646 section 2.2.9): each subtag in the IANA registry.
 // Facts only: the values as written, the one Expires date as ISO 8601, fields outside the registry, what did not parse.
 import { parse as parseLanguageTag, type Schema as LanguageTag } from 'bcp-47';
-import { createRequire } from 'node:module';
 import type LanguageTags from 'language-tags';
+import { lazyRequire } from '../../src/lib/lazy-require.ts';
 import { parseUri } from '../shared/uri.ts';
 import { decodeUtf8, splitLines } from './text.ts';
 
@@ -105,10 +105,9 @@ export function rfc3339ToIso(value: string): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
-let registry: typeof LanguageTags | undefined;
 /** The registry package (its index is 1 MB of JSON, a tenth of a second to load) is read when the first language tag
  * is checked, not when the service starts. */
-const languageTags = () => (registry ??= createRequire(import.meta.url)('language-tags') as typeof LanguageTags);
+const languageTags = lazyRequire<typeof LanguageTags>('language-tags');
 
 /** RFC 5646 sections 2.2.1, 2.2.3 and 2.2.4: the private-use ranges (qaa..qtz, Qaaa..Qabx, QM..QZ, XA..XZ), which
  * the registry holds as ranges and its package's index does not list one by one. */
