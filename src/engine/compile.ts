@@ -428,9 +428,18 @@ export interface CompiledRule {
   check: Compiled;
 }
 
+/** Whether a rule that requires `requires` may read `p` (the target's name and date are every rule's). */
+export function underRequires(p: string, requires: readonly string[]): boolean {
+  return p === 'target.observed_at' || p === 'target.domain' || requires.some((r) => p === r || p.startsWith(r + '.'));
+}
+
+/**
+ * Compiles a rule's logic. Its vars read the document directly, so a rule reading beyond its `requires` (which
+ * loading refuses with the rule's file and reason) is refused here too: no compiled rule sees an undeclared path.
+ */
 export function compileRule(rule: { requires: readonly string[]; when?: unknown; check: unknown }): CompiledRule {
   const paths: string[] = [];
-  return {
+  const compiled = {
     requires: rule.requires.map((path) => {
       const segments = path.split('.');
       return { path, namespace: segments[0]!, segments };
@@ -439,4 +448,7 @@ export function compileRule(rule: { requires: readonly string[]; when?: unknown;
     when: rule.when === undefined ? null : compileRootLogic(rule.when, paths),
     check: compileRootLogic(rule.check, paths),
   };
+  const outside = paths.filter((p) => !underRequires(p, rule.requires));
+  if (outside.length > 0) throw new Error(`the rule reads ${outside.join(', ')}, not under its requires`);
+  return compiled;
 }
