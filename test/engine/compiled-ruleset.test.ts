@@ -38,17 +38,18 @@ it("checks probe output with the artifact's precompiled validators exactly as wi
   expect(cached.schemas.validate('http', broken, 'complete')).toMatch(/unknown_member/);
 });
 
-it('refuses an artifact whose rules were altered, and loads the rule files instead', () => {
+it('refuses an artifact whose bytes do not match its checksum, and rebuilds it from the rule files', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
   const built = loadRunRuleset(dir);
   const file = path.join(dir, readdirSync(dir)[0]!);
-  const artifact = JSON.parse(readFileSync(file, 'utf8')) as { rules: { check: unknown }[] };
+  const [checksum, body] = readFileSync(file, 'utf8').split(/\n(.*)/s) as [string, string];
+  const artifact = JSON.parse(body) as { rules: { check: unknown }[] };
+  const check = artifact.rules[0]!.check;
   artifact.rules[0]!.check = true;
-  writeFileSync(file, JSON.stringify(artifact));
+  writeFileSync(file, `${checksum}\n${JSON.stringify(artifact)}`);
   const again = loadRunRuleset(dir);
   expect(again.digest).toBe(built.digest);
-  expect(again.rules[0]!.check).toEqual(built.rules[0]!.check);
-  // The refused artifact was rebuilt from the rule files.
-  const rebuilt = JSON.parse(readFileSync(file, 'utf8')) as { rules: { check: unknown }[] };
-  expect(rebuilt.rules[0]!.check).toEqual(built.rules[0]!.check);
+  expect(again.rules[0]!.check).toEqual(check);
+  const rebuilt = JSON.parse(readFileSync(file, 'utf8').split('\n')[1]!) as { rules: { check: unknown }[] };
+  expect(rebuilt.rules[0]!.check).toEqual(check);
 });
