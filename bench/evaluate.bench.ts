@@ -1,11 +1,14 @@
 // How fast the evaluator judges evidence: the whole catalogue over one observations document (the golden
-// good.test evidence), repeated; the rule evaluation, the report around it and the evidence digest each alone.
+// good.test evidence), repeated; the rule evaluation (and within it the document's view), the report around it
+// and the evidence digest each alone, and our canonical JSON against the canonicalize package's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import canonicalize from 'canonicalize';
 import { buildReport, evaluate, evaluateRules } from '../src/engine/evaluate.ts';
+import { planEvaluation, PlannedDocument } from '../src/engine/evaluation-plan.ts';
 import { loadRuleset } from '../src/engine/ruleset.ts';
 import type { Observations } from '../src/engine/types.ts';
-import { digestOf } from '../src/lib/canonical-json.ts';
+import { canonicalJson, digestOf } from '../src/lib/canonical-json.ts';
 
 /**
  * Mean CPU microseconds per call of `fn` after a warm-up: the process's user and system time, so other work on a
@@ -27,8 +30,12 @@ export default function bench(): Promise<void> {
   const doc = JSON.parse(readFileSync(file, 'utf8')) as Observations;
   const results = evaluateRules(doc, ruleset, 'full');
   const digest = digestOf(doc);
+  const plan = planEvaluation(ruleset.rules);
   const rules = perCall(() => evaluateRules(doc, ruleset, 'full'), 5000);
+  const view = perCall(() => new PlannedDocument(plan, doc), 5000);
   const report = perCall(() => buildReport(doc, ruleset, 'full', results, digest), 5000);
+  const canonical = perCall(() => canonicalJson(doc), 500);
+  const reference = perCall(() => canonicalize(doc), 500);
   const evidence = perCall(() => digestOf(doc), 500);
   const whole = perCall(() => evaluate(doc, ruleset, 'full'), 500);
   const us = (x: number) => `${x.toFixed(1)} us`;
@@ -36,10 +43,12 @@ export default function bench(): Promise<void> {
   console.log(`| rules | ${ruleset.rules.length} |`);
   console.log(`| ruleset load (schemas, rules, examples checked) | ${loadMs.toFixed(0)} ms |`);
   console.log(`| one full evaluation of the catalogue (compiled rules, observed values) | ${us(rules)} |`);
+  console.log(`| of which the document's view (path lookups, presence, bounded observed values) | ${us(view)} |`);
   console.log(`| report build around the results (verdict, score, counts) | ${us(report)} |`);
-  console.log(
-    `| evidence digest (canonical JSON + SHA-256 of ${(JSON.stringify(doc).length / 1024).toFixed(0)} KiB) | ${us(evidence)} |`,
-  );
+  const kib = (JSON.stringify(doc).length / 1024).toFixed(0);
+  console.log(`| canonical JSON of the evidence (${kib} KiB), our serialiser | ${us(canonical)} |`);
+  console.log(`| the same by the canonicalize package (the tests' reference) | ${us(reference)} |`);
+  console.log(`| evidence digest (canonical JSON + SHA-256 of ${kib} KiB) | ${us(evidence)} |`);
   console.log(`| evaluate() as a whole (all three) | ${us(whole)} |`);
   console.log(`| rule applications per second | ${((ruleset.rules.length * 1e6) / rules).toFixed(0)} |`);
   return Promise.resolve();

@@ -1,13 +1,20 @@
 // The servers the service bench loads, in a process of their own so the load generator does not share their
-// event loop: the service (fixture internet's good site warm in its cache) and a bare Koa route on HTTPS with
-// the same certificate. Tells the parent their URLs and the certificate, then serves until killed.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// event loop: the service (fixture internet's good site warm in its cache) and bare Koa routes on HTTPS with
+// the same certificate: one answering {"ok":true}, one answering the bytes of the service's Quick Scan of
+// good.test (fetched from the service at its first request), so the cost of the answer's size on the wire
+// can be told from the cost of the service's path. Tells the parent their URLs and the certificate, then serves until killed. Between
+// `begin` and `end` messages it measures its own CPU time (and, with BENCH_CPU_PROF=<dir>, records a CPU
+// profile of that case alone), so a case's cost can be read apart from the rest of the run.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import { Session, type Profiler } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
+import { pino } from 'pino';
+import { Agent, request } from 'undici';
 import { loadConfig } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/log.ts';
 import { startService } from '../src/server/index.ts';
@@ -21,12 +28,13 @@ const config = loadConfig({
   DVS_PORT: '0',
   DVS_HOST: '127.0.0.1',
   DVS_DATA_DIR: dataDir,
-  DVS_LOG_LEVEL: 'silent',
+  // As served: a log line per request (written to /dev/null, so its cost is the logger's, not a terminal's).
+  DVS_LOG_LEVEL: 'info',
   DVS_QUICK_RATE_LIMIT: '100000',
 });
 const gate = new MemoryGate();
 const service = await startService(config, {
-  log: createLogger(config),
+  log: createLogger(config, pino.destination({ dest: '/dev/null', sync: true })),
   payments: { gate, certificates: gate, close: async () => {} },
 });
 const cert = readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8');
@@ -37,6 +45,22 @@ const router = new Router();
 router.post('/bare', (ctx) => {
   ctx.body = { ok: true };
 });
+const quickUrl = `https://127.0.0.1:${service.port}/api/quickscan`;
+let quickAnswer: Promise<{ type: string; bytes: Buffer }> | null = null;
+async function fetchQuickAnswer(): Promise<{ type: string; bytes: Buffer }> {
+  const res = await request(quickUrl, {
+    method: 'POST',
+    dispatcher: new Agent({ connect: { ca: cert, servername: 'localhost' } }),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ domain: 'good.test' }),
+  });
+  return { type: String(res.headers['content-type']), bytes: Buffer.from(await res.body.arrayBuffer()) };
+}
+router.post('/same-bytes', async (ctx) => {
+  const { type, bytes } = await (quickAnswer ??= fetchQuickAnswer());
+  ctx.type = type;
+  ctx.body = bytes;
+});
 bare.use(router.routes());
 const handle = bare.callback();
 // Koa answers every error itself (ctx.onerror), so the listener lets its promise go.
@@ -44,11 +68,46 @@ const bareServer = https.createServer({ cert, key, minVersion: 'TLSv1.2' }, (req
 await new Promise<void>((resolve) => bareServer.listen(0, '127.0.0.1', () => resolve()));
 
 process.send!({
-  quickUrl: `https://127.0.0.1:${service.port}/api/quickscan`,
+  quickUrl,
   healthUrl: `https://127.0.0.1:${service.port}/healthz`,
   domains: world.sites.flatMap((s) => [s.domain, ...s.aliases]),
   bareUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/bare`,
+  sameBytesUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/same-bytes`,
   ca: cert,
+});
+/** What the parent sends around one measured case, and what it hears back at its end. */
+export type CaseMessage = { op: 'begin'; name: string } | { op: 'end'; name: string };
+export interface CaseCost {
+  /** CPU time (user and system) this process spent during the case, in microseconds. */
+  cpuUs: number;
+}
+
+const profileDir = process.env.BENCH_CPU_PROF;
+const session = profileDir ? new Session() : null;
+session?.connect();
+const post = (method: string) =>
+  new Promise<unknown>((resolve, reject) =>
+    session!.post(method, (err, result) => (err ? reject(err) : resolve(result))),
+  );
+let caseStart = process.cpuUsage();
+process.on('message', (m: CaseMessage) => {
+  void (async () => {
+    if (m.op === 'begin') {
+      if (session) {
+        await post('Profiler.enable');
+        await post('Profiler.start');
+      }
+      caseStart = process.cpuUsage();
+      process.send!({ op: 'begun' });
+      return;
+    }
+    const used = process.cpuUsage(caseStart);
+    if (session) {
+      const { profile } = (await post('Profiler.stop')) as { profile: Profiler.Profile };
+      writeFileSync(path.join(profileDir!, `service-${m.name}.cpuprofile`), JSON.stringify(profile));
+    }
+    process.send!({ cpuUs: used.user + used.system } satisfies CaseCost);
+  })();
 });
 process.on('SIGTERM', () => {
   void Promise.all([service.close(), world.stop(), new Promise((r) => bareServer.close(r))]).then(() =>

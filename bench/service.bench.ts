@@ -1,19 +1,53 @@
-// Requests per second of a cached Quick Scan (the whole service path: request log, response signing, errors,
-// security headers, body parsing, validation, cache) next to a bare Koa route on HTTPS, on this machine in the
-// same run. The servers run in a child process; autocannon loads them from this one. BENCH_CPU_PROF=<dir>
-// writes a CPU profile of the servers there.
-import { fork } from 'node:child_process';
+// Requests per second of a cached Quick Scan (the whole service path: request log, metrics, response signing,
+// errors, security headers, body parsing, validation, rate limit, cache) next to a bare Koa route on HTTPS, on
+// this machine in the same run. The servers run in one child process with the same certificate and TLS
+// settings; one autocannon client in this process loads each case in turn with the same connections and
+// duration. A third case, a bare route sending the Quick Scan's own bytes, tells what the answer's size costs
+// on the wire (both ends pay for it: TLS, the kernel, the client reading it) apart from the service's path.
+// Throughput swings when other work shares the machine, so the servers' own CPU time per request is printed
+// too. BENCH_CPU_PROF=<dir> writes a CPU profile of each case alone there (service-<case>.cpuprofile).
+import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import type { CaseCost, CaseMessage } from './service-server.ts';
 
 interface Ready {
   quickUrl: string;
   bareUrl: string;
+  sameBytesUrl: string;
   ca: string;
+}
+
+interface Case {
+  name: string;
+  what: string;
+  url: (r: Ready) => string;
+  body: string;
 }
 
 const DURATION_S = 5;
 const CONNECTIONS = 10;
+
+const CASES: Case[] = [
+  {
+    name: 'bare',
+    what: 'bare Koa route (HTTPS): a router and one handler answering {"ok":true}, nothing else',
+    url: (r) => r.bareUrl,
+    body: '{}',
+  },
+  {
+    name: 'same-bytes',
+    what: "bare Koa route sending the cached Quick Scan's bytes (same size and content type), nothing else",
+    url: (r) => r.sameBytesUrl,
+    body: '{}',
+  },
+  {
+    name: 'quick',
+    what: 'cached Quick Scan (POST /api/quickscan, good.test): every middleware of the service, a hit',
+    url: (r) => r.quickUrl,
+    body: JSON.stringify({ domain: 'good.test' }),
+  },
+];
 
 async function load(url: string, ca: string, body: string, amount?: number): Promise<autocannon.Result> {
   const size = amount === undefined ? { connections: CONNECTIONS, duration: DURATION_S } : { connections: 1, amount };
@@ -27,13 +61,25 @@ async function load(url: string, ca: string, body: string, amount?: number): Pro
   });
 }
 
+/** Sends one message to the servers and waits for their answer. */
+function ask<T>(child: ChildProcess, message: CaseMessage): Promise<T> {
+  return new Promise<T>((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(message);
+  });
+}
+
+/** One case under load, with the servers' CPU time while it ran. */
+async function measure(child: ChildProcess, ready: Ready, c: Case): Promise<{ r: autocannon.Result; cpuUs: number }> {
+  await ask(child, { op: 'begin', name: c.name });
+  const r = await load(c.url(ready), ready.ca, c.body);
+  const { cpuUs } = await ask<CaseCost>(child, { op: 'end', name: c.name });
+  return { r, cpuUs };
+}
+
 export default async function bench(): Promise<void> {
   const child = fork(path.join(import.meta.dirname, 'service-server.ts'), {
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_CPU_PROF] : []),
-    ],
+    execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {
@@ -41,25 +87,37 @@ export default async function bench(): Promise<void> {
       child.once('message', (m) => resolve(m as Ready));
       child.once('exit', (code) => reject(new Error(`the bench servers exited with ${code}`)));
     });
-    const quickBody = JSON.stringify({ domain: 'good.test' });
-    // The first request scans and fills the cache; everything measured after it is a cache hit.
-    const warm = await load(ready.quickUrl, ready.ca, quickBody, 1);
+    // The first request scans and fills the cache; everything measured after it is a cache hit. A short load of
+    // each case first lets the JIT settle, so neither case pays for compiling the code both share.
+    const warm = await load(ready.quickUrl, ready.ca, CASES[2]!.body, 1);
     if (warm.non2xx > 0) throw new Error(`the quick scan warm-up got ${warm.non2xx} non-2xx answers`);
-    const rows: [string, autocannon.Result][] = [
-      ['bare Koa route (HTTPS)', await load(ready.bareUrl, ready.ca, '{}')],
-      ['cached Quick Scan (POST /api/quickscan)', await load(ready.quickUrl, ready.ca, quickBody)],
-    ];
-    console.log(`${CONNECTIONS} connections, ${DURATION_S} s each, servers in a child process\n`);
+    for (const c of CASES) await load(c.url(ready), ready.ca, c.body, 2000);
+    const rows: { c: Case; r: autocannon.Result; cpuUs: number }[] = [];
+    for (const c of CASES) rows.push({ c, ...(await measure(child, ready, c)) });
+    console.log(`${CONNECTIONS} connections, ${DURATION_S} s each, all servers in one child process, one client\n`);
+    for (const { c } of rows) console.log(`- ${c.what}`);
     console.log(
-      '| case | requests/s (mean) | latency p50 | latency p99 | non-2xx | errors |\n|---|---|---|---|---|---|',
+      '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | non-2xx | errors |\n|---|---|---|---|---|---|---|',
     );
-    for (const [name, r] of rows) {
+    const perRequest = rows.map(({ r, cpuUs }) => cpuUs / Math.max(1, r.requests.total));
+    rows.forEach(({ c, r }, i) => {
       console.log(
-        `| ${name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${r.non2xx} | ${r.errors} |`,
+        `| ${c.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${perRequest[i]!.toFixed(0)} us | ${r.non2xx} | ${r.errors} |`,
       );
-    }
-    const [bare, quick] = rows.map(([, r]) => r.requests.average) as [number, number];
-    console.log(`\ncached Quick Scan at ${((quick / bare) * 100).toFixed(0)} % of the bare route's rate`);
+    });
+    const rate = (name: string) => rows.find((r) => r.c.name === name)!.r.requests.average;
+    const cpu = (name: string) => perRequest[rows.findIndex((r) => r.c.name === name)]!;
+    const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+    console.log(`\ncached Quick Scan at ${pct(rate('quick') / rate('bare'))} of the bare route's rate`);
+    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('quick'))})`);
+    console.log(
+      `the same bytes from a bare route at ${pct(rate('same-bytes') / rate('bare'))} of the bare route's rate`,
+    );
+    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('same-bytes'))})`);
+    console.log(
+      `cached Quick Scan at ${pct(rate('quick') / rate('same-bytes'))} of the same bytes' rate: the service's path`,
+    );
+    console.log(`  (by server CPU per request: ${pct(cpu('same-bytes') / cpu('quick'))})`);
   } finally {
     child.kill('SIGTERM');
   }

@@ -62,22 +62,29 @@ async function text(f: DocumentFetcher, path: string) {
 }
 
 async function mcp(f: DocumentFetcher) {
-  const [manifest, serverCard, catalog] = await Promise.all([
-    json(f, '/.well-known/mcp.json'),
-    json(f, '/.well-known/mcp/server-card.json'),
-    json(f, '/.well-known/mcp/catalog.json'),
-  ]);
   const card = (doc: JsonDocument) => ({
     ...doc.facts,
     ...(doc.facts.json_parsed ? inspectMcpCard(doc.json, doc.facts.document.url, f.domain) : EMPTY_CARD),
   });
-  const cards = [card(serverCard), card(manifest)];
-  const remote = pickEndpoint(cards.flatMap((c) => c.remotes));
+  // The endpoint is named by the cards alone: the session starts without waiting for the catalog.
+  const cardsAndEndpoint = async () => {
+    const [manifest, serverCard] = await Promise.all([
+      json(f, '/.well-known/mcp.json'),
+      json(f, '/.well-known/mcp/server-card.json'),
+    ]);
+    const cards = [card(serverCard), card(manifest)];
+    const remote = pickEndpoint(cards.flatMap((c) => c.remotes));
+    return { cards, endpoint: remote ? await talkToEndpoint(f, remote) : null };
+  };
+  const [{ cards, endpoint }, catalog] = await Promise.all([
+    cardsAndEndpoint(),
+    json(f, '/.well-known/mcp/catalog.json'),
+  ]);
   return {
     manifest: cards[1],
     server_card: cards[0],
     catalog: { ...catalog.facts, ...inspectEntryCatalog(catalog.json) },
-    endpoint: remote ? await talkToEndpoint(f, remote) : null,
+    endpoint,
   };
 }
 
@@ -165,18 +172,22 @@ function followable(issuer: string, origin: string): boolean {
 async function oauth(f: DocumentFetcher, observedAt: string) {
   // Identifiers name the site by its public origin, whatever port the probe reaches it on.
   const origin = `https://${f.domain}`;
-  const [resource, server, openid] = await Promise.all([
-    json(f, '/.well-known/oauth-protected-resource'),
+  // The servers the protected resource names are followed as soon as it arrives, beside the root documents.
+  const resourceAndNamed = async () => {
+    const resource = await json(f, '/.well-known/oauth-protected-resource');
+    const protectedResource = { ...resource.facts, ...inspectProtectedResource(resource.json, origin) };
+    const issuers = protectedResource.authorization_servers
+      .filter((i) => followable(i, origin))
+      .slice(0, MAX_NAMED_SERVERS);
+    return { protectedResource, namedServers: await Promise.all(issuers.map((issuer) => namedServer(f, issuer))) };
+  };
+  const [{ protectedResource, namedServers }, server, openid] = await Promise.all([
+    resourceAndNamed(),
     json(f, '/.well-known/oauth-authorization-server'),
     json(f, '/.well-known/openid-configuration'),
   ]);
-  const protectedResource = { ...resource.facts, ...inspectProtectedResource(resource.json, origin) };
   const authorizationServer = { ...server.facts, ...inspectAuthorizationServer(server.json, origin) };
   const openidConfiguration = { ...openid.facts, ...inspectAuthorizationServer(openid.json, origin) };
-  const issuers = protectedResource.authorization_servers
-    .filter((i) => followable(i, origin))
-    .slice(0, MAX_NAMED_SERVERS);
-  const namedServers = await Promise.all(issuers.map((issuer) => namedServer(f, issuer)));
   const named = [
     { name: 'protected_resource', jwks_uri: protectedResource.jwks_uri },
     { name: 'authorization_server', jwks_uri: authorizationServer.jwks_uri },

@@ -22,10 +22,10 @@ import {
   varyList,
 } from './parse-headers.ts';
 import { parseHsts } from './parse-hsts.ts';
-import { emptyHtml, parseHtml } from './parse-html.ts';
+import { emptyHtml, parsePage, type ParsedPage } from './parse-html.ts';
 import { parseNel, parseReportingEndpoints, parseReportTo } from './parse-reporting.ts';
 import { parseServer } from './parse-server.ts';
-import type { CookiesFacet, HtmlFacet, ResponseFacet, SecurityHeadersFacet } from './types.ts';
+import type { CookiesFacet, ResponseFacet, SecurityHeadersFacet } from './types.ts';
 
 const DEPRECATED = ['expect-ct', 'public-key-pins', 'public-key-pins-report-only'];
 const DISCLOSURE = ['x-aspnet-version', 'x-aspnetmvc-version', 'x-generator', 'x-powered-by'];
@@ -42,6 +42,8 @@ function headersOf(ex: HttpExchange | null): Record<string, string> {
   for (const name of Object.keys(ex.headers).sort()) if (name !== 'set-cookie') out[name] = ex.headers[name]!;
   return out;
 }
+
+const linesOf = (value: string | null): string[] => (value === null ? [] : [value]);
 
 export function buildResponse(result: ChainResult, observedAt: string): ResponseFacet {
   const ex = finalOf(result);
@@ -71,15 +73,16 @@ export function buildResponse(result: ChainResult, observedAt: string): Response
 }
 
 export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet {
-  const headers = headersOf(finalOf(result));
+  const final = finalOf(result);
+  const headers = headersOf(final);
   const pageUrl = result.chain.hops.at(-1)?.url ?? result.chain.url;
   const firstHop = result.chain.hops[0];
   const firstIsHttpsRedirect =
     firstHop !== undefined && firstHop.url.startsWith('https:') && firstHop.location !== null;
   return {
     hsts: {
-      ...parseHsts(header(headers, 'strict-transport-security')),
-      on_first_redirect: firstIsHttpsRedirect ? parseHsts(firstHop.strict_transport_security).valid : null,
+      ...parseHsts(final?.fieldLines['strict-transport-security']),
+      on_first_redirect: firstIsHttpsRedirect ? parseHsts(linesOf(firstHop.strict_transport_security)).valid : null,
     },
     csp: {
       policies: parseCspList(header(headers, 'content-security-policy')),
@@ -105,7 +108,12 @@ export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet 
 
 export function buildCookies(result: ChainResult, observedAt: string): CookiesFacet {
   const items = result.exchanges.flatMap((ex, i) =>
-    parseCookiesOf(ex.setCookies, result.chain.hops[i]!.url, i === result.exchanges.length - 1, observedAt),
+    parseCookiesOf(
+      ex.fieldLines['set-cookie'] ?? [],
+      result.chain.hops[i]!.url,
+      i === result.exchanges.length - 1,
+      observedAt,
+    ),
   );
   return { count: items.length, items };
 }
@@ -120,8 +128,9 @@ function htmlText(result: ChainResult): { text: string; url: string; bytes: numb
   return isHtml ? { text, url: result.chain.hops.at(-1)!.url, bytes: ex.body.length } : null;
 }
 
-export function buildHtml(result: ChainResult): HtmlFacet {
+/** The home page parsed: its html facet and the links other facets follow. */
+export function buildPage(result: ChainResult): ParsedPage {
   const page = htmlText(result);
-  if (page === null) return emptyHtml(finalOf(result)?.body.length ?? 0);
-  return parseHtml(page.text, page.url, page.bytes);
+  if (page === null) return { html: emptyHtml(finalOf(result)?.body.length ?? 0), manifestLink: null };
+  return parsePage(page.text, page.url, page.bytes);
 }

@@ -4,6 +4,7 @@ import { failureFact } from '../../src/net/failure-fact.ts';
 import type { HttpExchange, HttpRequestOptions, Net } from '../../src/net/types.ts';
 import { probeUrl } from '../../src/net/site-url.ts';
 import type { Chain, Hop } from './types.ts';
+import { locationOf } from '../../src/net/location.ts';
 
 /** Redirects recorded before the chain is cut (RFC 9110 leaves the limit to the client; browsers use 20). */
 const MAX_HOPS = 10;
@@ -47,7 +48,7 @@ export async function followChain(
       break;
     }
     exchanges.push(ex);
-    const location = ex.headers.location ?? null;
+    const location = locationOf(ex.fieldLines.location);
     let target: URL | null = null;
     if (location !== null) {
       try {
@@ -60,7 +61,10 @@ export async function followChain(
       url,
       status: ex.status,
       location: target?.href ?? null,
-      strict_transport_security: url.startsWith('https:') ? (ex.headers['strict-transport-security'] ?? null) : null,
+      // Only the first field line counts (RFC 6797 section 8.1).
+      strict_transport_security: url.startsWith('https:')
+        ? (ex.fieldLines['strict-transport-security']?.[0] ?? null)
+        : null,
     });
     if (!REDIRECTS.has(ex.status) || target === null || (target.protocol !== 'http:' && target.protocol !== 'https:'))
       break;

@@ -44,19 +44,30 @@ export function defaultPath(url: string): string {
   return path.slice(0, path.lastIndexOf('/'));
 }
 
-/** Section 5.6 steps 1 to 5: the name and value, or why the whole string is ignored. */
-function nameValue(header: string): { name: string; rejected: string | null } {
-  if (hasControl(header)) return { name: '', rejected: 'set-cookie-string: holds a control character' };
+/** A cookie-pair as read by section 5.6 steps 1 to 5: the name and value, or why the whole string is ignored. */
+export interface CookiePair {
+  name: string;
+  value: string;
+  rejected: string | null;
+}
+
+/**
+ * Section 5.6 steps 1 to 5. The probe records no values; the value is returned because the size limit counts it,
+ * and the cookie suites compare the cookie-string a user agent would send.
+ */
+export function parseCookiePair(header: string): CookiePair {
+  if (hasControl(header)) return { name: '', value: '', rejected: 'set-cookie-string: holds a control character' };
   const semi = header.indexOf(';');
   const pair = semi === -1 ? header : header.slice(0, semi);
   const eq = pair.indexOf('=');
   // Without "=", the whole pair is the value and the name is empty.
   const name = eq === -1 ? '' : pair.slice(0, eq).replace(WSP, '');
   const value = eq === -1 ? pair.replace(WSP, '') : pair.slice(eq + 1).replace(WSP, '');
-  if (name === '' && value === '') return { name, rejected: 'cookie-pair: the name and the value are both empty' };
+  if (name === '' && value === '')
+    return { name, value, rejected: 'cookie-pair: the name and the value are both empty' };
   if (octets(name) + octets(value) > MAX_NAME_VALUE)
-    return { name, rejected: 'cookie-pair: the name and the value exceed 4096 octets' };
-  return { name, rejected: null };
+    return { name, value, rejected: 'cookie-pair: the name and the value exceed 4096 octets' };
+  return { name, value, rejected: null };
 }
 
 /** The attributes as (lower-cased name, value) pairs, in order, without those over the size limit. */
@@ -116,7 +127,7 @@ function applyAttribute(cookie: Cookie, name: string, value: string, url: string
 }
 
 export function parseSetCookie(header: string, ctx: CookieContext): Cookie {
-  const { name, rejected } = nameValue(header);
+  const { name, rejected } = parseCookiePair(header);
   const cookie: Cookie = {
     name,
     url: ctx.url,

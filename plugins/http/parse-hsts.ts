@@ -8,9 +8,10 @@
 //   includeSubDomains         = "includeSubDomains"                      (section 6.1.2; no value)
 //
 // A header that breaks the grammar, repeats a directive or lacks a valid max-age is ignored whole by a UA
-// (sections 6.1 and 8.1), so its max_age and flags are recorded as not in force. Repeated headers reach us
-// comma-joined; a UA processes only the first (section 8.1).
-import { Cursor, GrammarError, splitList, trimOws } from '../../src/lib/http-grammar.ts';
+// (sections 6.1 and 8.1), so its max_age and flags are recorded as not in force. The header is not a list: each
+// field line is one header, read apart from the network layer's field lines, and a UA processes only the first
+// (section 8.1); a comma inside a line breaks the grammar, as it does for browsers.
+import { Cursor, GrammarError, trimOws } from '../../src/lib/http-grammar.ts';
 import type { Hsts } from './types.ts';
 
 type HstsFacts = Omit<Hsts, 'on_first_redirect'>;
@@ -89,11 +90,9 @@ function applyDirectives(directives: readonly Directive[], out: HstsFacts): void
 /** obs-fold (RFC 9112 section 5.2): a recipient reads each CRLF followed by white space as SP. */
 const unfold = (value: string): string => value.replace(/\r\n[ \t]+/g, ' ');
 
-/** Parses the (possibly comma-joined) header value; null means no header was sent. */
-export function parseHsts(header: string | null): HstsFacts {
-  const list = header === null ? [] : splitList(unfold(header));
-  // An empty header is still a header sent (one that lacks max-age).
-  const values = header !== null && list.length === 0 ? [trimOws(unfold(header))] : list;
+/** Parses the field lines of the header, in the order received; null or none means no header was sent. */
+export function parseHsts(lines: readonly string[] | null | undefined): HstsFacts {
+  const values = (lines ?? []).map((line) => trimOws(unfold(line)));
   const out: HstsFacts = {
     values,
     count: values.length,

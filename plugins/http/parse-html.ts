@@ -68,6 +68,8 @@ class PageWalker {
   mountPoint: T.Element | null = null;
   readonly alternates: Alternate[] = [];
   llmsLink: string | null = null;
+  /** The first <link rel="manifest"> with a non-empty href (HTML: the first in tree order is the one used). */
+  manifestLink: string | null | undefined = undefined;
   readonly landmarks = { main: 0, nav: 0 };
   images = 0;
   imagesWithoutAlt = 0;
@@ -119,6 +121,8 @@ class PageWalker {
     if (rel.includes('canonical')) this.canonical.push(href.trim());
     if (rel.includes('stylesheet')) this.noteInsecure(href);
     const abs = resolve(href, this.pageUrl);
+    if (rel.includes('manifest') && this.manifestLink === undefined)
+      this.manifestLink = href.trim() === '' ? null : (abs?.href ?? null);
     if (abs === null) return;
     if (rel.includes('alternate')) this.alternates.push({ type, href: abs.href });
     if (this.llmsLink === null && (rel.some((r) => r.includes('llms')) || /\/llms(-full)?\.txt$/.test(abs.pathname)))
@@ -211,12 +215,23 @@ function mountPointEmpty(mount: T.Element): boolean {
   );
 }
 
+/** The page's facts, and the links a probe follows that the html facet does not record. */
+export interface ParsedPage {
+  html: HtmlFacet;
+  /** The manifest URL the page links, resolved against the page; null when none (or its href is empty). */
+  manifestLink: string | null;
+}
+
 /** Parses an HTML document fetched from `pageUrl`; `htmlBytes` is the size of the decoded body. */
-export function parseHtml(html: string, pageUrl: string, htmlBytes: number): HtmlFacet {
+export function parsePage(html: string, pageUrl: string, htmlBytes: number): ParsedPage {
   const doc = parse(html, { scriptingEnabled: false });
   const w = new PageWalker(pageUrl);
   w.walk(doc, { inBody: false, inNoscript: false, label: null, rendering: RENDERED, parent: null });
-  return facts(w, doc.mode, pageUrl, htmlBytes);
+  return { html: facts(w, doc.mode, pageUrl, htmlBytes), manifestLink: w.manifestLink ?? null };
+}
+
+export function parseHtml(html: string, pageUrl: string, htmlBytes: number): HtmlFacet {
+  return parsePage(html, pageUrl, htmlBytes).html;
 }
 
 function facts(w: PageWalker, mode: HtmlFacet['document_mode'], pageUrl: string, htmlBytes: number): HtmlFacet {

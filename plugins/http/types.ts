@@ -33,3 +33,4 @@ export type NotFoundFacet = Facet<'not_found'>;
 export type MethodsFacet = Facet<'methods'>;
 export type TimingFacet = Facet<'timing'>;
 export type CanonicalFacet = Facet<'canonical'>;
+export type ManifestFacet = Facet<'manifest'>;

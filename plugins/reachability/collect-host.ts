@@ -1,7 +1,13 @@
 // The reachability facts of one host name: what its A and AAAA records publish, and how each address answers.
 import { failureFact } from '../../src/net/failure-fact.ts';
 import type { DnsResponse, Net } from '../../src/net/types.ts';
-import { distinctAnswers, type AddressFacts, type HostFacts } from './facts.ts';
+import {
+  distinctAnswers,
+  type AddressFacts,
+  type HandshakeAddressFacts,
+  type HandshakeFacts,
+  type HostFacts,
+} from './facts.ts';
 import { probeHttp, probeHttps, probeTls } from './probe-address.ts';
 import { planAddresses, publishedAddresses, type PlannedAddress } from './published.ts';
 
@@ -55,7 +61,19 @@ async function probeAddress(
   return { address, family, probed: true, skipped: null, tls, https, http };
 }
 
-export async function collectHost(net: Net, host: string, signal: AbortSignal): Promise<HostFacts> {
+async function handshakeAddress(
+  net: Net,
+  host: string,
+  planned: PlannedAddress,
+  signal: AbortSignal,
+): Promise<HandshakeAddressFacts> {
+  const { address, family, skipped } = planned;
+  if (skipped !== null) return { address, family, probed: false, skipped, tls: null };
+  return { address, family, probed: true, skipped: null, tls: await probeTls(net, host, { address, family }, signal) };
+}
+
+/** A host's published addresses and the plan of which to connect to. */
+async function plan(net: Net, host: string, signal: AbortSignal) {
   const [a, aaaa, allowed] = await Promise.all([
     lookup(net, host, 'A', signal),
     lookup(net, host, 'AAAA', signal),
@@ -63,14 +81,41 @@ export async function collectHost(net: Net, host: string, signal: AbortSignal): 
   ]);
   const v4 = a.response ? publishedAddresses(a.response.answers, host, 'A') : [];
   const v6 = aaaa.response ? publishedAddresses(aaaa.response.answers, host, 'AAAA') : [];
-  const plan = planAddresses(v4, v6, allowed);
-  const addresses = await Promise.all(plan.map((p) => probeAddress(net, host, p, signal)));
   return {
-    host,
-    dns_error: lookupError(a) ?? lookupError(aaaa),
-    published_v4: v4.length,
-    published_v6: v6.length,
-    addresses,
-    ...distinctAnswers(addresses),
+    published: {
+      host,
+      dns_error: lookupError(a) ?? lookupError(aaaa),
+      published_v4: v4.length,
+      published_v6: v6.length,
+    },
+    planned: planAddresses(v4, v6, allowed),
   };
+}
+
+/** Every address of the host: a TLS handshake, GET / over HTTPS and GET / over HTTP on each. */
+export async function collectHost(net: Net, host: string, signal: AbortSignal): Promise<HostFacts> {
+  const { published, planned } = await plan(net, host, signal);
+  const addresses = await Promise.all(planned.map((p) => probeAddress(net, host, p, signal)));
+  return { ...published, addresses, ...distinctAnswers(addresses) };
+}
+
+/** Every address of the host, a TLS handshake each and nothing more. */
+export async function collectHandshakes(net: Net, host: string, signal: AbortSignal): Promise<HandshakeFacts> {
+  const { published, planned } = await plan(net, host, signal);
+  const addresses: HandshakeAddressFacts[] = [];
+  for (const p of planned) addresses.push(await handshakeAddress(net, host, p, signal));
+  return { ...published, addresses, leaf_sha256s: distinctAnswers(addresses).leaf_sha256s };
+}
+
+/** The handshakes of a host already probed in full: the same facts, without its HTTP exchanges. */
+export function handshakesOf(facts: HostFacts): HandshakeFacts {
+  const { host, dns_error, published_v4, published_v6, leaf_sha256s } = facts;
+  const addresses = facts.addresses.map(({ address, family, probed, skipped, tls }) => ({
+    address,
+    family,
+    probed,
+    skipped,
+    tls,
+  }));
+  return { host, dns_error, published_v4, published_v6, addresses, leaf_sha256s };
 }

@@ -2,7 +2,8 @@
 // and IPv6, so no verdict rests on the one address a resolver happened to return first.
 import schema from '../../schemas/observations/reachability.json' with { type: 'json' };
 import type { ProbeProvider } from '../../src/engine/types.ts';
-import { collectHost } from './collect-host.ts';
+import type { ReachabilityObservations } from '../../src/lib/schema-types/observations/reachability.ts';
+import { collectHandshakes, collectHost, handshakesOf } from './collect-host.ts';
 
 export const provider: ProbeProvider = {
   name: 'reachability',
@@ -11,13 +12,18 @@ export const provider: ProbeProvider = {
   async collect(domain, ctx) {
     const { net, signal } = ctx;
     const host = domain.toLowerCase().replace(/\.$/, '');
-    const [apex, www] = await Promise.all([
-      ctx.needs('reachability.apex') ? collectHost(net, host, signal) : null,
+    const needsApex = ctx.needs('reachability.apex');
+    // The handshakes alone when nothing else of the apex is needed (a Quick Scan); otherwise the apex's own.
+    const [apex, www, handshakes] = await Promise.all([
+      needsApex ? collectHost(net, host, signal) : null,
       ctx.needs('reachability.www') ? collectHost(net, `www.${host}`, signal) : null,
+      !needsApex && ctx.needs('reachability.apex_tls') ? collectHandshakes(net, host, signal) : null,
     ]);
-    const out: Record<string, unknown> = {};
+    const out: ReachabilityObservations = {};
     if (apex) out.apex = apex;
     if (www) out.www = www;
+    if (handshakes) out.apex_tls = handshakes;
+    else if (apex && ctx.needs('reachability.apex_tls')) out.apex_tls = handshakesOf(apex);
     return out;
   },
 };

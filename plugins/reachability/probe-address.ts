@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { failureFact } from '../../src/net/failure-fact.ts';
 import type { Net, ResolvedAddress, TlsConnection } from '../../src/net/types.ts';
 import type { HttpFacts, HttpsFacts, TlsFacts } from './facts.ts';
+import { locationOf } from '../../src/net/location.ts';
 
 /** Enough of the home page to tell two nodes' answers apart, bounded so a large page costs little. */
 export const BODY_CAP_BYTES = 256 * 1024;
@@ -68,7 +69,7 @@ export async function probeHttps(
     return {
       status: res.status,
       error: null,
-      location: res.headers.location ?? null,
+      location: locationOf(res.fieldLines.location),
       body_sha256: createHash('sha256').update(res.body).digest('hex'),
       body_bytes: res.body.length,
       truncated: res.truncated,
@@ -92,7 +93,7 @@ export async function probeHttp(net: Net, host: string, pin: ResolvedAddress, si
       maxBodyBytes: PLAIN_BODY_CAP_BYTES,
       signal,
     });
-    return { status: res.status, error: null, location: res.headers.location ?? null };
+    return { status: res.status, error: null, location: locationOf(res.fieldLines.location) };
   } catch (err) {
     return { status: null, error: failureFact(err), location: null };
   }

@@ -83,16 +83,19 @@ export function signResponses(keys: SigningKeySource): Middleware {
     if (bytes === null) return;
     // Fix the bytes now, so the digest is over exactly what is sent (the content type set with the body stays).
     if (!ctx.response.get('Content-Type')) ctx.type = 'application/octet-stream';
+    if (ctx.body !== bytes) {
+      const status = ctx.status;
+      ctx.body = bytes;
+      ctx.status = status;
+    }
     const status = ctx.status;
-    ctx.body = bytes;
-    ctx.status = status;
     ctx.set('Content-Digest', contentDigest(bytes));
     if (ctx.response.get('Signature')) return;
     const headers: Record<string, string> = {
       'content-digest': ctx.response.get('Content-Digest'),
       'content-type': ctx.response.get('Content-Type'),
     };
-    const key = await keys.current();
+    const key = keys.settled?.() ?? (await keys.current());
     const created = Math.floor(Date.now() / 1000);
     // The key id is part of the key: a rotated signing key must not reuse the old key's signature.
     const covered = `${key.kid}|${status}|${headers['content-digest']}|${headers['content-type']}`;

@@ -1,6 +1,7 @@
 // The two operations as both surfaces see them: the same input checks, the same messages, the same ScanResult
 // (with its structuredContent). REST turns an ApiError into its status and Error body; MCP turns it into a tool
 // result with isError and the same Error body as structuredContent. Each error a program may act on has a code.
+import { LRUCache } from 'lru-cache';
 import { DomainError, normaliseDomain } from '../lib/domain-name.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { PaymentRequiredError, type FullValidations } from '../service/full-validations.ts';
@@ -108,12 +109,23 @@ function busyError(err: ScansBusyError): ApiError {
   return new ApiError(503, err.message, '/docs/api#limits', { 'Retry-After': String(err.retryAfterSeconds) }, 'busy');
 }
 
+/** Inputs whose normal form is remembered: the names callers ask about again and again. */
+const KNOWN_INPUTS = 10_000;
+
 export class ScanOperations {
+  /** Normalising (IDNA, the special-use registry, the public suffix list) costs more than a cached answer. */
+  private readonly known = new LRUCache<string, string>({ max: KNOWN_INPUTS });
+
   constructor(private readonly deps: ScanOperationDeps) {}
 
   /** A domain as the operations take it (normalised, ASCII), or the same 400 they give. */
   domain(input: string): string {
-    return domainOf(input, this.deps.extraSuffixes);
+    let domain = this.known.get(input);
+    if (domain === undefined) {
+      domain = domainOf(input, this.deps.extraSuffixes);
+      this.known.set(input, domain);
+    }
+    return domain;
   }
 
   /** A scan may start only on an instance that still takes work. */
@@ -123,8 +135,7 @@ export class ScanOperations {
   }
 
   async quickscan(body: unknown, caller: Caller, onProgress?: ProgressListener): Promise<OperationOutcome> {
-    const { domain: input } = validInput<{ domain: string }>('quickscan-request', body);
-    const domain = domainOf(input, this.deps.extraSuffixes);
+    const domain = this.domain(validInput<{ domain: string }>('quickscan-request', body).domain);
     this.admit();
     try {
       const client = caller.verifiedAgent ? { verifiedAgent: caller.verifiedAgent } : caller.client;
@@ -151,7 +162,7 @@ export class ScanOperations {
       throw missingToken(caller.authorization);
     }
     const input = validInput<{ domain: string; payment_token: string }>('fullvalidation-request', body);
-    const domain = domainOf(input.domain, this.deps.extraSuffixes);
+    const domain = this.domain(input.domain);
     this.admit();
     try {
       const outcome = await this.deps.fullValidations.run(domain, input.payment_token, undefined, onProgress);

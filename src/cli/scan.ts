@@ -39,11 +39,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   const progress = probeProgress(domain, io.stderr);
-  const { observations, report } = await scanner
+  const { evidence, report } = await scanner
     .scan(domain, tier, { onProgress: (p) => progress.onProgress(p), preflight })
     .finally(() => progress.done());
   const saveTo = values['save-observations'];
-  if (saveTo) writeFileSync(saveTo, canonicalJson(observations) + '\n');
+  if (saveTo) writeFileSync(saveTo, evidence + '\n');
   io.stdout.write(values.json ? canonicalJson(report) + '\n' : summarise(report, ruleset) + '\n');
   return report.verdict === 'CERTIFIED' ? 0 : 3;
 }

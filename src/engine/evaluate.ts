@@ -43,21 +43,21 @@ export function evaluateRule(rule: LoadedRule, doc: Observations | Record<string
 }
 
 function judge(planned: PlannedRule, view: PlannedDocument): RuleResult {
-  const { rule } = planned;
   const observed = view.observed(planned);
   const missing = view.unevaluable(planned);
-  if (missing !== null) return resultOf(rule, 'error', observed, missing);
-  const { when, check } = rule.compiled;
+  if (missing !== null) return resultOf(planned, 'error', observed, missing);
+  const { when, check } = planned;
+  view.select(planned);
   try {
-    if (when !== null && !truthy(when(view.doc))) return resultOf(rule, 'not_applicable', observed);
-    return resultOf(rule, truthy(check(view.doc)) ? 'pass' : 'fail', observed);
+    if (when !== null && !truthy(when(view))) return resultOf(planned, 'not_applicable', observed);
+    return resultOf(planned, truthy(check(view)) ? 'pass' : 'fail', observed);
   } catch (err) {
-    return resultOf(rule, 'error', observed, `evaluation failed: ${(err as Error).message}`.slice(0, 500));
+    return resultOf(planned, 'error', observed, `evaluation failed: ${(err as Error).message}`.slice(0, 500));
   }
 }
 
 // A module-level function, not a closure per call: the hot path allocates only the result itself.
-function resultOf(rule: LoadedRule, outcome: Outcome, observed: RuleResult['observed'], reason?: string): RuleResult {
+function resultOf(rule: PlannedRule, outcome: Outcome, observed: RuleResult['observed'], reason?: string): RuleResult {
   return reason === undefined
     ? { id: rule.id, version: rule.version, level: rule.level, outcome, observed }
     : { id: rule.id, version: rule.version, level: rule.level, outcome, reason, observed };

@@ -1,56 +1,96 @@
 // What judging a tier costs per document, worked out once per ruleset: every observation path the tier's rules
-// require and read, numbered, so a document's presence checks and bounded observed values are computed once per
-// path however many rules share it, and a rule's evaluation is a walk over small index lists.
+// require and read, numbered, so a document's presence checks, var lookups and bounded observed values are
+// computed once per path however many rules share it, and a rule's evaluation is a walk over small index lists.
+import type { Compiled, RootInput } from './compile.ts';
 import { bounded, valueAt } from './observed.ts';
-import type { LoadedRule, ProbeRun } from './types.ts';
+import type { Level, LoadedRule, ProbeRun } from './types.ts';
 
 interface RequiredPath {
-  segments: readonly string[];
+  /** Its index among the plan's paths. */
+  at: number;
   namespace: string;
   /** The error reason when the path is absent, written once. */
   missing: string;
 }
 
+/**
+ * A path the plan looks up, with every prefix of it before it (`dns`, `dns.spf`, `dns.spf.parsed`): each is one
+ * step from its parent's value, so a path shared by many rules, or a prefix shared by many paths, is read once.
+ */
+interface PlanPath {
+  path: string;
+  segments: readonly string[];
+  /** The prefix's index, or -1 below the document itself. */
+  parent: number;
+  /** The last segment. */
+  key: string;
+  /** Shown in results' `observed` (a path of some rule's `reads`). */
+  shown: boolean;
+  /**
+   * The key names a member every object inherits (`constructor`, `toString`...): json-logic's lookup finds it
+   * where the observed value and the presence check (own properties only) do not, so those look it up apart.
+   */
+  inherited: boolean;
+}
+
+/**
+ * A rule as the evaluation loop reads it: what a result names and the compiled logic, copied out of the loaded
+ * rule (whose shape varies with its optional fields) into objects of one shape, so each read is a plain load.
+ */
 export interface PlannedRule {
-  rule: LoadedRule;
+  id: string;
+  version: number;
+  level: Level;
+  when: Compiled | null;
+  check: Compiled;
+  /** The keys of its `observed`, in order. */
+  keys: readonly string[];
   /** Indices into the plan's required paths, in the rule's order. */
   requires: readonly number[];
-  /** Indices into the plan's read paths (the rule's `reads`, sorted). */
+  /** Indices into the plan's paths of the rule's `reads` (sorted): the keys of its `observed`. */
   reads: readonly number[];
+  /** Indices into the plan's paths of its compiled logic's top-level vars: what `read(k)` answers. */
+  vars: readonly number[];
 }
 
 export interface EvaluationPlan {
   rules: readonly PlannedRule[];
   required: readonly RequiredPath[];
-  /** Observed paths: the keys of `observed` and their segments. */
-  read: readonly { path: string; segments: readonly string[] }[];
+  paths: readonly PlanPath[];
 }
 
 export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
   const requiredIndex = new Map<string, number>();
-  const readIndex = new Map<string, number>();
+  const pathIndex = new Map<string, number>();
   const required: RequiredPath[] = [];
-  const read: EvaluationPlan['read'][number][] = [];
+  const paths: PlanPath[] = [];
+  const indexOf = (path: string, shown: boolean): number => {
+    let i = pathIndex.get(path);
+    if (i === undefined) {
+      const segments = path.split('.');
+      const key = segments[segments.length - 1]!;
+      const parent = segments.length > 1 ? indexOf(segments.slice(0, -1).join('.'), false) : -1;
+      i = paths.push({ path, segments, parent, key, shown, inherited: key in Object.prototype }) - 1;
+      pathIndex.set(path, i);
+    } else if (shown) paths[i]!.shown = true;
+    return i;
+  };
   const planned = rules.map((rule): PlannedRule => {
-    const requires = rule.compiled.requires.map(({ path, namespace, segments }) => {
+    const requires = rule.compiled.requires.map(({ path, namespace }) => {
       let i = requiredIndex.get(path);
       if (i === undefined) {
-        i = required.push({ segments, namespace, missing: `missing observation ${path}` }) - 1;
+        i = required.push({ at: indexOf(path, false), namespace, missing: `missing observation ${path}` }) - 1;
         requiredIndex.set(path, i);
       }
       return i;
     });
-    const reads = rule.reads.map((path, k) => {
-      let i = readIndex.get(path);
-      if (i === undefined) {
-        i = read.push({ path, segments: rule.readSegments[k]! }) - 1;
-        readIndex.set(path, i);
-      }
-      return i;
-    });
-    return { rule, requires, reads };
+    const reads = rule.reads.map((path) => indexOf(path, true));
+    const vars = rule.compiled.paths.map((path) => indexOf(path, false));
+    const { id, version, level } = rule;
+    const { when, check } = rule.compiled;
+    return { id, version, level, when, check, keys: rule.reads, requires, reads, vars };
   });
-  return { rules: planned, required, read };
+  return { rules: planned, required, paths };
 }
 
 /** Whether the document has a value at the path (own properties only; undefined counts as missing). */
@@ -63,48 +103,80 @@ function present(doc: unknown, segments: readonly string[]): boolean {
   return cur !== undefined;
 }
 
-const NOT_YET = Symbol('not computed');
+const NO_VARS: readonly number[] = [];
 
 /**
- * One document seen through a plan: why each required path cannot be judged (or null), and each read path's
- * bounded value, each computed on first use and shared by every rule (results share the values; nothing
- * mutates a report after it is built).
+ * One document seen through a plan, worked out when it is made: why each required path cannot be judged (or
+ * null), json-logic's value at each path, and each shown path's bounded value, shared by every rule (results
+ * share the values; nothing mutates a report after it is built). It is the RootInput of the rule being judged
+ * (`select` says which).
  */
-export class PlannedDocument {
-  private readonly probes: Record<string, ProbeRun | undefined>;
-  private readonly probeReasons = new Map<string, string | null>();
-  private readonly reasons: (string | null | typeof NOT_YET)[];
+export class PlannedDocument implements RootInput {
+  /** json-logic's `var` value per path, undefined where it finds nothing. */
   private readonly values: unknown[];
+  /** The bounded observed value per shown path. */
+  private readonly shown: unknown[];
+  private readonly reasons: (string | null)[];
+  private vars = NO_VARS;
 
   constructor(
     private readonly plan: EvaluationPlan,
     readonly doc: Record<string, unknown>,
   ) {
-    this.probes = (doc.probes ?? {}) as Record<string, ProbeRun | undefined>;
-    this.reasons = new Array<string | null | typeof NOT_YET>(plan.required.length).fill(NOT_YET);
-    this.values = new Array<unknown>(plan.read.length).fill(NOT_YET);
+    const { paths, required } = plan;
+    const n = paths.length;
+    this.values = new Array<unknown>(n);
+    this.shown = new Array<unknown>(n);
+    // Whether every step to the value was an own, not inherited, property of an object: then json-logic's value
+    // is also the observed one (null where missing) and the presence check's.
+    const plain = new Array<boolean>(n);
+    for (let i = 0; i < n; i++) {
+      const p = paths[i]!;
+      const from: unknown = p.parent < 0 ? doc : this.values[p.parent];
+      let ownSteps = p.parent < 0 || plain[p.parent]!;
+      let value: unknown;
+      if (from !== null && from !== undefined) {
+        if (typeof from !== 'object' || p.inherited) ownSteps = false;
+        value = (from as Record<string, unknown>)[p.key];
+        if (typeof value === 'function') ownSteps = false;
+      }
+      this.values[i] = value;
+      plain[i] = ownSteps;
+      if (p.shown) this.shown[i] = bounded(ownSteps ? (value ?? null) : valueAt(doc, p.segments));
+    }
+    const probes = (doc.probes ?? {}) as Record<string, ProbeRun | undefined>;
+    const probeReasons = new Map<string, string | null>();
+    this.reasons = new Array<string | null>(required.length);
+    for (let i = 0; i < required.length; i++) {
+      const r = required[i]!;
+      let probe = probeReasons.get(r.namespace);
+      if (probe === undefined) {
+        const run = probes[r.namespace];
+        probe =
+          run && run.status !== 'ok'
+            ? `probe ${r.namespace}: ${run.status}${run.error ? ` (${run.error})` : ''}`
+            : null;
+        probeReasons.set(r.namespace, probe);
+      }
+      const there = plain[r.at] ? this.values[r.at] !== undefined : present(doc, paths[r.at]!.segments);
+      this.reasons[i] = probe ?? (there ? null : r.missing);
+    }
   }
 
-  private probeReason(namespace: string): string | null {
-    let reason = this.probeReasons.get(namespace);
-    if (reason === undefined) {
-      const run = this.probes[namespace];
-      reason =
-        run && run.status !== 'ok' ? `probe ${namespace}: ${run.status}${run.error ? ` (${run.error})` : ''}` : null;
-      this.probeReasons.set(namespace, reason);
-    }
-    return reason;
+  /** The rule whose logic reads through this document next. */
+  select(planned: PlannedRule): void {
+    this.vars = planned.vars;
+  }
+
+  read(k: number): unknown {
+    return this.values[this.vars[k]!];
   }
 
   /** Why the rule cannot be judged on this document, or null when every path it requires is there. */
   unevaluable(planned: PlannedRule): string | null {
-    for (const i of planned.requires) {
-      let reason: string | null | typeof NOT_YET = this.reasons[i]!;
-      if (reason === NOT_YET) {
-        const r = this.plan.required[i]!;
-        reason = this.probeReason(r.namespace) ?? (present(this.doc, r.segments) ? null : r.missing);
-        this.reasons[i] = reason;
-      }
+    const { requires } = planned;
+    for (let i = 0; i < requires.length; i++) {
+      const reason = this.reasons[requires[i]!]!;
       if (reason !== null) return reason;
     }
     return null;
@@ -113,14 +185,8 @@ export class PlannedDocument {
   /** The rule's observed values, by path. */
   observed(planned: PlannedRule): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const i of planned.reads) {
-      let v = this.values[i];
-      if (v === NOT_YET) {
-        v = bounded(valueAt(this.doc, this.plan.read[i]!.segments));
-        this.values[i] = v;
-      }
-      out[this.plan.read[i]!.path] = v;
-    }
+    const { reads, keys } = planned;
+    for (let i = 0; i < reads.length; i++) out[keys[i]!] = this.shown[reads[i]!];
     return out;
   }
 }

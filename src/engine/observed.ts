@@ -1,5 +1,6 @@
 // What a result says it saw: the values its rule read, each cut to a bounded size, so a report stays small
 // whatever a probe found and the values are as deterministic as the evidence they come from.
+import { sortedKeys } from '../lib/sorted-keys.ts';
 import { analyseLogic } from './logic-analysis.ts';
 import type { Rule } from './types.ts';
 
@@ -37,7 +38,9 @@ function cutString(s: string): string {
  */
 export function bounded(value: unknown): unknown {
   nodesLeft = MAX_NODES;
-  return fits(value, 0) ? value : cut(value, 0, { left: MAX_NODES });
+  if (fits(value, 0)) return value;
+  budget = MAX_NODES;
+  return cut(value, 0);
 }
 
 /** The node budget of `fits`, module-level so checking allocates nothing. */
@@ -64,27 +67,30 @@ function fits(v: unknown, depth: number): boolean {
   return true;
 }
 
-function cut(v: unknown, depth: number, budget: { left: number }): unknown {
-  budget.left -= 1;
+/** Nodes `cut` may still keep of the value it is cutting (module-level, as for `fits`). */
+let budget = 0;
+
+function cut(v: unknown, depth: number): unknown {
+  budget -= 1;
   if (typeof v === 'string') return cutString(v);
   if (v === null || typeof v !== 'object') return v ?? null;
   if (Array.isArray(v)) {
     if (depth >= MAX_DEPTH) return `[${v.length} items]`;
     const out: unknown[] = [];
-    for (const item of v) {
-      if (out.length === MAX_ITEMS || budget.left <= 0) break;
-      out.push(cut(item, depth + 1, budget));
+    for (let i = 0; i < v.length; i++) {
+      if (out.length === MAX_ITEMS || budget <= 0) break;
+      out.push(cut(v[i], depth + 1));
     }
     if (out.length < v.length) out.push(`… ${v.length - out.length} more`);
     return out;
   }
-  const keys = Object.keys(v).sort();
-  if (depth >= MAX_DEPTH) return `{${keys.length} keys}`;
+  if (depth >= MAX_DEPTH) return `{${Object.keys(v).length} keys}`;
+  const keys = sortedKeys(v);
   const out: Record<string, unknown> = {};
   let kept = 0;
-  for (const k of keys) {
-    if (kept === MAX_ITEMS || budget.left <= 0) break;
-    out[k] = cut((v as Record<string, unknown>)[k], depth + 1, budget);
+  for (let i = 0; i < keys.length; i++) {
+    if (kept === MAX_ITEMS || budget <= 0) break;
+    out[keys[i]!] = cut((v as Record<string, unknown>)[keys[i]!], depth + 1);
     kept += 1;
   }
   if (kept < keys.length) out['…'] = `${keys.length - kept} more keys`;

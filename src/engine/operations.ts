@@ -11,7 +11,8 @@ type Op = (...args: unknown[]) => unknown;
 
 const regexCache = new Map<string, RegExp>();
 
-function regex(pattern: unknown, flags: unknown): RegExp | null {
+/** The RegExp regex_test uses for a pattern and flags (made once each; null for a pattern that is not a string). */
+export function regexOf(pattern: unknown, flags: unknown): RegExp | null {
   if (typeof pattern !== 'string') return null;
   const f = typeof flags === 'string' ? flags.replace(/[^imsu]/g, '') : '';
   const key = `${f}/${pattern}`;
@@ -27,8 +28,42 @@ const DAY_MS = 86_400_000;
 
 function time(iso: unknown): number | null {
   if (typeof iso !== 'string') return null;
-  const t = Date.parse(iso);
+  const t = utcTime(iso) ?? Date.parse(iso);
   return Number.isNaN(t) ? null : t;
+}
+
+/** The digits of s from `from` to `to` as a number, or -1 if any is not a digit. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * What Date.parse gives for the form every probe writes (`2026-01-01T00:00:00Z`, optionally with milliseconds),
+ * read without the general parser, which costs several times more; null for anything else, including dates
+ * whose fields Date.parse would roll over (a 29th to 31st day, hour 24), which are left to Date.parse.
+ */
+export function utcTime(s: string): number | null {
+  const ms = s.length === 24 ? digits(s, 20, 23) : 0;
+  if ((s.length !== 20 && (s.length !== 24 || s.charCodeAt(19) !== 46 || ms < 0)) || s.charCodeAt(s.length - 1) !== 90)
+    return null;
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84) return null;
+  if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return null;
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 7);
+  const day = digits(s, 8, 10);
+  const hour = digits(s, 11, 13);
+  const minute = digits(s, 14, 16);
+  const second = digits(s, 17, 19);
+  // Date.UTC reads years below 100 as 19xx: those, too, go to Date.parse.
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 28) return null;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return null;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
 }
 
 function size(value: unknown): number {
@@ -40,7 +75,7 @@ function size(value: unknown): number {
 /** The operations, by name. Documented for rule authors in docs/rule-authoring.md. */
 export const OPERATIONS: Record<string, Op> = {
   /** regex_test(pattern, value, flags?) -> value is a string and matches. */
-  regex_test: (pattern, value, flags) => typeof value === 'string' && (regex(pattern, flags)?.test(value) ?? false),
+  regex_test: (pattern, value, flags) => typeof value === 'string' && (regexOf(pattern, flags)?.test(value) ?? false),
   /** starts_with(value, prefix) / ends_with(value, suffix): string tests, false for non-strings. */
   starts_with: (value, prefix) => typeof value === 'string' && typeof prefix === 'string' && value.startsWith(prefix),
   ends_with: (value, suffix) => typeof value === 'string' && typeof suffix === 'string' && value.endsWith(suffix),
@@ -87,6 +122,42 @@ export const OPERATIONS: Record<string, Op> = {
   /** is_date(value): an ISO date-time string that parses. */
   is_date: (value) => time(value) !== null,
 };
+
+/** A literal argument of an operation, known at load; null for an argument computed per evaluation. */
+export type Literal = { value: unknown } | null;
+
+/**
+ * The operation specialised for its literal arguments (a regex made, a semver range parsed once): a function of
+ * the same arguments giving the same results, or null where there is nothing to prepare.
+ */
+export function prepareOperation(op: string, literals: readonly Literal[]): Op | null {
+  if (op === 'regex_test' && literals.length <= 3 && typeof literals[0]?.value === 'string') {
+    const flags = literals.length === 3 ? literals[2] : { value: undefined };
+    if (!flags) return null;
+    let re: RegExp | null = null;
+    try {
+      re = regexOf(literals[0].value, flags.value);
+    } catch {
+      // An invalid pattern is left to the operation itself, which fails when the rule is evaluated.
+    }
+    if (!re) return null;
+    const prepared = re;
+    return (_pattern, value) => typeof value === 'string' && prepared.test(value);
+  }
+  if (op === 'semver_satisfies' && literals.length === 2 && typeof literals[1]?.value === 'string') {
+    const text = literals[1].value;
+    // The range is parsed on the first call, so loading the rules does not load semver.
+    let range: import('semver').Range | null | undefined;
+    return (version) => {
+      if (typeof version !== 'string') return false;
+      const semver = semverModule();
+      if (range === undefined) range = semver.validRange(text) === null ? null : new semver.Range(text);
+      const v = semver.coerce(version);
+      return range !== null && v !== null && range.test(v);
+    };
+  }
+  return null;
+}
 
 let registered = false;
 

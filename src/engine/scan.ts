@@ -3,6 +3,7 @@
 // against their schema before any rule sees it.
 import { performance } from 'node:perf_hooks';
 import { NetError, type Net } from '../net/types.ts';
+import { canonicalJson, sha256Hex } from '../lib/canonical-json.ts';
 import { evaluate, rulesOfTier } from './evaluate.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { Observations, ProbeRun, ProbeStatus, Report, ScanProvider, Tier } from './types.ts';
@@ -44,6 +45,11 @@ export interface ScanProgress {
 
 export interface ScanOutcome {
   observations: Observations;
+  /**
+   * The observations' canonical JSON (RFC 8785): the text evidence_digest names, made once for the digest and for
+   * whoever keeps or writes the evidence.
+   */
+  evidence: string;
   report: Report;
 }
 
@@ -62,6 +68,23 @@ export function planScan<P extends ScanProvider>(ruleset: Ruleset, providers: re
 /** observed_at has second precision: enough for dates, and stable in print. */
 export function observedAt(now: Date): string {
   return new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** The evidence of the probe runs, canonicalised once (for its digest and its keepers), and the report on it. */
+function judged(
+  domain: string,
+  at: string,
+  runs: [string, ProbeRun, unknown][],
+  ruleset: Ruleset,
+  tier: Tier,
+): ScanOutcome {
+  const observations: Observations = { target: { domain, observed_at: at }, probes: {} };
+  for (const [name, run, data] of runs.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    observations.probes[name] = run;
+    if (data !== undefined) observations[name] = data;
+  }
+  const evidence = canonicalJson(observations);
+  return { observations, evidence, report: evaluate(observations, ruleset, tier, sha256Hex(evidence)) };
 }
 
 export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promise<ScanOutcome> {
@@ -139,12 +162,7 @@ export async function scan(domain: string, tier: Tier, opts: ScanOptions): Promi
 
   try {
     const runs = await Promise.race([Promise.all(plan.providers.map(runAndTell)), aborted]);
-    const observations: Observations = { target: { domain, observed_at: at }, probes: {} };
-    for (const [name, run, data] of runs.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-      observations.probes[name] = run;
-      if (data !== undefined) observations[name] = data;
-    }
-    return { observations, report: evaluate(observations, ruleset, tier) };
+    return judged(domain, at, runs, ruleset, tier);
   } finally {
     clearTimeout(timer);
     deadline.abort();

@@ -1,9 +1,17 @@
 // Canonical JSON (RFC 8785, JCS): one byte sequence per JSON value, so digests and signatures do not depend on
-// key order or formatting. The serialiser is the `canonicalize` package; this module first refuses anything
-// that is not plain JSON data, because the library silently drops or rewrites such values (a function becomes
-// `undefined`, a Date goes through toJSON) and a signed document must mean exactly what it says.
+// key order or formatting. Anything that is not plain JSON data is refused, because a signed document must mean
+// exactly what it says (a serialiser that drops a function or calls a Date's toJSON would sign something else).
+// The serialiser is written here for speed over plain data: numbers as ECMAScript writes them, strings as
+// JSON.stringify escapes them, properties in UTF-16 code-unit order, as the RFC says. The `canonicalize` package
+// is its independent check in the tests (test/lib/canonical-json.test.ts).
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+
+declare global {
+  interface String {
+    /** ES2024, in Node 20: false when the string holds a lone surrogate (which has no UTF-8 form). */
+    isWellFormed(): boolean;
+  }
+}
 
 export class CanonicalJsonError extends Error {
   override name = 'CanonicalJsonError';
@@ -51,15 +59,98 @@ function assertPlain(value: unknown, where: string, seen: Set<object>): void {
   }
 }
 
+/** Thrown by `write` at a value it refuses (made once: it carries no detail); the checked walk then names it. */
+const REFUSED = new Error('not plain JSON data');
+
+/**
+ * A string as JSON.stringify writes it (RFC 8785's string form). Most need no escape and hold no surrogate: one
+ * pass over their code units finds that, and they are quoted as they are.
+ */
+function quote(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) {
+      if (!s.isWellFormed()) throw new CanonicalJsonError('a string with a lone surrogate has no UTF-8 form');
+      return JSON.stringify(s);
+    }
+  }
+  return '"' + s + '"';
+}
+
+/**
+ * Sorts keys in UTF-16 code-unit order (RFC 8785's), moving each value with its key: by insertion for the handful
+ * of keys most objects have, through a sorted index for more.
+ */
+function sortTogether(keys: string[], values: unknown[]): void {
+  if (keys.length > 24) {
+    const order = keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+    const k = order.map((i) => keys[i]!);
+    const v = order.map((i) => values[i]);
+    for (let i = 0; i < k.length; i++) {
+      keys[i] = k[i]!;
+      values[i] = v[i];
+    }
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = values[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      values[j + 1] = values[j];
+      j--;
+    }
+    keys[j + 1] = k;
+    values[j + 1] = v;
+  }
+}
+
+/** The canonical text of a value, refusing (with REFUSED) anything assertPlain would. */
+function write(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'number':
+      // ECMAScript's Number to String is RFC 8785's number form (and writes -0 as 0).
+      if (!Number.isFinite(value)) throw REFUSED;
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        // A hole reads as undefined, which is refused like undefined itself.
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + write(value[i]);
+        return out + ']';
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0)
+        throw REFUSED;
+      // Keys and values taken by the builtins and sorted together: reading each value by its key would go
+      // through a property cache shared with every other object shape the process has seen.
+      const keys = Object.keys(value);
+      const values = Object.values(value);
+      sortTogether(keys, values);
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',') + quote(keys[i]!) + ':' + write(values[i]);
+      return out + '}';
+    }
+    default:
+      throw REFUSED;
+  }
+}
+
 /** The RFC 8785 canonical form of a plain JSON value; throws CanonicalJsonError on anything else. */
 export function canonicalJson(value: unknown): string {
-  assertPlain(value, '$', new Set());
   try {
-    // Never undefined here: assertPlain admitted only values the serialiser emits.
-    return canonicalize(value)!;
+    return write(value);
   } catch (err) {
-    // What remains for the library to refuse: strings with lone surrogates, which have no UTF-8 form.
-    throw new CanonicalJsonError((err as Error).message);
+    // A refused value, or a cycle (the writer recursed until the stack ran out): the checked walk names it.
+    if (err !== REFUSED && !(err instanceof RangeError)) throw err as Error;
+    assertPlain(value, '$', new Set());
+    throw err === REFUSED ? new CanonicalJsonError('not plain JSON data') : (err as RangeError);
   }
 }
 

@@ -1,5 +1,5 @@
 // Structured logs (pino). Secrets never reach a log line: payment tokens and authorisation headers are redacted.
-import { pino, type Logger as PinoLogger } from 'pino';
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { Config } from './config.ts';
 
 /** What a module needs of a logger; the service's pino logger is one, and tests pass small fakes. */
@@ -13,7 +13,7 @@ export type AppLogger = PinoLogger;
 
 export function createLogger(
   config: Pick<Config, 'logLevel'>,
-  destination: NodeJS.WritableStream = process.stderr,
+  destination: DestinationStream = process.stderr,
 ): AppLogger {
   return pino(
     {
@@ -24,6 +24,6 @@ export function createLogger(
         censor: '[redacted]',
       },
     },
-    destination as pino.DestinationStream,
+    destination,
   );
 }

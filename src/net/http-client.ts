@@ -15,7 +15,8 @@ import { readCappedBody } from './body-reader.ts';
 import { toNetError } from './errors.ts';
 import { createConnectionPools, type ConnectionPools, type KeptPool } from './connection-pools.ts';
 import { onAbort } from './on-abort.ts';
-import type { RequestTrace } from './request-trace.ts';
+import type { Asked, RequestTrace } from './request-trace.ts';
+import { locationOf } from './location.ts';
 
 export interface HttpClientDeps {
   resolver: Resolver;
@@ -57,6 +58,9 @@ interface Exchange {
   body: HttpRequestOptions['body'];
   pin: ResolvedAddress | null;
   kept: KeptPool | null;
+  /** For the trace: when the caller asked (before the slot), and the previous hop's entry. */
+  readonly asked: Asked | undefined;
+  previousHop: number | undefined;
 }
 
 /** Parses a URL a probe or a Location header gave; odd numeric host spellings are refused before parsing. */
@@ -78,21 +82,21 @@ function parseTarget(text: string, base: URL | null, invalid: 'bad_url' | 'bad_r
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): {
   headers: Record<string, string>;
-  setCookies: string[];
+  fieldLines: Record<string, string[]>;
   bytes: number;
 } {
   const headers: Record<string, string> = {};
-  let setCookies: string[] = [];
+  const fieldLines: Record<string, string[]> = {};
   let bytes = 0;
   for (const [rawName, value] of Object.entries(raw)) {
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
     const values = Array.isArray(value) ? value : [value];
     bytes += values.reduce((sum, v) => sum + name.length + v.length + 4, 0);
-    if (name === 'set-cookie') setCookies = values;
-    else headers[name] = values.join(', ');
+    fieldLines[name] = [...(fieldLines[name] ?? []), ...values];
+    if (name !== 'set-cookie') headers[name] = fieldLines[name].join(', ');
   }
-  return { headers, setCookies, bytes };
+  return { headers, fieldLines, bytes };
 }
 
 /** The method of the next hop (RFC 9110 section 15.4: 303, and 301/302 after POST, become GET). */
@@ -189,14 +193,14 @@ async function finish(
   cap: number,
   ttfbMs: number,
 ): Promise<HttpExchange> {
-  const { headers, setCookies, bytes } = flattenHeaders(response.headers);
+  const { headers, fieldLines, bytes } = flattenHeaders(response.headers);
   const contentEncoding = headers['content-encoding']?.trim().toLowerCase() || null;
   const read = await readCappedBody(response.body, cap, x.opts.decompress ? contentEncoding : null);
   return {
     url: x.url.href,
     status: response.statusCode,
     headers,
-    setCookies,
+    fieldLines,
     headerBytes: bytes,
     body: read.body,
     truncated: read.truncated,
@@ -225,17 +229,22 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
   for (;;) {
     const hopStarted = x.deadline.elapsed();
     x.pin = null; // until this hop's address is checked, a failure is not its endpoint's
+    const pinned = x.chain.length === 0 && x.opts.address !== undefined;
     x.pin = await pinHop(deps, x);
-    // Traced once the hop's address is known: waiting for DNS is the DNS query's own entry.
-    const end = deps.trace?.begin('http', `${x.method} ${x.url.href}`);
+    // Traced once the hop's address is known: waiting for a slot is the scan's own queue, waiting for DNS is the
+    // DNS query's entry. A later hop continues the one before it.
+    const end = deps.trace?.begin('http', `${x.method} ${x.url.href}`, {
+      ...(x.previousHop === undefined ? { asked: x.asked } : { previous: x.previousHop }),
+      ...(pinned ? {} : { host: x.url.hostname }),
+    });
     try {
       const response = await sendHop(deps, pools, x);
       const ttfbMs = x.deadline.elapsed() - hopStarted;
-      const location = typeof response.headers.location === 'string' ? response.headers.location : null;
+      const location = locationOf(response.headers.location);
       x.chain.push({ url: x.url.href, status: response.statusCode, location, address: x.pin.address });
       if (x.opts.followRedirects && REDIRECTS.has(response.statusCode) && location !== null) {
         drain(response.body);
-        end?.(true);
+        x.previousHop = end?.(true);
         // A short body is read out by then, and its connection is free for the next hop.
         await setImmediate();
         followRedirect(x, response.statusCode, location, deps.limits.maxRedirects);
@@ -261,6 +270,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   async function request(startUrl: string, opts: HttpRequestOptions = {}): Promise<HttpExchange> {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
     const url = parseTarget(startUrl, null, 'bad_url');
+    const asked = deps.trace?.ask();
     // The time limit starts once a slot is free: waiting behind the scan's own requests is not the host's delay.
     const release = await deps.semaphore.acquire(opts.signal);
     const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
@@ -268,7 +278,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     for (const [name, value] of Object.entries(opts.headers ?? {})) callerHeaders[name.toLowerCase()] = value;
     const x: Exchange = {
       ...{ startUrl, opts, deadline, chain: [], callerHeaders, url, method: opts.method ?? 'GET' },
-      ...{ body: opts.body, pin: null, kept: null },
+      ...{ body: opts.body, pin: null, kept: null, asked, previousHop: undefined },
     };
     const unsubscribe = onAbort(deadline.signal, () => {
       if (x.kept && deadline.failure().code === 'timeout') pools.timedOut(x.kept);

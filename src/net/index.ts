@@ -4,12 +4,11 @@ import type { Net, ScanNet } from './types.ts';
 import { createAddressPolicy, type AddressPolicy } from './address-policy.ts';
 import { createDnsClient, type DnsClient } from './dns-client.ts';
 import { memoiseDns } from './dns-memo.ts';
-import { normaliseName } from './dns-records.ts';
 import { createResolver, type Resolver } from './resolver.ts';
 import { createSemaphore } from './semaphore.ts';
 import { loadTrustStore } from './trust-store.ts';
 import { createHttpClient } from './http-client.ts';
-import { createSocketClients, type SocketClients } from './socket-client.ts';
+import { createSocketClients } from './socket-client.ts';
 import { createWebBotAuthSigner, type AgentKey } from './web-bot-auth.ts';
 import { secureContexts } from './secure-contexts.ts';
 import { createRequestTrace, traced, type RequestTrace } from './request-trace.ts';
@@ -43,18 +42,13 @@ function memoisedLookups(raw: DnsClient, policy: AddressPolicy): { dns: DnsClien
 
 /**
  * The same, telling the trace what they did: each query sent is an entry, and a caller that gets a name's
- * addresses (possibly looked up for another probe) has received that name's answers.
+ * addresses (possibly looked up for another probe) has received that name's A and AAAA answers.
  */
 function tracedLookups(
   dns: DnsClient,
   policy: AddressPolicy,
   trace: RequestTrace,
 ): { dns: DnsClient; resolver: Resolver } {
-  const answered = new Map<string, number[]>();
-  const note = (name: string, id: number): void => {
-    const key = normaliseName(name);
-    answered.set(key, [...(answered.get(key) ?? []), id]);
-  };
   const tracedDns: DnsClient = memoiseDns({
     query: (name, type, o) =>
       traced(
@@ -62,7 +56,7 @@ function tracedLookups(
         'dns',
         `${name} ${type}`,
         () => dns.query(name, type, o),
-        (id) => note(name, id),
+        (id) => (type === 'A' || type === 'AAAA') && trace.answered(name, id),
       ),
   });
   const resolver = createResolver(tracedDns, policy);
@@ -71,31 +65,10 @@ function tracedLookups(
     resolver: {
       async resolve(host, o) {
         const addresses = await resolver.resolve(host, o);
-        for (const id of answered.get(normaliseName(host)) ?? []) trace.received(id);
+        trace.resolved(host);
         return addresses;
       },
       checkAddress: (address) => resolver.checkAddress(address),
-    },
-  };
-}
-
-/** TLS and TCP connections as trace entries, started once the host's addresses are known. */
-function tracedSockets(sockets: SocketClients, resolver: Resolver, trace: RequestTrace): SocketClients {
-  const known = async (host: string, address: unknown, signal?: AbortSignal): Promise<void> => {
-    if (address) return;
-    // The connection resolves the same name itself (from the scan's memo); a failure is its to report.
-    await resolver.resolve(host, { signal }).catch(() => undefined);
-  };
-  return {
-    async tls(host, o = {}) {
-      await known(host, o.address, o.signal);
-      return traced(trace, 'tls', `${host}:${o.port ?? ''} ${o.minVersion ?? ''}-${o.maxVersion ?? ''}`, () =>
-        sockets.tls(host, o),
-      );
-    },
-    async tcp(host, port, o = {}) {
-      await known(host, o.address, o.signal);
-      return traced(trace, 'tcp', `${host}:${port}`, () => sockets.tcp(host, port, o));
     },
   };
 }
@@ -126,8 +99,7 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
     signer,
     trace,
   });
-  const plainSockets = createSocketClients({ resolver, semaphore, limits, ca, httpsPort: config.net.probeHttpsPort });
-  const sockets = trace ? tracedSockets(plainSockets, resolver, trace) : plainSockets;
+  const sockets = createSocketClients({ resolver, semaphore, limits, ca, httpsPort: config.net.probeHttpsPort, trace });
 
   const net: Net = {
     dns: (name, type, dnsOpts) => dns.query(name, type, dnsOpts),

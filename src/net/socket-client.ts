@@ -11,6 +11,7 @@ import type { Semaphore } from './semaphore.ts';
 import { createDeadline, type Deadline } from './deadline.ts';
 import { toNetError } from './errors.ts';
 import { secureContexts } from './secure-contexts.ts';
+import type { RequestTrace, TraceKind } from './request-trace.ts';
 
 export interface SocketClientDeps {
   resolver: Resolver;
@@ -18,6 +19,8 @@ export interface SocketClientDeps {
   limits: NetLimits;
   ca: readonly string[];
   httpsPort: number;
+  /** Records each connection set-up, from when its slot is held and its address known (the bench's trace). */
+  trace?: RequestTrace | null;
 }
 
 export interface SocketClients {
@@ -34,21 +37,29 @@ async function connectPinned<S extends Socket>(
   deps: SocketClientDeps,
   host: string,
   opts: { signal?: AbortSignal; address?: ResolvedAddress },
+  traceAs: { kind: TraceKind; target: string },
   open: (pin: ResolvedAddress, deadline: Deadline) => Promise<S>,
 ): Promise<S> {
+  const asked = deps.trace?.ask();
   // The time limit starts once a slot is free: waiting behind the scan's own connections is not the host's delay.
   const release = await deps.semaphore.acquire(opts.signal);
   const deadline = createDeadline(deps.limits.requestTimeoutMs, opts.signal);
+  let end: ((ok: boolean) => number) | undefined;
   try {
     const pin = opts.address
       ? deps.resolver.checkAddress(opts.address)
       : (await deps.resolver.resolve(host, { signal: deadline.signal }))[0]!;
+    // Traced from here: the wait for a slot is the scan's own queue, the lookup is the DNS query's entry.
+    end = deps.trace?.begin(traceAs.kind, traceAs.target, { asked, ...(opts.address ? {} : { host }) });
     const socket = await open(pin, deadline);
+    end?.(true);
+    end = undefined;
     socket.setTimeout(deps.limits.requestTimeoutMs, () => socket.destroy());
     // The caller may add its own listener; this one keeps a late reset from crashing the process.
     socket.on('error', () => undefined);
     return socket;
   } catch (err) {
+    end?.(false);
     throw deadline.signal.aborted ? deadline.failure() : toNetError(err, `${host}`);
   } finally {
     deadline.clear();
@@ -91,12 +102,14 @@ export function createSocketClients(deps: SocketClientDeps): SocketClients {
       let ocspResponse: Buffer | null = null;
       let handshakeMs = 0;
       let address = '';
-      const socket = await connectPinned(deps, host, opts, (pin, deadline) => {
+      const port = opts.port ?? deps.httpsPort;
+      const target = `${host}:${port} ${opts.minVersion ?? ''}-${opts.maxVersion ?? ''}`;
+      const socket = await connectPinned(deps, host, opts, { kind: 'tls', target }, (pin, deadline) => {
         address = pin.address;
         const started = performance.now();
         const options: tls.ConnectionOptions & { requestOCSP?: boolean } = {
           host: pin.address,
-          port: opts.port ?? deps.httpsPort,
+          port,
           servername,
           secureContext: contexts.get(opts),
           rejectUnauthorized: false,
@@ -127,7 +140,7 @@ export function createSocketClients(deps: SocketClientDeps): SocketClients {
     },
 
     tcp(host, port, opts = {}) {
-      return connectPinned(deps, host, opts, (pin, deadline) =>
+      return connectPinned(deps, host, opts, { kind: 'tcp', target: `${host}:${port}` }, (pin, deadline) =>
         whenReady(net.connect({ host: pin.address, port }), 'connect', deadline),
       );
     },

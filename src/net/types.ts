@@ -94,10 +94,14 @@ export interface HttpExchange {
   /** The URL that produced the final response. */
   url: string;
   status: number;
-  /** Header names lower-cased; repeated headers joined with ", " except set-cookie (see setCookies). */
+  /** Header names lower-cased; repeated field lines joined with ", " (RFC 9110 section 5.3), set-cookie left out. */
   headers: Record<string, string>;
-  /** Every Set-Cookie header of the final response, in order. */
-  setCookies: string[];
+  /**
+   * Every field line of the final response, by lower-cased name, in the order received. The joined value of
+   * `headers` loses where one line ends: Set-Cookie (RFC 6265bis section 3) and Strict-Transport-Security (RFC 6797
+   * section 8.1, only the first line counts) must be read line by line.
+   */
+  fieldLines: Record<string, string[]>;
   /** Raw header bytes of the final response, approximately, for size facts. */
   headerBytes: number;
   body: Buffer;
@@ -164,6 +168,8 @@ export interface TracedOperation {
   kind: 'dns' | 'tcp' | 'tls' | 'http';
   target: string;
   scope: string | null;
+  /** When the probe asked for it; until `startMs` it waited for a slot under the scan's concurrency limit. */
+  askedMs: number;
   startMs: number;
   endMs: number;
   waitedFor: number | null;

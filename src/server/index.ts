@@ -203,9 +203,10 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core): Koa {
     log,
     ...(identities ? { identify: callerIdentity(identities, config.baseUrl, log) } : {}),
     wrap: [core.metrics.requestCounter(), signResponses(core.signingKeys)],
+    // Each router a request passes costs a host and path match: the busiest routes come first.
     routers: [
-      healthRoutes(readiness(core, payments)),
       scanRoutes(ops),
+      healthRoutes(readiness(core, payments)),
       mcpRoutes(ops, config.baseUrl, log),
       documentRoutes({ config, signingKeys: core.signingKeys, agentKey: core.agentKey }),
       pageRoutes({
@@ -289,6 +290,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const core = await wireCore(config, payments, log);
   // The service owns what it was given: the shared state and the payments side close with it.
   const release = async () => {
+    core.signingKeys.close();
     await core.shared.close();
     await payments.close();
   };

@@ -137,7 +137,7 @@ export class FullValidations {
         metrics.scanFinished('full', 'not_scanned', seconds(started));
         return { result: scanError(preflight.text), document: null, replayed: false };
       }
-      const { report, observations } = await scanner
+      const { report, evidence } = await scanner
         .scan(domain, 'full', { signal, onProgress, preflight })
         .catch((err: unknown) => {
           if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
@@ -152,13 +152,12 @@ export class FullValidations {
       const body = certificateText(certificate);
       const expiresAt = Date.parse(certificate.payload.expires_at);
       // The evidence a relying party re-judges: the very bytes evidence_digest names, compressed for storage.
-      const evidence = gzipSync(canonicalBytes(observations));
       const stored = {
         id: certificate.payload.id,
         domain,
         body,
         expiresAt,
-        evidence,
+        evidence: gzipSync(Buffer.from(evidence, 'utf8')),
         report: gzipSync(canonicalBytes(report)),
       };
       await gate.commit(token, reservationId, stored);

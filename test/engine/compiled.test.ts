@@ -4,8 +4,10 @@
 import fc from 'fast-check';
 import jsonLogic from 'json-logic-js';
 import { describe, expect, it } from 'vitest';
-import { compileLogic } from '../../src/engine/compile.ts';
+import { compileLogic, compileRootLogic, rootInput } from '../../src/engine/compile.ts';
 import { evaluateRule } from '../../src/engine/evaluate.ts';
+import { planEvaluation, PlannedDocument } from '../../src/engine/evaluation-plan.ts';
+import { bounded, readPaths, valueAt } from '../../src/engine/observed.ts';
 import { refTarget, type SchemaNode } from '../../src/engine/observation-schemas.ts';
 import { registerOperations } from '../../src/engine/operations.ts';
 import { loadRuleset } from '../../src/engine/ruleset.ts';
@@ -205,6 +207,116 @@ describe('compiled rules against json-logic-js', () => {
         const want = run(() => jsonLogic.apply(logic, d));
         const got = run(() => compileLogic(logic)(d));
         expect(got, JSON.stringify({ logic, d })).toEqual(want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agree at the top of a rule, vars read through the evaluation plan, literal arguments prepared at load', () => {
+    const ops = ['==', '!=', '===', '!==', '>', '>=', '<', '<=', 'in', 'and', 'or', '!', 'some', 'missing'];
+    const engine = ['regex_test', 'semver_satisfies', 'contains', 'keys', 'length', 'present', 'days_between'];
+    const variable = fc.constantFrom(
+      ...['a', 'b', 'b.c', 'b.c.d', 'b.c.0', 'a.length', 'a.0', 'b.constructor', 'b.c.toString', 'z'].map((v) => ({
+        var: v,
+      })),
+      { var: ['b.c', 5] },
+      { var: ['z', 'fallback'] },
+      { var: '' },
+    );
+    const literal = fc.oneof(
+      fc.jsonValue({ maxDepth: 1 }),
+      fc.constantFrom('', '^a', '[', 'x', 'i', '>=1.0.0', 'not a range', '2026-01-01T00:00:00Z', ['x', 1, null]),
+    );
+    const operand = fc.oneof(variable, literal, fc.constantFrom({ keys: { var: 'b' } }, { keys: { var: 'b.c' } }));
+    const value = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom('x', '1.2.3', 'v2', 'ab', 'A1', '2026-03-01T00:00:00Z', { d: 1, x: 'x' }, ['x', 1]),
+    );
+    const data = fc.record({ a: value, b: fc.oneof(value, fc.record({ c: value })) });
+    const run = (f: () => unknown): unknown => {
+      try {
+        return { value: f() };
+      } catch (err) {
+        return { threw: (err as Error).constructor.name };
+      }
+    };
+    const lookup = (doc: unknown, p: string) => {
+      const v = valueAt(doc, p.split('.'));
+      return v !== null && typeof v === 'object' && !Object.hasOwn(doc as object, p.split('.')[0]!) ? null : v;
+    };
+    const anyCall = fc
+      .tuple(fc.constantFrom(...ops, ...engine), fc.array(operand, { maxLength: 3 }))
+      .map(([op, args]) => ({ [op]: args }));
+    // The shapes prepared at load: an operand against a literal, a literal pattern or range, keys then contains.
+    const prepared = fc.oneof(
+      fc
+        .tuple(fc.constantFrom('==', '!=', '===', '!==', '>', '>=', '<', '<=', 'in', 'contains'), operand, literal)
+        .map(([op, a, b]) => ({ [op]: [a, b] })),
+      fc
+        .tuple(fc.constantFrom('^a', 'x$', '[', '^v?\\d', 'A'), operand, fc.option(fc.constantFrom('i', '', 'g', 'x')))
+        .map(([p, v, f]) => ({ regex_test: f === null ? [p, v] : [p, v, f] })),
+      fc
+        .tuple(operand, fc.constantFrom('>=1.0.0', '^2', 'not a range', '1.x', ''))
+        .map(([v, r]) => ({ semver_satisfies: [v, r] })),
+      fc
+        .tuple(variable, fc.constantFrom('c', 'd', 'x', 'toString', 'length', '0'))
+        .map(([o, k]) => ({ contains: [{ keys: o }, k] })),
+    );
+    fc.assert(
+      fc.property(fc.oneof(anyCall, prepared), data, (logic, d) => {
+        const want = run(() => jsonLogic.apply(logic, d));
+        const paths: string[] = [];
+        const check = compileRootLogic(logic, paths);
+        const context = JSON.stringify({ logic, d });
+        expect(
+          run(() => check(rootInput(d, paths))),
+          context,
+        ).toEqual(want);
+        // The same logic as one rule of a plan: vars come from the document's view, and so do observed values.
+        const reads = readPaths({ check: logic });
+        const rule = {
+          id: 'x.y',
+          version: 1,
+          level: 'required',
+          reads,
+          compiled: { requires: [], paths, when: null, check },
+        };
+        const plan = planEvaluation([rule as unknown as LoadedRule]);
+        const view = new PlannedDocument(plan, d);
+        view.select(plan.rules[0]!);
+        expect(
+          run(() => check(view)),
+          context,
+        ).toEqual(want);
+        expect(view.observed(plan.rules[0]!), context).toEqual(
+          Object.fromEntries(reads.map((p) => [p, bounded(lookup(d, p))])),
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('agree on whether a required path is there, through the plan', () => {
+    const key = fc.constantFrom('a', 'b', 'length', 'constructor', '0');
+    const doc = fc.dictionary(key, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+    // The first segment names a probe's namespace: those are never names every object inherits.
+    const path = fc
+      .tuple(fc.constantFrom('a', 'b', '0'), fc.array(key, { maxLength: 2 }))
+      .map(([ns, k]) => [ns, ...k].join('.'));
+    fc.assert(
+      fc.property(doc, fc.uniqueArray(path, { maxLength: 4 }), (d, requires) => {
+        const rule = { ...ruleset.rules[0]!, requires, reads: [], compiled: { ...ruleset.rules[0]!.compiled } };
+        rule.compiled.requires = requires.map((p) => ({
+          path: p,
+          namespace: p.split('.')[0]!,
+          segments: p.split('.'),
+        }));
+        rule.compiled.paths = [];
+        const plan = planEvaluation([rule]);
+        const absent = requires.find((p) => lookup(d, p) === MISSING);
+        expect(new PlannedDocument(plan, d).unevaluable(plan.rules[0]!)).toBe(
+          absent === undefined ? null : `missing observation ${absent}`,
+        );
       }),
       { numRuns: 2000 },
     );

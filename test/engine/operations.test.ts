@@ -50,3 +50,38 @@ describe('custom operations', () => {
     );
   });
 });
+
+describe('dates in the form probes write, read without Date.parse', () => {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  const iso = fc
+    .tuple(
+      fc.integer({ min: 0, max: 9999 }),
+      fc.integer({ min: 0, max: 13 }),
+      fc.integer({ min: 0, max: 32 }),
+      fc.integer({ min: 0, max: 25 }),
+      fc.integer({ min: 0, max: 61 }),
+      fc.integer({ min: 0, max: 61 }),
+      fc.option(fc.integer({ min: 0, max: 999 })),
+    )
+    .map(([y, mo, d, h, mi, s, ms]) => {
+      const frac = ms === null ? '' : `.${pad(ms, 3)}`;
+      return `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${frac}Z`;
+    });
+  // Near misses: one character of a valid date replaced, dropped or added.
+  const mangled = fc
+    .tuple(iso, fc.nat(30), fc.constantFrom('', 'x', '0', '9', ' ', '+', 'z', '.', ':', '-'))
+    .map(([s, at, c]) => s.slice(0, at % (s.length + 1)) + c + s.slice((at % (s.length + 1)) + 1));
+
+  it('days_between and is_date agree with Date.parse on any such string', () => {
+    fc.assert(
+      fc.property(fc.oneof(iso, mangled), fc.oneof(iso, mangled), (a, b) => {
+        const pa = Date.parse(a);
+        const pb = Date.parse(b);
+        const want = Number.isNaN(pa) || Number.isNaN(pb) ? null : (pb - pa) / 86_400_000;
+        expect(OPERATIONS.days_between!(a, b)).toBe(want);
+        expect(OPERATIONS.is_date!(a)).toBe(!Number.isNaN(pa));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

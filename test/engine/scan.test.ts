@@ -1,6 +1,7 @@
 // The scheduler over stand-in providers: how each run ends, and what a cancelled scan does not start.
 import { describe, expect, it } from 'vitest';
 import { scan, ScanDeadlineError } from '../../src/engine/scan.ts';
+import { canonicalJson, sha256Hex } from '../../src/lib/canonical-json.ts';
 import type { ProbeProvider } from '../../src/engine/types.ts';
 import type { Net } from '../../src/net/types.ts';
 import schema from './fixtures/observations/tls.json' with { type: 'json' };
@@ -23,6 +24,15 @@ describe('scan', () => {
     expect(observations.target).toEqual({ domain: 'a.test', observed_at: '2026-03-01T12:00:00Z' });
     expect(observations.probes.tls?.status).toBe('ok');
     expect(report.verdict).toBe('CERTIFIED');
+  });
+
+  it('gives the canonical evidence once: the text whose SHA-256 is the evidence digest', async () => {
+    const { observations, evidence, report } = await run(
+      provider(async () => ({ versions: { tls1_3: true, tls1_2: true } })),
+    );
+    expect(evidence).toBe(canonicalJson(observations));
+    expect(evidence).toContain('"versions":{"tls1_2":true,"tls1_3":true}');
+    expect(report.evidence_digest).toBe(sha256Hex(evidence));
   });
 
   it('tells a progress listener as each probe finishes, and a listener that throws does not fail the scan', async () => {

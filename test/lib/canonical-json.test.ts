@@ -1,4 +1,7 @@
+import canonicalize from 'canonicalize';
 import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
@@ -166,6 +169,88 @@ describe('canonicalJson properties', () => {
         expect(canonicalJson(a) === canonicalJson(b)).toBe(isDeepStrictEqual(a, b));
       }),
     );
+  });
+});
+
+/** The `canonicalize` package's answer, or that it refused. */
+function reference(value: unknown): string {
+  try {
+    return canonicalize(value) ?? 'refused';
+  } catch {
+    return 'refused';
+  }
+}
+
+function ours(value: unknown): string {
+  try {
+    return canonicalJson(value);
+  } catch (err) {
+    if (err instanceof CanonicalJsonError) return 'refused';
+    throw err;
+  }
+}
+
+describe('canonicalJson against the canonicalize package, its independent implementation', () => {
+  // Strings from the units where serialisers go wrong: escapes, controls, separators, surrogates alone and paired.
+  const unit = fc.oneof(
+    fc.constantFrom(
+      '"',
+      '\\',
+      '/',
+      '\u0000',
+      '\u0008',
+      '\u001f',
+      '\u007f',
+      '\u2028',
+      '\u20ac',
+      '😀',
+      '\ud800',
+      '\udfff',
+    ),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  );
+  const text = fc.string({ unit, maxLength: 12 });
+  const number = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.constantFrom(-0, 5e-324, 1e21, 1e-7, 9007199254740991),
+  );
+  const value = fc.letrec<{ json: unknown }>((tie) => ({
+    json: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      number,
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('json'), { maxLength: 5 }),
+      fc.dictionary(text, tie('json'), { maxKeys: 6 }),
+      // Past the few keys sorted by insertion: the other sort.
+      fc.dictionary(text, number, { minKeys: 20, maxKeys: 60 }),
+    ),
+  })).json;
+
+  it('writes the same text for any JSON value, and refuses the same (lone surrogates)', () => {
+    fc.assert(
+      fc.property(value, (x) => {
+        expect(ours(x)).toBe(reference(x));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('writes the same text for every saved observations document', () => {
+    const dir = path.join(import.meta.dirname, '..', 'golden');
+    const files = [
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => path.join(dir, f)),
+      ...readdirSync(path.join(dir, 'world')).map((f) => path.join(dir, 'world', f)),
+    ];
+    expect(files.length).toBeGreaterThan(20);
+    for (const f of files) {
+      const doc: unknown = JSON.parse(readFileSync(f, 'utf8'));
+      expect(canonicalJson(doc), f).toBe(canonicalize(doc));
+    }
   });
 });
 

@@ -92,4 +92,27 @@ describe('the request trace', () => {
     expect(trace.every((t) => t.scope === 'probe' && t.ok && t.endMs >= t.startMs)).toBe(true);
     expect(createNet(config()).trace()).toEqual([]);
   });
+
+  it("counts a wait for one of the scan's slots as a queue, not as waiting for the request that freed it", async () => {
+    const net = createNet(config(1), { trace: true });
+    await net.within('probe', () => Promise.all([net.request(url('/slow')), net.request(url('/slow'))]));
+    await net.close();
+    const trace = net.trace();
+    const addresses = trace.filter((t) => t.kind === 'dns').map((t) => t.id);
+    const [first, second] = trace.filter((t) => t.kind === 'http');
+    expect(second!.startMs).toBeGreaterThanOrEqual(first!.endMs);
+    expect(second!.askedMs).toBeLessThan(first!.endMs);
+    expect([first!.waitedFor, second!.waitedFor].every((id) => addresses.includes(id!))).toBe(true);
+  });
+
+  it("makes a request wait for its host's A and AAAA answers, not for other questions about the name", async () => {
+    const net = createNet(config(), { trace: true });
+    await net.within('first', () => net.request(url('/a')));
+    await net.within('other', () => net.dns('reuse.test', 'TXT'));
+    await net.within('later', () => net.request(url('/a')));
+    await net.close();
+    const trace = net.trace();
+    const later = trace.find((t) => t.kind === 'http' && t.scope === 'later')!;
+    expect(trace.find((t) => t.id === later.waitedFor)!.target).toMatch(/^reuse\.test (A|AAAA)$/);
+  });
 });

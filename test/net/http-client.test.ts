@@ -81,6 +81,7 @@ beforeAll(async () => {
     const url = new URL(req.url!, 'http://x');
     switch (url.pathname) {
       case '/hello':
+        res.setHeader('strict-transport-security', ['max-age=1', 'max-age=2; includeSubDomains']);
         res.writeHead(200, {
           'content-type': 'text/plain',
           'set-cookie': ['a=1', 'b=2'],
@@ -90,6 +91,16 @@ beforeAll(async () => {
         return;
       case '/to-evil':
         res.writeHead(302, { location: `http://evil.test:${evil.port}/` });
+        res.end();
+        return;
+      case '/two-locations':
+        res.setHeader('location', ['/hello?first', '/hello?second']);
+        res.writeHead(302);
+        res.end();
+        return;
+      case '/same-location-twice':
+        res.setHeader('location', ['/hello?twice', '/hello?twice']);
+        res.writeHead(302);
         res.end();
         return;
       case '/relative':
@@ -192,8 +203,12 @@ describe('http client: policy and pinning', () => {
     });
     expect(ok.body.toString()).toBe('hello');
     expect(ok.headers['x-ua']).toBe('dvs-net-test/1');
-    expect(ok.setCookies).toEqual(['a=1', 'b=2']);
+    expect(ok.fieldLines['set-cookie']).toEqual(['a=1', 'b=2']);
     expect(ok.headers['set-cookie']).toBeUndefined();
+    // Repeated lines stay apart in fieldLines (RFC 6797 section 8.1 reads the first) and are joined in headers.
+    expect(ok.fieldLines['strict-transport-security']).toEqual(['max-age=1', 'max-age=2; includeSubDomains']);
+    expect(ok.headers['strict-transport-security']).toBe('max-age=1, max-age=2; includeSubDomains');
+    expect(ok.fieldLines['x-ua']).toEqual(['dvs-net-test/1']);
     expect(ok.chain).toEqual([
       { url: `http://site.test:${site.port}/hello`, status: 200, location: null, address: '127.0.0.2' },
     ]);
@@ -233,6 +248,17 @@ describe('http client: policy and pinning', () => {
       followRedirects: true,
     });
     expect(post.body.toString()).toBe('GET');
+  });
+
+  it('follows a Location only when its field lines name one target (RFC 9110 section 10.2.2)', async () => {
+    const net = createNet(config());
+    const two = await net.request(`http://site.test:${site.port}/two-locations`, { followRedirects: true });
+    expect(two.status).toBe(302);
+    expect(two.chain).toHaveLength(1);
+    expect(two.chain[0]!.location).toBeNull();
+    expect(two.fieldLines['location']).toEqual(['/hello?first', '/hello?second']);
+    const same = await net.request(`http://site.test:${site.port}/same-location-twice`, { followRedirects: true });
+    expect(same.url).toBe(`http://site.test:${site.port}/hello?twice`);
   });
 
   it('stops redirect loops and odd or unsupported redirect targets', async () => {

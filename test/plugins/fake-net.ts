@@ -26,13 +26,14 @@ export function fakeNet(pages: Record<string, Page>, seen: string[] = [], reques
       if (page instanceof NetError) throw page;
       chain.push({ url: finalUrl, status: page.status, location: null, address: '127.0.0.1' });
     }
+    const headers = page.headers ?? { 'content-type': 'text/plain; charset=utf-8' };
     const full = Buffer.isBuffer(page.body) ? page.body : Buffer.from(page.body ?? '');
     const cap = opts.maxBodyBytes ?? full.length;
     return {
       url: finalUrl,
       status: page.status,
-      headers: page.headers ?? { 'content-type': 'text/plain; charset=utf-8' },
-      setCookies: [],
+      headers,
+      fieldLines: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
       headerBytes: 100,
       body: full.subarray(0, cap),
       truncated: full.length > cap,

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import type { Ruleset } from '../../src/engine/ruleset.ts';
 import type { ScanOutcome } from '../../src/engine/scan.ts';
 import type { Report } from '../../src/engine/types.ts';
+import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { createLogger, type AppLogger } from '../../src/lib/log.ts';
 import type { Preflight, Scanner } from '../../src/service/scanner.ts';
 
@@ -117,6 +118,7 @@ export class CountingScanner implements Scanner {
     this.scans++;
     await this.gate;
     const report = sampleReport(domain, this.ruleset);
-    return { observations: { target: { domain, observed_at: report.observed_at }, probes: {} }, report };
+    const observations = { target: { domain, observed_at: report.observed_at }, probes: {} };
+    return { observations, evidence: canonicalJson(observations), report };
   }
 }

@@ -2,7 +2,7 @@
 // retired keys) only when the file changed, and keeps the key in memory when a changed file cannot be read.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SigningKeyStore } from '../../src/signing/key-store.ts';
 import { rotateSigningKey } from '../../src/signing/keys.ts';
 import { tempDir } from './fixtures.ts';
@@ -30,5 +30,22 @@ describe('SigningKeyStore', () => {
     expect(warnings).toHaveLength(1);
     expect(await store.current()).toBe(key);
     expect(warnings).toHaveLength(1);
+  });
+
+  it('answers settled() from memory until the watch sees the key file change, then only after a fresh look', async () => {
+    const dataDir = tempDir();
+    const store = await SigningKeyStore.open(dataDir);
+    try {
+      expect(store.settled()).toBeNull();
+      const first = await store.current();
+      expect(store.settled()).toBe(first);
+      await rotateSigningKey(dataDir);
+      await vi.waitFor(() => expect(store.settled()).toBeNull());
+      const second = await store.current();
+      expect(second.kid).toBe('service-signing-key-v2');
+      expect(store.settled()).toBe(second);
+    } finally {
+      store.close();
+    }
   });
 });

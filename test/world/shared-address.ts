@@ -5,6 +5,7 @@ import http from 'node:http';
 import type https from 'node:https';
 import net from 'node:net';
 import { readClientHello } from './sni.ts';
+import { KEEP_ALIVE_MS } from './site-server.ts';
 
 const HELLO_TIMEOUT_MS = 5000;
 const MAX_HELLO_BYTES = 16 * 1024 + 5;
@@ -53,7 +54,7 @@ export class SniFront extends net.Server {
 
 /** A plain-HTTP server that answers each request with the handler of the site its Host header names. */
 export function createHostFront(byHost: ReadonlyMap<string, http.RequestListener>): http.Server {
-  return http.createServer({ keepAliveTimeout: 1000 }, (req, res) => {
+  return http.createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     const handler = byHost.get(host);
     if (handler) return void handler(req, res);

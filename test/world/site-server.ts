@@ -45,6 +45,11 @@ const CONTENT_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 };
 const DEFAULT_TYPE = 'application/octet-stream';
+/**
+ * How long a site keeps an idle connection: Node's default. Shorter, a machine busy with other work could stall a
+ * scan past it between two requests, and the scan's count of connections would then depend on the machine's load.
+ */
+export const KEEP_ALIVE_MS = 5000;
 const GENERATED_CHUNK = Buffer.alloc(64 * 1024, 'dvs-world generated body\n');
 
 export function contentTypeOf(file: string): string {
@@ -307,7 +312,7 @@ export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCre
       maxVersion: tls.max_version,
       ciphers: ciphersFor(tls),
       ALPNProtocols: tls.alpn ?? ['http/1.1'],
-      keepAliveTimeout: 1000,
+      keepAliveTimeout: KEEP_ALIVE_MS,
     },
     siteHandler(ctx, 'https'),
   );
@@ -317,5 +322,5 @@ export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCre
 }
 
 export function createHttpServer(ctx: SiteServerContext): http.Server {
-  return http.createServer({ keepAliveTimeout: 1000 }, siteHandler(ctx, 'http'));
+  return http.createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, siteHandler(ctx, 'http'));
 }

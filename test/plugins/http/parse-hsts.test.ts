@@ -55,7 +55,12 @@ describe('parseHsts: the examples of RFC 6797 section 6.2', () => {
     ['max-age=0', 0, false],
     ['max-age=0; includeSubDomains', 0, true],
   ])('%s', (text, maxAge, sub) => {
-    expect(parseHsts(text)).toMatchObject({ valid: true, max_age: maxAge, include_subdomains: sub, parse_errors: [] });
+    expect(parseHsts([text])).toMatchObject({
+      valid: true,
+      max_age: maxAge,
+      include_subdomains: sub,
+      parse_errors: [],
+    });
   });
 });
 
@@ -63,7 +68,7 @@ describe('parseHsts: valid headers generated from the grammar', () => {
   it('parse with the values written', () => {
     fc.assert(
       fc.property(validHeader, ({ text, maxAge, sub, preload }) => {
-        const h = parseHsts(text);
+        const h = parseHsts([text]);
         expect(h.parse_errors).toEqual([]);
         expect(h).toMatchObject({ valid: true, count: 1, max_age: maxAge, include_subdomains: sub, preload });
       }),
@@ -71,12 +76,12 @@ describe('parseHsts: valid headers generated from the grammar', () => {
   });
 
   it('keep a quoted value that holds ";" and "," in one directive', () => {
-    const h = parseHsts('animal="squirrel; distinguished, grey"; max-age=123; includeSubDomains');
+    const h = parseHsts(['animal="squirrel; distinguished, grey"; max-age=123; includeSubDomains']);
     expect(h).toMatchObject({ valid: true, count: 1, max_age: 123, include_subdomains: true });
   });
 
   it('ignore empty directives between semicolons', () => {
-    expect(parseHsts(';; max-age=123 ;; includeSubDomains;').max_age).toBe(123);
+    expect(parseHsts([';; max-age=123 ;; includeSubDomains;']).max_age).toBe(123);
   });
 });
 
@@ -88,6 +93,7 @@ const MUTATIONS: [string, (base: string) => string, string][] = [
   ['directive-value (empty)', (b) => `${b}; unknown=`, 'directive-value'],
   ['directive-value (unclosed quote)', (b) => `${b}; unknown="open`, 'directive-value'],
   ['directive separator', (b) => `${b} includeSubDomains`, 'directive'],
+  ['directive separator (a comma)', (b) => `${b}, includeSubDomains`, 'directive'],
   ['unique directives (max-age)', (b) => `${b}; MAX-AGE=5`, 'directive'],
   ['unique directives (includeSubDomains)', (b) => `${b}; includeSubDomains; includesubdomains`, 'directive'],
   ['delta-seconds', (b) => b.replace(/max-age=\d+/, 'max-age=1.5'), 'max-age'],
@@ -100,7 +106,7 @@ describe('parseHsts: mutations that break one production are refused, naming it'
   it.each(MUTATIONS)('%s', (_name, mutate, production) => {
     fc.assert(
       fc.property(digits, (n) => {
-        const h = parseHsts(mutate(`max-age=${n}`));
+        const h = parseHsts([mutate(`max-age=${n}`)]);
         expect(h.valid).toBe(false);
         expect(h.parse_errors.some((e) => e.startsWith(`${production}:`))).toBe(true);
         // The UA ignores the whole header: nothing is in force.
@@ -126,7 +132,7 @@ describe('parseHsts: headers sent and repeated', () => {
   });
 
   it('counts an empty header as sent, and invalid', () => {
-    expect(parseHsts(' ')).toMatchObject({
+    expect(parseHsts([' '])).toMatchObject({
       count: 1,
       valid: false,
       parse_errors: ['max-age: the required directive is missing'],
@@ -134,29 +140,36 @@ describe('parseHsts: headers sent and repeated', () => {
   });
 
   it('reads an obs-fold as a space (RFC 9112 section 5.2), and refuses any other CR or LF', () => {
-    expect(parseHsts('max-age=100;\r\n\tincludeSubDomains')).toMatchObject({ valid: true, include_subdomains: true });
-    expect(parseHsts('\r\nmax-age=200').valid).toBe(false);
-    expect(parseHsts('max-age=200;\nincludeSubDomains').valid).toBe(false);
+    expect(parseHsts(['max-age=100;\r\n\tincludeSubDomains'])).toMatchObject({ valid: true, include_subdomains: true });
+    expect(parseHsts(['\r\nmax-age=200']).valid).toBe(false);
+    expect(parseHsts(['max-age=200;\nincludeSubDomains']).valid).toBe(false);
   });
 
-  it('counts comma-joined repeated headers and applies only the first (RFC 6797 section 8.1)', () => {
-    const h = parseHsts('max-age=86400, max-age=63072000; includeSubDomains');
+  it('counts repeated headers and applies only the first (RFC 6797 section 8.1)', () => {
+    const h = parseHsts(['max-age=86400', 'max-age=63072000; includeSubDomains']);
     expect(h).toMatchObject({ count: 2, valid: true, max_age: 86400, include_subdomains: false });
+    expect(parseHsts(['max-age=x', 'max-age=63072000'])).toMatchObject({ count: 2, valid: false, max_age: null });
+  });
+
+  it('refuses a comma inside one header, which is not a list', () => {
+    const h = parseHsts(['max-age=86400, max-age=63072000; includeSubDomains']);
+    expect(h).toMatchObject({ count: 1, valid: false, max_age: null });
+    expect(h.parse_errors[0]).toMatch(/^directive: /);
   });
 
   it('lists repeated directives', () => {
-    expect(parseHsts('max-age=600; max-age=700').duplicate_directives).toEqual(['max-age']);
+    expect(parseHsts(['max-age=600; max-age=700']).duplicate_directives).toEqual(['max-age']);
   });
 
   it('takes preload only as a bare directive', () => {
-    expect(parseHsts('max-age=1; preload').preload).toBe(true);
-    expect(parseHsts('max-age=1; preload=yes')).toMatchObject({ valid: true, preload: false });
+    expect(parseHsts(['max-age=1; preload']).preload).toBe(true);
+    expect(parseHsts(['max-age=1; preload=yes'])).toMatchObject({ valid: true, preload: false });
   });
 
   it('never throws, and an invalid header never has a max-age in force', () => {
     fc.assert(
       fc.property(fc.string(), (s) => {
-        const h = parseHsts(s);
+        const h = parseHsts([s]);
         expect(h.count).toBe(h.values.length);
         expect(h.valid).toBe(h.parse_errors.length === 0);
         if (!h.valid) expect(h.max_age).toBeNull();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractJsonLd } from '../../../plugins/http/html-jsonld.ts';
-import { emptyHtml, parseHtml } from '../../../plugins/http/parse-html.ts';
+import { emptyHtml, parseHtml, parsePage } from '../../../plugins/http/parse-html.ts';
 import { decodeBody } from '../../../plugins/http/body.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -192,6 +192,37 @@ describe('extractJsonLd', () => {
     expect(extractJsonLd(['{"@context": "https://example.org/vocab", "@type": "Thing"}'], []).schema_org_context).toBe(
       false,
     );
+  });
+});
+
+describe('parsePage: the manifest link (HTML 4.6.7.11: the first link with rel=manifest in tree order)', () => {
+  const linked = (head: string) =>
+    parsePage(`<!doctype html><html><head>${head}</head><body><p>x</p></body></html>`, 'https://x.example/a/b', 0)
+      .manifestLink;
+
+  it.each([
+    [
+      'a relative href, resolved against the page',
+      '<link rel="manifest" href="app.webmanifest">',
+      'https://x.example/a/app.webmanifest',
+    ],
+    ['rel among other tokens, in any case', '<link rel="preload MANIFEST" href="/m.json">', 'https://x.example/m.json'],
+    [
+      'the first of two',
+      '<link rel="manifest" href="/one.json"><link rel="manifest" href="/two.json">',
+      'https://x.example/one.json',
+    ],
+    ['a link in the body', '</head><body><link rel="manifest" href="/late.json">', 'https://x.example/late.json'],
+    ['an empty href: no manifest', '<link rel="manifest" href=" "><link rel="manifest" href="/two.json">', null],
+    ['an href that does not parse: no manifest', '<link rel="manifest" href="https://[x/">', null],
+    ['no manifest link', '<link rel="icon" href="/favicon.ico">', null],
+  ])('%s', (_name, head, expected) => {
+    expect(linked(head)).toBe(expected);
+  });
+
+  it('leaves the html facet as parseHtml gives it', () => {
+    const html = '<!doctype html><html><head><link rel="manifest" href="/m.json"><title>T</title></head></html>';
+    expect(parsePage(html, 'https://x.example/', 0).html).toEqual(parseHtml(html, 'https://x.example/', 0));
   });
 });
 

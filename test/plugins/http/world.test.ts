@@ -227,6 +227,50 @@ describe('http probe in the fixture world', () => {
     expect(o.cors).toMatchObject({ null_origin_acao: 'null', null_origin_acac: 'true', acao: 'null' });
   });
 
+  it('good.test: the manifest the page links is published and every member kept', async () => {
+    const o = await scan('good.test');
+    const origin = new URL(o.response!.chain.url).origin;
+    expect(o.manifest).toMatchObject({
+      link: `${origin}/manifest.webmanifest`,
+      on_site: true,
+      published: true,
+      document: { status: 200, content_type: 'application/manifest+json' },
+      json: 'object',
+      name: 'Good Test',
+      start_url: `${origin}/`,
+      id: `${origin}/`,
+      scope: `${origin}/`,
+      display: 'standalone',
+      icons: [{ src: `${origin}/logo.svg`, sizes: ['any'], type: 'image/svg+xml', purpose: ['any'] }],
+      icons_declared: 1,
+      ignored: [],
+    });
+  });
+
+  it('http-bad-manifest: each ignored member is named with the step that ignored it', async () => {
+    const o = await scan('http-bad-manifest.test');
+    expect(o.manifest).toMatchObject({ published: true, json: 'object', name: null, short_name: null });
+    expect(o.manifest!.ignored).toEqual([
+      { member: 'start_url', reason: 'cross_origin', value: 'https://app.example.net/start' },
+      { member: 'scope', reason: 'start_url_outside', value: '/app/' },
+      { member: 'display', reason: 'unknown_mode', value: 'app' },
+      { member: 'icons[1].sizes', reason: 'invalid_sizes', value: '192' },
+      { member: 'icons[2].purpose', reason: 'unknown_purpose', value: 'splash' },
+    ]);
+    expect(o.manifest).toMatchObject({ display: 'browser', icons_declared: 3 });
+    expect(o.manifest!.icons).toHaveLength(1);
+  });
+
+  it('http-manifest-missing: a linked manifest that answers 404 is not published', async () => {
+    const o = await scan('http-manifest-missing.test');
+    expect(o.manifest).toMatchObject({ on_site: true, published: false, document: { status: 404 }, json: null });
+  });
+
+  it('a page that links no manifest fetches none', async () => {
+    const o = await scan('http-no-metadata.test');
+    expect(o.manifest).toMatchObject({ link: null, on_site: null, published: null, document: null });
+  });
+
   it('an unreachable domain gives error facts, not a throw', async () => {
     const o = await collectHttp('does-not-exist.test', context());
     expect(o.redirect).toMatchObject({ error: 'dns_nxdomain', hops: [], first_status: null });
@@ -319,6 +363,17 @@ describe('http rules over the fixture world', () => {
       ],
     ],
     ['http-real-headers.test', []],
+    [
+      'http-bad-manifest.test',
+      [
+        'metadata.manifest.named',
+        'metadata.manifest.start_url_kept',
+        'metadata.manifest.scope_kept',
+        'metadata.manifest.display_known',
+        'metadata.manifest.icons_kept',
+      ],
+    ],
+    ['http-manifest-missing.test', ['metadata.manifest.published']],
     ['http-soft-404.test', ['http.not_found.status_code']],
     ['http-cors-null.test', ['http.cors.null_origin_not_trusted']],
   ])('%s fails what it breaks', async (domain, expected) => {

@@ -2,14 +2,14 @@
 // reachability rule; the reach-* sites break one address each and fail the rules about it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { provider } from '../../../plugins/reachability/index.ts';
-import type { AddressFacts, HostFacts } from '../../../plugins/reachability/facts.ts';
+import type { AddressFacts, HandshakeFacts, HostFacts } from '../../../plugins/reachability/facts.ts';
 import { evaluateRule } from '../../../src/engine/evaluate.ts';
 import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-probe.ts';
 import type { Outcome } from '../../../src/engine/types.ts';
 import { useWorld, type SharedWorld } from '../../suite/world.ts';
 import { anyString } from '../../helpers/typed-json.ts';
 
-type Facts = { apex?: HostFacts; www?: HostFacts };
+type Facts = { apex?: HostFacts; www?: HostFacts; apex_tls?: HandshakeFacts };
 
 let world: SharedWorld;
 beforeAll(async () => {
@@ -125,6 +125,28 @@ describe('reachability probe on the fixture internet', () => {
     });
   });
 
+  it('reach-dead-address: the handshakes alone (a Quick Scan) see the dead address, as the full scan does', async () => {
+    const quick = await scan('reach-dead-address.test', (p) => p === 'reachability.apex_tls');
+    expect(Object.keys(quick)).toEqual(['apex_tls']);
+    const handshakes = quick.apex_tls!;
+    expect(handshakes).toMatchObject({ published_v4: 2, published_v6: 1, leaf_sha256s: [anyString()] });
+    expect(handshakes.addresses.map((a) => [a.address, a.tls?.error ?? null])).toEqual([
+      ['127.0.61.1', null],
+      ['127.99.99.99', 'connect_refused'],
+      ['::1', null],
+    ]);
+    expect(outcomes('reach-dead-address.test', quick)).toMatchObject({
+      'http.reachability.tls_every_address': 'fail',
+      'http.reachability.certificate_every_address': 'pass',
+    });
+    const full = await scan('reach-dead-address.test');
+    const tlsOf = (f: HandshakeFacts | HostFacts) =>
+      f.addresses.map((a) => ({ address: a.address, protocol: a.tls?.protocol, error: a.tls?.error }));
+    expect(tlsOf(full.apex_tls!)).toEqual(tlsOf(full.apex!));
+    expect(tlsOf(handshakes)).toEqual(tlsOf(full.apex!));
+    expect(full.apex_tls!.addresses.every((a) => !('https' in a) && !('http' in a))).toBe(true);
+  });
+
   it('reach-v6-unserved: the AAAA record points at a server that does not know the site', async () => {
     const facts = await scan('reach-v6-unserved.test');
     const apex = facts.apex!;
@@ -168,6 +190,7 @@ describe('reachability probe on the fixture internet', () => {
 
   it('collects only the facets a run needs', async () => {
     expect(Object.keys(await scan('good.test', (p) => p === 'reachability.www'))).toEqual(['www']);
+    expect(Object.keys(await scan('good.test', (p) => p === 'reachability.apex_tls'))).toEqual(['apex_tls']);
     expect(await scan('good.test', () => false)).toEqual({});
   });
 });

@@ -89,7 +89,7 @@ export interface HttpObservations {
      */
     hsts: {
       /**
-       * Each header value sent (repeated headers arrive comma-joined; commas inside quoted strings are kept).
+       * Each Strict-Transport-Security field line sent, in order (a comma does not separate headers: the field is not a list).
        */
       values: string[];
       /**
@@ -567,6 +567,67 @@ export interface HttpObservations {
     redirects: number | null;
     error: string | null;
   };
+  /**
+   * The web application manifest the home page links: the first <link rel="manifest"> in tree order (HTML section 4.6.7), fetched when it is on the scanned site, and read by the W3C Web Application Manifest's steps for processing a manifest (plugins/http/parse-manifest.ts).
+   */
+  manifest?: {
+    /**
+     * The manifest URL: the link's href resolved against the page URL; null when the page links no manifest (or its href is empty or does not parse).
+     */
+    link: string | null;
+    /**
+     * The manifest URL is http(s) on the scanned domain or one of its subdomains; only then is it fetched. Null when no manifest is linked.
+     */
+    on_site: boolean | null;
+    /**
+     * The site publishes the manifest: the final answer is 2xx with a non-empty body that is neither an HTML page nor the site's answer for a path that does not exist. Null when it was not fetched.
+     */
+    published: boolean | null;
+    /**
+     * The response facts of the manifest fetch; null when it was not fetched.
+     */
+    document: FetchedDocument | null;
+    /**
+     * How the body parses as JSON (UTF-8, a BOM dropped): object, not_object (JSON, but not an object) or not_json. The processing steps read anything but an object as an empty manifest. Null when the manifest was not published.
+     */
+    json: 'object' | 'not_object' | 'not_json' | null;
+    /**
+     * The name member as processed (a string, leading and trailing ASCII whitespace stripped, at most 200 characters); null when absent, ignored, or not processed.
+     */
+    name: string | null;
+    /**
+     * The short_name member as processed, like name.
+     */
+    short_name: string | null;
+    /**
+     * The start URL after processing: the start_url member parsed against the manifest URL when it is a non-empty string on the page's origin, else the page URL. Null when not processed.
+     */
+    start_url: string | null;
+    /**
+     * The app's identity after processing: the id member parsed against the start URL's origin, same origin as it, fragment dropped; else the start URL. Null when not processed.
+     */
+    id: string | null;
+    /**
+     * The navigation scope after processing: the scope member parsed against the manifest URL, query and fragment dropped, when the start URL is within it; else the start URL's directory. Null when not processed.
+     */
+    scope: string | null;
+    /**
+     * The display mode after processing: the display member stripped and lower-cased when it is one of fullscreen, standalone, minimal-ui, browser; else browser. Null when not processed.
+     */
+    display: 'fullscreen' | 'standalone' | 'minimal-ui' | 'browser' | null;
+    /**
+     * The icons the processing keeps (at most the first 50 declared are read), in order.
+     */
+    icons: ManifestIcon[];
+    /**
+     * Items of the icons member when it is a list; null when it is absent or not a list.
+     */
+    icons_declared: number | null;
+    /**
+     * Every member, or icon member, the processing steps ignore, in processing order, with the step that ignored it.
+     */
+    ignored: ManifestIgnored[];
+  };
 }
 export interface Chain {
   /**
@@ -628,7 +689,7 @@ export interface Hop {
    */
   location: string | null;
   /**
-   * HSTS value on an HTTPS hop.
+   * The first Strict-Transport-Security field line on an HTTPS hop (RFC 6797 section 8.1: a UA processes only the first).
    */
   strict_transport_security: string | null;
 }
@@ -801,4 +862,100 @@ export interface Document {
    * The x-markdown-tokens header (an estimate some servers send with markdown).
    */
   markdown_tokens: string | null;
+}
+/**
+ * One fetched document: the response facts the wellknown and agents probes record for theirs (plugins/shared/fetch-document.ts).
+ */
+export interface FetchedDocument {
+  /**
+   * The URL requested.
+   */
+  url: string;
+  /**
+   * HTTP status of the final answer (after redirects, where the document's readers follow them); null when no answer came.
+   */
+  status: number | null;
+  /**
+   * Media type of Content-Type, lower-cased, without parameters.
+   */
+  content_type: string | null;
+  /**
+   * The charset parameter of Content-Type, lower-cased.
+   */
+  charset: string | null;
+  /**
+   * Body bytes received (decoded), up to the cap.
+   */
+  bytes: number | null;
+  /**
+   * The body was cut at the probe's size cap.
+   */
+  truncated: boolean;
+  /**
+   * The final URL when redirects were followed, else null.
+   */
+  redirected_to: string | null;
+  /**
+   * Redirects followed.
+   */
+  redirects: number;
+  /**
+   * Why no answer came (a network error code such as timeout, tls_error, connect_refused).
+   */
+  error: string | null;
+  /**
+   * The body starts as an HTML page (a doctype, html, head or body tag after whitespace, an XML declaration or comments; WHATWG MIME Sniffing section 7.1, page-level patterns only); null when no answer came.
+   */
+  body_is_html: boolean | null;
+  /**
+   * The answer is 2xx and its body equals the site's 2xx body for a path that does not exist; null when that comparison could not be made.
+   */
+  soft_404: boolean | null;
+  /**
+   * Access-Control-Allow-Origin of the answer to a request that carried an Origin header; null when absent.
+   */
+  access_control_allow_origin: string | null;
+}
+export interface ManifestIcon {
+  /**
+   * The icon's URL, its src parsed against the manifest URL.
+   */
+  src: string;
+  /**
+   * The sizes tokens (any, or WxH), lower-cased; null when the member is absent or empty.
+   */
+  sizes: string[] | null;
+  /**
+   * The essence of the type member's MIME type; null when absent or empty.
+   */
+  type: string | null;
+  /**
+   * The known purposes (monochrome, maskable, any) the purpose member names; any when it names none.
+   */
+  purpose: ('monochrome' | 'maskable' | 'any')[];
+}
+export interface ManifestIgnored {
+  /**
+   * The member ignored: name, short_name, start_url, id, scope, display, icons, or icons[i] and icons[i].src, .sizes, .type, .purpose for one icon (which is then dropped).
+   */
+  member: string;
+  /**
+   * The processing step that ignored it: not_string, empty, unparsable (the URL parser fails), cross_origin (start_url not on the page's origin, id not on start_url's), start_url_outside (the start URL is not within the scope), unknown_mode (display), not_list (icons), not_object (an icon), invalid_sizes, invalid_mime_type, unknown_purpose.
+   */
+  reason:
+    | 'not_string'
+    | 'empty'
+    | 'unparsable'
+    | 'cross_origin'
+    | 'start_url_outside'
+    | 'unknown_mode'
+    | 'not_list'
+    | 'not_object'
+    | 'invalid_sizes'
+    | 'invalid_mime_type'
+    | 'unknown_purpose';
+  /**
+   * The value as written (JSON for a non-string), at most 200 characters; null when the member is absent.
+   */
+  value: string | null;
 }

@@ -1,11 +1,17 @@
 // Generated from schemas/observations/reachability.json by `npm run types`; edit the schema, not this file.
 
 /**
+ * The distinct leaf certificate fingerprints the probed addresses presented, sorted.
+ */
+export type LeafSha256S = string[];
+
+/**
  * Every address a name publishes, each probed on its own: a TLS handshake on the HTTPS port, GET / over HTTPS and GET / over plain HTTP, all pinned to that address. At most 4 addresses per family are probed (the lowest in sort order, so two scans probe the same ones). A failure is a fact: its network error code, with the other facts of that exchange null.
  */
 export interface ReachabilityObservations {
   apex?: Host;
   www?: Host;
+  apex_tls?: Handshakes;
 }
 export interface Host {
   /**
@@ -28,10 +34,7 @@ export interface Host {
    * The published addresses, IPv4 first, each family in byte order.
    */
   addresses: Address[];
-  /**
-   * The distinct leaf certificate fingerprints the probed addresses presented, sorted.
-   */
-  leaf_sha256s: string[];
+  leaf_sha256s: LeafSha256S;
   /**
    * The distinct statuses the probed addresses answered to GET / over HTTPS, ascending.
    */
@@ -98,7 +101,7 @@ export interface Https {
    */
   error: string | null;
   /**
-   * The Location header as sent.
+   * The Location header as sent; null when absent or when its field lines name different targets (RFC 9110 section 10.2.2: one URI-reference).
    */
   location: string | null;
   /**
@@ -124,7 +127,46 @@ export interface Http {
    */
   error: string | null;
   /**
-   * The Location header as sent.
+   * The Location header as sent; null when absent or when its field lines name different targets (RFC 9110 section 10.2.2: one URI-reference).
    */
   location: string | null;
+}
+export interface Handshakes {
+  /**
+   * The name probed, lower-case, no trailing dot.
+   */
+  host: string;
+  /**
+   * The first failure of the A and AAAA lookups (dns_nxdomain, dns_servfail, dns_refused, dns_error, ...); null when both answered NOERROR, with or without addresses.
+   */
+  dns_error: string | null;
+  /**
+   * A records the name resolves to (after its CNAME chain), all of them, probed or not.
+   */
+  published_v4: number;
+  /**
+   * AAAA records the name resolves to (after its CNAME chain), all of them, probed or not.
+   */
+  published_v6: number;
+  /**
+   * The published addresses, IPv4 first, each family in byte order.
+   */
+  addresses: HandshakeAddress[];
+  leaf_sha256s: LeafSha256S;
+}
+export interface HandshakeAddress {
+  /**
+   * The address in its canonical spelling (RFC 5952 for IPv6).
+   */
+  address: string;
+  family: 4 | 6;
+  /**
+   * The address was connected to.
+   */
+  probed: boolean;
+  /**
+   * Why the address was not connected to: the service's address policy refuses it, or more than 4 addresses of its family are published.
+   */
+  skipped: 'policy_refused' | 'over_limit' | null;
+  tls: Tls | null;
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { collectSpf, expandSpf } from '../../../../plugins/dns/collect-spf.ts';
 import { createQuerier } from '../../../../plugins/dns/query.ts';
-import { compileRule, truthy } from '../../../../src/engine/compile.ts';
+import { compileRule, rootInput, truthy } from '../../../../src/engine/compile.ts';
 import { NetError, type DnsRecord, type DnsResponse, type Net } from '../../../../src/net/types.ts';
 
 type Entry = 'TIMEOUT' | Record<string, unknown>;
@@ -117,10 +117,10 @@ export async function judge(scenario: SpfScenario, c: SpfCase): Promise<Answer> 
     if (err instanceof NetError) return 'no permerror'; // temperror: the domain's own record did not come
     throw err;
   }
-  const fails = PERMERROR_RULES.filter(
-    ({ compiled }) =>
-      (compiled.when === null || truthy(compiled.when(observations))) && !truthy(compiled.check(observations)),
-  );
+  const fails = PERMERROR_RULES.filter(({ compiled }) => {
+    const input = rootInput(observations, compiled.paths);
+    return (compiled.when === null || truthy(compiled.when(input))) && !truthy(compiled.check(input));
+  });
   return fails.length > 0 ? 'permerror' : 'no permerror';
 }
 

@@ -96,7 +96,10 @@ const USER_AGENT_PRECEDENCE: [string, string][] = [
  * Judged disagreements. protego matches a crawler to a group whose token is a prefix of the crawler's name
  * (`hedwig-news2` obeys `hedwig-news`, `hedwig-images` obeys `hedwig`). RFC 9309 section 2.2.1 matches the
  * product token itself, case-insensitively, as Google's reference parser does: a crawler whose token is
- * `hedwig-news2` has no group of its own in this file and obeys `*`. We follow the RFC.
+ * `hedwig-news2` has no group of its own in this file and obeys `*`. We follow the RFC, and so does Google's
+ * reference parser, whose specification these examples come from: its RobotsMatcher::HandleUserAgent
+ * (google/robotstxt robots.cc) compares a group's token with each name the crawler gives, whole and ignoring
+ * case, so it too sends all three to `*`. The prefix match is protego's own.
  */
 const JUDGED: Record<string, string> = {
   'hedwig-news2': '/group2',
