@@ -295,7 +295,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     }
   }
 
-  const request = memoiseRequests({
+  const memo = memoiseRequests({
     send,
     async addressOf(url, opts) {
       if (opts.address) return opts.address.address;
@@ -308,5 +308,11 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     },
     maxBodyBytes: limits.maxBodyBytes,
   });
-  return { request, close: () => pools.close() };
+  return {
+    request: (url, opts) => memo.request(url, opts),
+    close: () => {
+      memo.close();
+      return pools.close();
+    },
+  };
 }

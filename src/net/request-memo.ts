@@ -48,19 +48,27 @@ function underCap(sent: Sent, cap: number): HttpExchange {
   return { ...exchange, body: exchange.body.subarray(0, cap), truncated: true, wireBytes: cap };
 }
 
-/** Everything that can change the answer, but the cap when it is the reader's alone. */
-function questionOf(url: URL, opts: HttpRequestOptions, address: string, cap: number): string {
+/**
+ * Everything that can change the answer, but the cap when it is the reader's alone. The URL as written: the
+ * network layer refuses some spellings that parse to the same URL as an accepted one.
+ */
+function questionOf(url: string, opts: HttpRequestOptions, address: string, cap: number): string {
   const headers = Object.entries(opts.headers ?? {})
     .map(([name, value]) => [name.toLowerCase(), value])
     .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
   const decompress = opts.decompress === true;
-  return JSON.stringify([url.href, headers, decompress, opts.followRedirects === true, address, decompress && cap]);
+  return JSON.stringify([url, headers, decompress, opts.followRedirects === true, address, decompress && cap]);
 }
 
-export function memoiseRequests(
-  deps: RequestMemoDeps,
-): (url: string, opts?: HttpRequestOptions) => Promise<HttpExchange> {
+export interface RequestMemo {
+  request(url: string, opts?: HttpRequestOptions): Promise<HttpExchange>;
+  /** Forgets every answer: once the scan's connections are closed, a request is refused as the client refuses it. */
+  close(): void;
+}
+
+export function memoiseRequests(deps: RequestMemoDeps): RequestMemo {
   const asked = new Map<string, Entry[]>();
+  let closed = false;
 
   function start(key: string, cap: number, url: string, opts: HttpRequestOptions): Entry {
     const cancel = new AbortController();
@@ -129,17 +137,28 @@ export function memoiseRequests(
     return (await join(key, start(key, cap, url, opts), opts.signal)).exchange;
   }
 
-  return async function request(url, opts = {}) {
-    const method = opts.method ?? 'GET';
+  /** The address the request goes to when it may be shared, else null. */
+  async function shareableAt(url: string, opts: HttpRequestOptions): Promise<string | null> {
+    if (closed || (opts.method ?? 'GET') !== 'GET' || opts.fresh === true) return null;
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      return (await deps.send(url, opts)).exchange;
+      return null;
     }
-    const address = method === 'GET' && opts.fresh !== true ? await deps.addressOf(parsed, opts) : null;
-    if (address === null) return (await deps.send(url, opts)).exchange;
-    const cap = Math.min(opts.maxBodyBytes ?? deps.maxBodyBytes, deps.maxBodyBytes);
-    return ask(questionOf(parsed, opts, address, cap), cap, url, opts);
+    return deps.addressOf(parsed, opts);
+  }
+
+  return {
+    async request(url, opts = {}) {
+      const address = await shareableAt(url, opts);
+      if (address === null) return (await deps.send(url, opts)).exchange;
+      const cap = Math.min(opts.maxBodyBytes ?? deps.maxBodyBytes, deps.maxBodyBytes);
+      return ask(questionOf(url, opts, address, cap), cap, url, opts);
+    },
+    close() {
+      closed = true;
+      asked.clear();
+    },
   };
 }
