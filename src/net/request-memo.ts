@@ -60,6 +60,32 @@ function questionOf(url: string, opts: HttpRequestOptions, address: string, cap:
   return JSON.stringify([url, headers, decompress, opts.followRedirects === true, address, decompress && cap]);
 }
 
+/** Waits for an entry's answer under the caller's own signal; `giveUp` runs when the caller aborts first. */
+function waitFor(entry: Entry, signal: AbortSignal | undefined, giveUp: () => void): Promise<Sent> {
+  if (signal?.aborted) return Promise.reject(aborted());
+  entry.waiting += 1;
+  if (!signal) return entry.answer;
+  return new Promise<Sent>((resolve, reject) => {
+    const unsubscribe = onAbort(signal, () => {
+      giveUp();
+      reject(aborted());
+    });
+    entry.answer.then(resolve, reject).finally(unsubscribe);
+  });
+}
+
+/** The address a request goes to when it may be shared (a GET, not fresh, to a URL that parses), else null. */
+async function sharedAt(deps: RequestMemoDeps, url: string, opts: HttpRequestOptions): Promise<string | null> {
+  if ((opts.method ?? 'GET') !== 'GET' || opts.fresh === true) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  return deps.addressOf(parsed, opts);
+}
+
 export interface RequestMemo {
   request(url: string, opts?: HttpRequestOptions): Promise<HttpExchange>;
   /** Forgets every answer: once the scan's connections are closed, a request is refused as the client refuses it. */
@@ -97,19 +123,8 @@ export function memoiseRequests(deps: RequestMemoDeps): RequestMemo {
     entry.cancel.abort();
   }
 
-  /** Waits for an entry's answer under the caller's own signal. */
-  function join(key: string, entry: Entry, signal: AbortSignal | undefined): Promise<Sent> {
-    if (signal?.aborted) return Promise.reject(aborted());
-    entry.waiting += 1;
-    if (!signal) return entry.answer;
-    return new Promise<Sent>((resolve, reject) => {
-      const unsubscribe = onAbort(signal, () => {
-        leave(key, entry);
-        reject(aborted());
-      });
-      entry.answer.then(resolve, reject).finally(unsubscribe);
-    });
-  }
+  const join = (key: string, entry: Entry, signal: AbortSignal | undefined): Promise<Sent> =>
+    waitFor(entry, signal, () => leave(key, entry));
 
   async function ask(key: string, cap: number, url: string, opts: HttpRequestOptions): Promise<HttpExchange> {
     const waited = new Set<Entry>();
@@ -137,21 +152,9 @@ export function memoiseRequests(deps: RequestMemoDeps): RequestMemo {
     return (await join(key, start(key, cap, url, opts), opts.signal)).exchange;
   }
 
-  /** The address the request goes to when it may be shared, else null. */
-  async function shareableAt(url: string, opts: HttpRequestOptions): Promise<string | null> {
-    if (closed || (opts.method ?? 'GET') !== 'GET' || opts.fresh === true) return null;
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return null;
-    }
-    return deps.addressOf(parsed, opts);
-  }
-
   return {
     async request(url, opts = {}) {
-      const address = await shareableAt(url, opts);
+      const address = closed ? null : await sharedAt(deps, url, opts);
       if (address === null) return (await deps.send(url, opts)).exchange;
       const cap = Math.min(opts.maxBodyBytes ?? deps.maxBodyBytes, deps.maxBodyBytes);
       return ask(questionOf(url, opts, address, cap), cap, url, opts);
