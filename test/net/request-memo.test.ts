@@ -129,6 +129,19 @@ describe('the per-scan request memo', () => {
     expect(sent).toEqual(['GET /pin -']);
   });
 
+  it("tells the trace that a probe served from another's answer waited for that request", async () => {
+    const net = createNet(config(), { trace: true });
+    await net.within('first', () => net.request(url('/t')));
+    await net.within('later', async () => {
+      await net.request(url('/t'));
+      await net.request(url('/after'));
+    });
+    await net.close();
+    const http = net.trace().filter((t) => t.kind === 'http');
+    expect(http.map((t) => `${t.scope} ${t.target}`)).toEqual([`first GET ${url('/t')}`, `later GET ${url('/after')}`]);
+    expect(http[1]!.waitedFor).toBe(http[0]!.id);
+  });
+
   it('lets one caller give up without failing the others, and asks afresh once every caller has', async () => {
     const sent = await sentWhile(async (net) => {
       const quitter = new AbortController();
