@@ -23,6 +23,7 @@ const service = await startService(config, {
   payments: { gate, certificates: gate, close: async () => {} },
 });
 const tokens = Array.from({ length: Number(process.env.BENCH_TOKENS ?? 100) }, () => gate.issue());
+(globalThis as { gc?: () => void }).gc?.();
 const idleRss = process.memoryUsage().rss;
 let peakRss = idleRss;
 setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20).unref();

@@ -152,10 +152,14 @@ async function build(entry) {
   return outputOf(dir, entry);
 }
 
-/** Imports `entry` (a path from the repository root) from its bundle, built now if a source changed. */
+/** The bundle of `entry` (a path from the repository root), built now if a source changed. */
+async function bundleOf(entry) {
+  return currentBundle(entry) ?? (await build(entry));
+}
+
+/** Imports `entry` from its bundle. */
 export async function importBundled(entry) {
-  const file = currentBundle(entry) ?? (await build(entry));
-  return import(pathToFileURL(file).href);
+  return import(pathToFileURL(await bundleOf(entry)).href);
 }
 
 /**

@@ -1,8 +1,11 @@
 // security.txt per RFC 9116 section 4 (ABNF): `field-name ":" SP value` lines, comments, blank lines, and an optional
 // OpenPGP cleartext signature around the whole file (section 2.3). Each value is read against its field's grammar
 // (uri per RFC 3986, date-time per RFC 3339, Language-Tag per RFC 5646); every error names the production it breaks.
+// A well-formed language tag must also be valid (RFC 5646 section 2.2.9): each subtag in the IANA registry.
 // Facts only: the values as written, the one Expires date as ISO 8601, fields outside the registry, what did not parse.
-import { parse as parseLanguageTag } from 'bcp-47';
+import { parse as parseLanguageTag, type Schema as LanguageTag } from 'bcp-47';
+import type LanguageTags from 'language-tags';
+import { lazyRequire } from '../../src/lib/lazy-require.ts';
 import { parseUri } from '../shared/uri.ts';
 import { decodeUtf8, splitLines } from './text.ts';
 
@@ -40,6 +43,7 @@ export type SecurityTxtErrorCode =
   | 'invalid_uri'
   | 'invalid_expires'
   | 'invalid_language_tag'
+  | 'unregistered_language_subtag'
   | 'unterminated_signature'
   | 'text_after_signature';
 
@@ -52,6 +56,7 @@ export const SECURITY_TXT_ERROR_PRODUCTION: Record<SecurityTxtErrorCode, string>
   invalid_uri: 'uri',
   invalid_expires: 'date-time',
   invalid_language_tag: 'lang-tag',
+  unregistered_language_subtag: 'lang-tag',
   unterminated_signature: 'sign-footer',
   text_after_signature: 'sign-footer',
 };
@@ -62,6 +67,8 @@ export interface SecurityTxtError {
   production: string;
   /** The line as written, cut to VALUE_LIMIT characters. */
   value: string;
+  /** For unregistered_language_subtag: the subtag, as written. */
+  subtag?: string;
 }
 
 export interface ParsedSecurityTxt {
@@ -98,24 +105,58 @@ export function rfc3339ToIso(value: string): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
-/** RFC 9116 lang-values: lang-tag *(*WSP "," *WSP lang-tag), each tag per RFC 5646 section 2.1. */
-function languagesValid(value: string): boolean {
-  return value.split(/[ \t]*,[ \t]*/).every((tag) => {
-    let ok = tag !== '';
-    parseLanguageTag(tag, {
+/** The registry package (its index is 1 MB of JSON, a tenth of a second to load) is read when the first language tag
+ * is checked, not when the service starts. */
+const languageTags = lazyRequire<typeof LanguageTags>('language-tags');
+
+/** RFC 5646 sections 2.2.1, 2.2.3 and 2.2.4: the private-use ranges (qaa..qtz, Qaaa..Qabx, QM..QZ, XA..XZ), which
+ * the registry holds as ranges and its package's index does not list one by one. */
+const PRIVATE_USE_SUBTAG = /^(?:q[a-t][a-z]|qa(?:a[a-z]|b[a-x])|q[m-z]|x[a-z])$/i;
+
+/** The subtags of a well-formed tag that the IANA Language Subtag Registry lacks for their position (RFC 5646
+ * section 2.2.9). Grandfathered tags are registered whole (section 2.2.8); extensions and private use are not
+ * language subtags the registry lists. */
+function unregisteredSubtags(tag: LanguageTag): string[] {
+  if (tag.irregular || tag.regular) return [];
+  const typed: [string | null | undefined, string][] = [
+    [tag.language, 'language'],
+    ...tag.extendedLanguageSubtags.map((s): [string, string] => [s, 'extlang']),
+    [tag.script, 'script'],
+    [tag.region, 'region'],
+    ...tag.variants.map((s): [string, string] => [s, 'variant']),
+  ];
+  return typed.flatMap(([subtag, type]) =>
+    !subtag || PRIVATE_USE_SUBTAG.test(subtag) || languageTags().type(subtag, type) !== null ? [] : [subtag],
+  );
+}
+
+type LanguagesRead = { wellFormed: false } | { wellFormed: true; unregistered: string[] };
+
+/** RFC 9116 lang-values: lang-tag *(*WSP "," *WSP lang-tag), each tag per RFC 5646 section 2.1, then checked for
+ * validity. */
+function readLanguages(value: string): LanguagesRead {
+  const unregistered: string[] = [];
+  for (const text of value.split(/[ \t]*,[ \t]*/)) {
+    let ok = text !== '';
+    const tag = parseLanguageTag(text, {
       forgiving: false,
+      normalize: false,
       warning: () => {
         ok = false;
       },
     });
-    return ok;
-  });
+    if (!ok) return { wellFormed: false };
+    unregistered.push(...unregisteredSubtags(tag));
+  }
+  return { wellFormed: true, unregistered };
 }
 
-/** The value grammar a known field's value breaks, or null. */
-function valueError(field: SecurityTxtField, value: string): SecurityTxtErrorCode | null {
+/** The value grammar a known field's value breaks, or null (Preferred-Languages is read by readLanguages). */
+function valueError(
+  field: Exclude<SecurityTxtField, 'preferred-languages'>,
+  value: string,
+): SecurityTxtErrorCode | null {
   if (field === 'expires') return rfc3339ToIso(value) === null ? 'invalid_expires' : null;
-  if (field === 'preferred-languages') return languagesValid(value) ? null : 'invalid_language_tag';
   return parseUri(value) === null ? 'invalid_uri' : null;
 }
 
@@ -179,12 +220,13 @@ export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurity
   const lines = splitLines(decodeUtf8(bytes, cut).text);
   const out = emptyParse(lines[0]?.trim() === SIGNED_START);
   let body = lines.map((text, i) => ({ text, n: i + 1 }));
-  const error = (n: number, code: SecurityTxtErrorCode, text: string) =>
+  const error = (n: number, code: SecurityTxtErrorCode, text: string, subtag?: string) =>
     out.errors.push({
       line: n,
       code,
       production: SECURITY_TXT_ERROR_PRODUCTION[code],
       value: text.slice(0, VALUE_LIMIT),
+      ...(subtag === undefined ? {} : { subtag }),
     });
   if (out.signed) {
     const s = signedBody(lines);
@@ -208,8 +250,14 @@ export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurity
     }
     const field = lower as SecurityTxtField;
     out.fields[field].push(read.value);
-    const code = valueError(field, read.value);
-    if (code) error(n, code, text);
+    if (field === 'preferred-languages') {
+      const langs = readLanguages(read.value);
+      if (!langs.wellFormed) error(n, 'invalid_language_tag', text);
+      else for (const subtag of langs.unregistered) error(n, 'unregistered_language_subtag', text, subtag);
+    } else {
+      const code = valueError(field, read.value);
+      if (code) error(n, code, text);
+    }
     if (URI_FIELDS.includes(field) && /^http:/i.test(read.value)) out.insecureUris.push(read.value);
   }
   out.unknownFields = [...unknown.keys()].sort().map((k) => unknown.get(k)!);

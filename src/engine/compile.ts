@@ -153,6 +153,21 @@ function compileVar(args: unknown[], parts: Compiled[], scope: Scope): Compiled 
   return (data) => readVar(data, parts[0]?.(data), parts[1]?.(data));
 }
 
+/** A top-level var of a literal path and default: where `read` finds its value, and what stands in for none. */
+function rootVar(node: unknown, scope: Scope): { k: number; notFound: unknown } | null {
+  if (!scope || !isLogic(node) || !Object.hasOwn(node, 'var')) return null;
+  const [path, fallback] = Array.isArray(node.var) ? (node.var as unknown[]) : [node.var];
+  if (typeof path !== 'string' && typeof path !== 'number') return null;
+  if (path === '' || isLogic(fallback) || Array.isArray(fallback)) return null;
+  return { k: pathIndex(scope, String(path)), notFound: fallback === undefined ? null : fallback };
+}
+
+/** A top-level var's value: a plain function, so the closures that read one call no other closure for it. */
+function at(input: unknown, k: number, notFound: unknown): unknown {
+  const v = (input as RootInput).read(k);
+  return v === undefined ? notFound : v;
+}
+
 /** The list operations: the list from the first argument, the second compiled against each item. */
 function compileList(op: string, parts: Compiled[], args: unknown[], scope: Scope): Compiled | null {
   if (!LIST_OPS.has(op)) return null;
@@ -265,10 +280,24 @@ const AGAINST_LITERAL: Record<string, (a: Compiled, k: any) => Compiled> = {
   '<=': (a, k) => (data) => (a(data) as any) <= k,
 };
 
+/** The same comparisons of a top-level var (the catalogue's commonest test), its value read in place. */
+const VAR_AGAINST_LITERAL: Record<string, (k: number, nf: unknown, c: any) => Compiled> = {
+  '==': (k, nf, c) => (input) => at(input, k, nf) == c,
+  '===': (k, nf, c) => (input) => at(input, k, nf) === c,
+  '!=': (k, nf, c) => (input) => at(input, k, nf) != c,
+  '!==': (k, nf, c) => (input) => at(input, k, nf) !== c,
+  '>': (k, nf, c) => (input) => (at(input, k, nf) as any) > c,
+  '>=': (k, nf, c) => (input) => (at(input, k, nf) as any) >= c,
+  '<': (k, nf, c) => (input) => (at(input, k, nf) as any) < c,
+  '<=': (k, nf, c) => (input) => (at(input, k, nf) as any) <= c,
+};
+
 /** Operations with literal arguments, prepared at load: comparisons, `in` a literal list, and the engine's own. */
 function compileWithLiterals(op: string, args: unknown[], parts: Compiled[], scope: Scope): Compiled | null {
   if (args.length === 2 && Object.hasOwn(AGAINST_LITERAL, op)) {
     const k = literal(args[1]);
+    const v = rootVar(args[0], scope);
+    if (k && v) return VAR_AGAINST_LITERAL[op]!(v.k, v.notFound, k.value);
     if (k) return AGAINST_LITERAL[op]!(parts[0]!, k.value);
   }
   if (op === 'in' && args.length === 2) {
@@ -320,7 +349,7 @@ function callOf(fn: Op, parts: Compiled[]): Compiled {
 }
 
 /** An eager operation: every argument first, then the function (the standard ones, then the engine's). */
-function compileCall(op: string, parts: Compiled[], scope: Scope): Compiled {
+function compileCall(op: string, args: unknown[], parts: Compiled[], scope: Scope): Compiled {
   const raw = scope ? rootDoc : (data: unknown) => data;
   if (op === 'missing') return (data) => missing(applyAll(parts, data), raw(data));
   if (op === 'missing_some')
@@ -338,6 +367,8 @@ function compileCall(op: string, parts: Compiled[], scope: Scope): Compiled {
       applyAll(parts, data);
       throw new Error(`Unrecognized operation ${op}`);
     };
+  const v = parts.length === 1 ? rootVar(args[0], scope) : null;
+  if (v) return (input) => fn(at(input, v.k, v.notFound));
   return callOf(fn, parts);
 }
 
@@ -359,7 +390,7 @@ function compileIn(node: unknown, scope: Scope): Compiled {
   }
   const parts = args.map((a) => compileIn(a, scope));
   if (op === 'var') return compileVar(args, parts, scope);
-  return compileLazy(op, parts) ?? compileWithLiterals(op, args, parts, scope) ?? compileCall(op, parts, scope);
+  return compileLazy(op, parts) ?? compileWithLiterals(op, args, parts, scope) ?? compileCall(op, args, parts, scope);
 }
 
 /** Compiles a json-logic expression over plain data; the closure never reads the JSON it came from. */
@@ -397,9 +428,18 @@ export interface CompiledRule {
   check: Compiled;
 }
 
+/** Whether a rule that requires `requires` may read `p` (the target's name and date are every rule's). */
+export function underRequires(p: string, requires: readonly string[]): boolean {
+  return p === 'target.observed_at' || p === 'target.domain' || requires.some((r) => p === r || p.startsWith(r + '.'));
+}
+
+/**
+ * Compiles a rule's logic. Its vars read the document directly, so a rule reading beyond its `requires` (which
+ * loading refuses with the rule's file and reason) is refused here too: no compiled rule sees an undeclared path.
+ */
 export function compileRule(rule: { requires: readonly string[]; when?: unknown; check: unknown }): CompiledRule {
   const paths: string[] = [];
-  return {
+  const compiled = {
     requires: rule.requires.map((path) => {
       const segments = path.split('.');
       return { path, namespace: segments[0]!, segments };
@@ -408,4 +448,7 @@ export function compileRule(rule: { requires: readonly string[]; when?: unknown;
     when: rule.when === undefined ? null : compileRootLogic(rule.when, paths),
     check: compileRootLogic(rule.check, paths),
   };
+  const outside = paths.filter((p) => !underRequires(p, rule.requires));
+  if (outside.length > 0) throw new Error(`the rule reads ${outside.join(', ')}, not under its requires`);
+  return compiled;
 }

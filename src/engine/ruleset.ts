@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../lib/paths.ts';
 import { analyseLogic } from './logic-analysis.ts';
 import { ObservationSchemas, formatAjvErrors } from './observation-schemas.ts';
 import { readPaths } from './observed.ts';
-import { compileRule } from './compile.ts';
+import { compileRule, underRequires } from './compile.ts';
 import type { LoadedRule, Rule } from './types.ts';
 import { RulesetError, type RulesetProblem } from './ruleset-error.ts';
 
@@ -77,10 +77,6 @@ function validateRuleShape(value: unknown): string | null {
 export function semanticDigest(rule: Rule): string {
   const { id, category, tier, level, requires, when, check } = rule;
   return digestOf({ id, category, tier, level, requires, when: when ?? null, check });
-}
-
-function underRequires(p: string, requires: string[]): boolean {
-  return p === 'target.observed_at' || p === 'target.domain' || requires.some((r) => p === r || p.startsWith(r + '.'));
 }
 
 /** All problems of one parsed rule, beyond its schema shape. */

@@ -5,10 +5,13 @@ import type { Level, Outcome, RuleResult, Verdict } from './types.ts';
 export const LEVEL_WEIGHT: Record<Level, number> = { required: 3, recommended: 1, informational: 0 };
 
 export function verdictOf(results: readonly Pick<RuleResult, 'level' | 'outcome'>[]): Verdict {
-  const required = results.filter((r) => r.level === 'required');
-  if (required.some((r) => r.outcome === 'fail')) return 'NOT_CONFORMANT';
-  if (required.some((r) => r.outcome === 'error')) return 'INCOMPLETE';
-  return 'CERTIFIED';
+  let errored = false;
+  for (const r of results) {
+    if (r.level !== 'required') continue;
+    if (r.outcome === 'fail') return 'NOT_CONFORMANT';
+    if (r.outcome === 'error') errored = true;
+  }
+  return errored ? 'INCOMPLETE' : 'CERTIFIED';
 }
 
 /**

@@ -5,7 +5,6 @@
 // JSON.stringify escapes them, properties in UTF-16 code-unit order, as the RFC says. The `canonicalize` package
 // is its independent check in the tests (test/lib/canonical-json.test.ts).
 import { createHash } from 'node:crypto';
-import { sortedKeys } from './sorted-keys.ts';
 
 declare global {
   interface String {
@@ -78,6 +77,35 @@ function quote(s: string): string {
   return '"' + s + '"';
 }
 
+/**
+ * Sorts keys in UTF-16 code-unit order (RFC 8785's), moving each value with its key: by insertion for the handful
+ * of keys most objects have, through a sorted index for more.
+ */
+function sortTogether(keys: string[], values: unknown[]): void {
+  if (keys.length > 24) {
+    const order = keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+    const k = order.map((i) => keys[i]!);
+    const v = order.map((i) => values[i]);
+    for (let i = 0; i < k.length; i++) {
+      keys[i] = k[i]!;
+      values[i] = v[i];
+    }
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = values[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      values[j + 1] = values[j];
+      j--;
+    }
+    keys[j + 1] = k;
+    values[j + 1] = v;
+  }
+}
+
 /** The canonical text of a value, refusing (with REFUSED) anything assertPlain would. */
 function write(value: unknown): string {
   switch (typeof value) {
@@ -100,12 +128,13 @@ function write(value: unknown): string {
       const proto: unknown = Object.getPrototypeOf(value);
       if ((proto !== Object.prototype && proto !== null) || Object.getOwnPropertySymbols(value).length > 0)
         throw REFUSED;
-      const keys = sortedKeys(value);
+      // Keys and values taken by the builtins and sorted together: reading each value by its key would go
+      // through a property cache shared with every other object shape the process has seen.
+      const keys = Object.keys(value);
+      const values = Object.values(value);
+      sortTogether(keys, values);
       let out = '{';
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i]!;
-        out += (i === 0 ? '' : ',') + quote(k) + ':' + write((value as Record<string, unknown>)[k]);
-      }
+      for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',') + quote(keys[i]!) + ':' + write(values[i]);
       return out + '}';
     }
     default:

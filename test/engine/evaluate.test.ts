@@ -75,11 +75,10 @@ describe('evaluateRule', () => {
     ).toBe('fail');
   });
 
-  it('gives a rule only the paths it requires', () => {
-    const peeking = { ...tls13, check: { '==': [{ var: 'tls.certificate.not_after' }, null] } };
-    // The certificate is in the document, but not in the rule's view, so the var reads null.
-    const d = doc({ tls: { versions: { tls1_2: true, tls1_3: true }, certificate: { not_after: 'x', sans: [] } } });
-    expect(evaluateRule(peeking, d).outcome).toBe('pass');
+  it('compiles no rule that reads a path it does not require', () => {
+    const check = { '==': [{ var: 'tls.certificate.not_after' }, null] };
+    expect(() => compileRule({ ...tls13, check })).toThrow('tls.certificate.not_after, not under its requires');
+    expect(() => compileRule({ ...tls13, when: { var: 'target.domain' } })).not.toThrow();
   });
 });
 

@@ -10,7 +10,7 @@ import { run as keys } from '../../src/cli/keys.ts';
 import { run as verify } from '../../src/cli/verify.ts';
 import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { evaluate, rulesOfTier, type Observations } from '../../src/engine/index.ts';
-import { catalogue } from '../suite/ruleset.ts';
+import { catalogue, SUITE_CACHE_DIR } from '../suite/ruleset.ts';
 import { issuerAnchorRecord, zoneLine } from '../../src/signing/anchor.ts';
 import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
 import { buildJwks, loadJwks, type ServiceJwks } from '../../src/signing/jwks.ts';
@@ -90,7 +90,12 @@ beforeAll(async () => {
     dns: { records: [{ name: '_agent-validation', type: 'TXT', data: anchored.payload.anchor.value }] },
   });
   world = await startWorld({ sitesDir });
-  config = loadConfig({ ...world.env, DVS_DATA_DIR: dataDir, DVS_BASE_URL: `${ISSUER}:${world.httpsPort}` });
+  config = loadConfig({
+    ...world.env,
+    DVS_DATA_DIR: dataDir,
+    DVS_CACHE_DIR: SUITE_CACHE_DIR,
+    DVS_BASE_URL: `${ISSUER}:${world.httpsPort}`,
+  });
 });
 
 afterAll(async () => {
@@ -161,11 +166,21 @@ describe('dvs certify', () => {
     const input = path.join(scratch, 'observations.json');
     const out = path.join(scratch, 'short.json');
     writeFileSync(input, JSON.stringify(observations));
-    const shortLived = loadConfig({ ...world.env, DVS_DATA_DIR: config.dataDir, DVS_CERTIFICATE_LIFETIME: '30d' });
+    const shortLived = loadConfig({
+      ...world.env,
+      DVS_DATA_DIR: config.dataDir,
+      DVS_CACHE_DIR: SUITE_CACHE_DIR,
+      DVS_CERTIFICATE_LIFETIME: '30d',
+    });
     expect(await certify([input, '--out', out], capture(shortLived))).toBe(0);
     const cert = JSON.parse(readFileSync(out, 'utf8')) as Certificate;
     expect(Date.parse(cert.payload.expires_at) - Date.parse(FRESH)).toBe(30 * 86_400_000);
-    const tooShort = loadConfig({ ...world.env, DVS_DATA_DIR: config.dataDir, DVS_CERTIFICATE_LIFETIME: '12h' });
+    const tooShort = loadConfig({
+      ...world.env,
+      DVS_DATA_DIR: config.dataDir,
+      DVS_CACHE_DIR: SUITE_CACHE_DIR,
+      DVS_CERTIFICATE_LIFETIME: '12h',
+    });
     const io = capture(tooShort);
     expect(await certify([input, '--out', path.join(scratch, 'stale.json')], io)).toBe(1);
     expect(io.err()).toMatch(/not signing: the observations of .* are older than the certificate lifetime \(43200 s\)/);

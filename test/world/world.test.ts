@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/lib/config.ts';
 import { startWorld } from './index.ts';
 import { fetchSite } from './https-client.ts';
-import { expandTemplates } from './site-server.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expandTemplates, KEEP_ALIVE_MS } from './site-server.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'sites');
 const WATCHED = new Set(['TCPServerWrap', 'TCPSocketWrap', 'UDPWrap', 'TLSWrap']);
@@ -51,6 +52,9 @@ describe('startWorld and stop', () => {
   });
 
   it('releases every socket and port and removes its temp dir', async () => {
+    // Files before this one in the worker may leave keep-alive connections to the shared world idle; the sites
+    // close them within KEEP_ALIVE_MS, and none may close while this count is compared.
+    await sleep(KEEP_ALIVE_MS + 1000);
     const before = handles();
     const world = await startWorld({ sitesDir: FIXTURES });
     const basic = world.sites.find((s) => s.name === 'basic')!;
@@ -79,7 +83,7 @@ describe('startWorld and stop', () => {
     expect(await canBind(world.dnsPort, '127.0.0.1')).toBe(true);
     expect(await canBindUdp(world.dnsPort)).toBe(true);
     expect(await canBindUdp(world.deadDnsPort)).toBe(true);
-  });
+  }, 30_000);
 
   it('assigns the same addresses and certificate serials on every start', async () => {
     const a = await startWorld({ sitesDir: FIXTURES });

@@ -206,6 +206,49 @@ describe('Referrer-Policy (W3C Referrer Policy sections 4.1 and 8.1)', () => {
   });
 });
 
+describe('Referrer-Policy from its grammar (section 4.1: a list of policy-token, unknown ones skipped)', () => {
+  const POLICIES = [
+    'no-referrer',
+    'no-referrer-when-downgrade',
+    'strict-origin',
+    'strict-origin-when-cross-origin',
+    'same-origin',
+    'origin',
+    'origin-when-cross-origin',
+    'unsafe-url',
+  ];
+  const policy = fc.oneof(
+    fc
+      .constantFrom(...POLICIES)
+      .chain((p) =>
+        fc
+          .array(fc.boolean(), { minLength: p.length, maxLength: p.length })
+          .map((up) => [...p].map((c, i) => (up[i] ? c.toUpperCase() : c)).join('')),
+      ),
+    fc.stringMatching(/^x-[a-z]{1,8}$/),
+  );
+
+  it('applies the last known policy of every generated list, whatever its case and OWS', () => {
+    fc.assert(
+      fc.property(fc.array(policy, { minLength: 1, maxLength: 5 }), ows, (tokens, sp) => {
+        const known = tokens.map((t) => t.toLowerCase()).filter((t) => POLICIES.includes(t));
+        expect(referrerPolicy(tokens.join(`${sp},${sp}`))).toBe(known.at(-1) ?? null);
+      }),
+    );
+  });
+
+  it('sets no policy when one member breaks policy-token', () => {
+    const broken = fc.constantFrom('"no-referrer"', 'no referrer', 'origin;q=1', 'same_origin', 'unsafe-url/');
+    fc.assert(
+      fc.property(fc.array(policy, { maxLength: 4 }), broken, fc.nat(), (tokens, bad, n) => {
+        const list = [...tokens];
+        list.splice(n % (tokens.length + 1), 0, bad);
+        expect(referrerPolicy(list.join(', '))).toBeNull();
+      }),
+    );
+  });
+});
+
 describe('Permissions-Policy (Structured Fields dictionary, RFC 9651)', () => {
   it('reads the spec example and refuses the old Feature-Policy syntax', () => {
     expect(permissionsPolicy('geolocation=(self "https://example.com"), camera=()')).toEqual({
@@ -216,6 +259,56 @@ describe('Permissions-Policy (Structured Fields dictionary, RFC 9651)', () => {
     const old = permissionsPolicy("geolocation 'none'");
     expect(old.features).toEqual([]);
     expect(old.parse_error).not.toBeNull();
+  });
+});
+
+describe('Permissions-Policy from its grammar (W3C Permissions Policy section 5.2)', () => {
+  const feature = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/);
+  const allowlist = fc.oneof(
+    fc.constant('*'),
+    fc
+      .array(
+        fc.oneof(
+          fc.constant('self'),
+          fc.constant('src'),
+          fc.constantFrom('"https://a.example"', '"https://b.test:8443"'),
+        ),
+        {
+          maxLength: 3,
+        },
+      )
+      .map((members) => `(${members.join(' ')})`),
+  );
+
+  it('reads the features of every generated dictionary', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(feature, { minLength: 1, maxLength: 5 }),
+        fc.array(allowlist, { minLength: 5, maxLength: 5 }),
+        (names, lists) => {
+          const text = names.map((n, i) => `${n}=${lists[i]}`).join(', ');
+          expect(permissionsPolicy(text)).toEqual({ raw: text, features: [...names].sort(), parse_error: null });
+        },
+      ),
+    );
+  });
+
+  it('refuses a dictionary with one member that breaks the Structured Fields grammar', () => {
+    const broken = fc.constantFrom("camera 'none'", 'camera=(@self)', 'Camera=()', 'camera=(self', 'camera=self;');
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          feature.filter((f) => f !== 'camera'),
+          { maxLength: 3 },
+        ),
+        broken,
+        (names, bad) => {
+          const result = permissionsPolicy([...names.map((n) => `${n}=()`), bad].join(', '));
+          expect(result.features).toEqual([]);
+          expect(result.parse_error).not.toBeNull();
+        },
+      ),
+    );
   });
 });
 

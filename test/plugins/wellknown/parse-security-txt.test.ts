@@ -147,16 +147,23 @@ const dateTime = fc
       .constantFrom('Z', 'z', '+02:00', '-05:30')
       .map((zone) => `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}T${h}:${mi}:${s}${zone}`),
   );
-const langTag = fc.constantFrom(
-  'en',
-  'fr',
-  'de-CH',
-  'zh-Hant-TW',
-  'es-419',
-  'sr-Latn',
-  'x-private',
-  'en-GB-oxendict',
-  'i-klingon',
+/** Each letter upper- or lower-case: subtags are case-insensitive (RFC 5646 section 2.1.1). */
+const anyCase = (text: string) =>
+  fc
+    .array(fc.boolean(), { minLength: text.length, maxLength: text.length })
+    .map((upper) => [...text].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
+/** langtag = language ["-" script] ["-" region] *("-" variant) (RFC 5646 section 2.1), every subtag a registered
+ * one (section 2.2.9), private-use ranges included; plus private use and grandfathered tags. */
+const langTag = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom('en', 'fr', 'de', 'zh', 'sr', 'nl', 'ast', 'gsw', 'qaa'),
+      fc.option(fc.constantFrom('Latn', 'Cyrl', 'Hant', 'Qaab'), { nil: null }),
+      fc.option(fc.constantFrom('US', 'CH', 'TW', '419', 'QM', 'XA'), { nil: null }),
+      fc.option(fc.constantFrom('fonipa', '1996', 'oxendict'), { nil: null }),
+    )
+    .chain((parts) => anyCase(parts.filter((p) => p !== null).join('-'))),
+  fc.constantFrom('x-private', 'i-klingon', 'en-GB-oxendict', 'zh-yue-HK', 'de-CH-x-phonebk', 'en-a-bbb-x-a-ccc'),
 );
 const langValues = fc
   .array(fc.tuple(langTag, fc.constantFrom('', ' ', '\t')), { minLength: 1, maxLength: 4 })
@@ -218,6 +225,23 @@ describe('parseSecurityTxt against the RFC 9116 grammar', () => {
   ];
   it.each(valueMutations)('refuses %s: %s, naming %s', (name, value, production) => {
     expect(parseSecurityTxt(bytes(`${name}: ${value}\n`)).errors.map((e) => e.production)).toEqual([production]);
+  });
+
+  // Well-formed but not valid (RFC 5646 section 2.2.9): a subtag the IANA registry lacks, named as written.
+  it('names a subtag the registry lacks in a tag that is otherwise valid', () => {
+    const unregistered = fc.oneof(
+      fc.stringMatching(/^[a-z]{5,8}$/).map((s) => [s, s] as const), // no 5-8 letter language is registered
+      fc.constantFrom(['en-ZQ', 'ZQ'], ['sr-Abcd', 'Abcd'], ['de-CH-1234', '1234'], ['nld', 'nld'], ['dUT', 'dUT']),
+    );
+    fc.assert(
+      fc.property(langValues, unregistered, (valid, [tag, subtag]) => {
+        const p = parseSecurityTxt(bytes(`Preferred-Languages: ${valid}, ${tag}\n`));
+        expect(p.errors.map((e) => [e.code, e.production, e.subtag])).toEqual([
+          ['unregistered_language_subtag', 'lang-tag', subtag],
+        ]);
+        expect(p.fields['preferred-languages']).toEqual([`${valid}, ${tag}`]);
+      }),
+    );
   });
 });
 

@@ -554,7 +554,7 @@ export interface WellknownObservations {
      */
     insecure_uris: string[] | null;
     /**
-     * Lines that break the RFC 9116 section 4 grammar, in line order: the line syntax (field-name ":" SP value) or their field's value grammar.
+     * Lines that break the RFC 9116 section 4 grammar, in line order: the line syntax (field-name ":" SP value) or their field's value grammar; and each subtag of a well-formed language tag that the IANA Language Subtag Registry lacks (RFC 5646 section 2.2.9: the tag is not valid).
      */
     parse_errors:
       | {
@@ -567,6 +567,7 @@ export interface WellknownObservations {
             | 'invalid_uri'
             | 'invalid_expires'
             | 'invalid_language_tag'
+            | 'unregistered_language_subtag'
             | 'unterminated_signature'
             | 'text_after_signature';
           /**
@@ -577,6 +578,10 @@ export interface WellknownObservations {
            * The line as written, at most 200 characters.
            */
           value: string;
+          /**
+           * For unregistered_language_subtag: the subtag the registry lacks, as written.
+           */
+          subtag?: string;
         }[]
       | null;
   };
