@@ -17,6 +17,7 @@ import { createConnectionPools, type ConnectionPools, type KeptPool } from './co
 import { onAbort } from './on-abort.ts';
 import type { Asked, RequestTrace } from './request-trace.ts';
 import { locationOf } from './location.ts';
+import { memoiseRequests, type Sent } from './request-memo.ts';
 
 export interface HttpClientDeps {
   resolver: Resolver;
@@ -225,7 +226,7 @@ function hopFailure(pools: ConnectionPools, x: Exchange, err: unknown): NetError
 }
 
 /** Follows the exchange hop by hop until a final response. */
-async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, cap: number): Promise<HttpExchange> {
+async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, cap: number): Promise<Sent> {
   for (;;) {
     const hopStarted = x.deadline.elapsed();
     x.pin = null; // until this hop's address is checked, a failure is not its endpoint's
@@ -251,11 +252,11 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
         continue;
       }
       const exchange = await finish(x, response, cap, ttfbMs);
-      end?.(true);
+      const hop = end?.(true);
       // The body's end reaches us before undici marks the connection free again (a turn of the event loop
       // later): a request sent at once would find it busy and open another connection.
       await setImmediate();
-      return exchange;
+      return { exchange, hop };
     } catch (err) {
       end?.(false);
       throw err;
@@ -267,7 +268,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { limits } = deps;
   const pools = createConnectionPools(limits, deps.connectionsPerEndpoint, deps.secureContext);
 
-  async function request(startUrl: string, opts: HttpRequestOptions = {}): Promise<HttpExchange> {
+  async function send(startUrl: string, opts: HttpRequestOptions = {}): Promise<Sent> {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
     const url = parseTarget(startUrl, null, 'bad_url');
     const asked = deps.trace?.ask();
@@ -294,5 +295,24 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     }
   }
 
-  return { request, close: () => pools.close() };
+  const memo = memoiseRequests({
+    send,
+    async addressOf(url, opts) {
+      if (opts.address) return opts.address.address;
+      // Resolved names are memoised per scan, so this is the address the request itself will be pinned to.
+      const addresses = await deps.resolver.resolve(url.hostname, { signal: opts.signal }).catch(() => null);
+      return addresses?.[0]?.address ?? null;
+    },
+    received(hop) {
+      if (hop !== undefined) deps.trace?.received(hop);
+    },
+    maxBodyBytes: limits.maxBodyBytes,
+  });
+  return {
+    request: (url, opts) => memo.request(url, opts),
+    close: () => {
+      memo.close();
+      return pools.close();
+    },
+  };
 }

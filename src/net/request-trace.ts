@@ -51,6 +51,8 @@ export interface RequestTrace {
   answered(name: string, id: number): void;
   /** Records that the current chain has received `host`'s addresses (possibly looked up for another probe). */
   resolved(host: string): void;
+  /** Records that the current chain has received operation `id`'s result (an answer sent for another chain). */
+  received(id: number): void;
   entries(): readonly TraceEntry[];
 }
 
@@ -109,6 +111,11 @@ export function createRequestTrace(): RequestTrace {
     resolved(host) {
       const chain = chains.getStore();
       if (chain) for (const answer of answersOf(host)) chain.last = later(chain.last, answer);
+    },
+    received(id) {
+      const chain = chains.getStore();
+      const entry = byId.get(id);
+      if (chain && entry) chain.last = later(chain.last, entry);
     },
     entries: () => [...done].sort((a, b) => a.id - b.id),
   };

@@ -75,6 +75,11 @@ export interface HttpRequestOptions {
   maxBodyBytes?: number;
   /** Ask for compressed content and decode it; the body bytes are then the decoded ones (capped). */
   decompress?: boolean;
+  /**
+   * Send it even when the scan has asked the same before, and share its answer with no one: for answers measured
+   * by repeating the request (timing samples). Other GET requests asked twice in a scan are sent once.
+   */
+  fresh?: boolean;
   /** Pin this request to one of the host's addresses (per-address reachability); must be policy-allowed. */
   address?: ResolvedAddress;
   signal?: AbortSignal;

@@ -45,7 +45,9 @@ afterAll(async () => {
 });
 
 const url = (path: string) => `http://reuse.test:${site.port}${path}`;
-const port = async (net: ReturnType<typeof createNet>, path: string) => Number((await net.request(url(path))).body);
+/** Each request is sent (fresh): these tests are about connections, not about answers a scan shares. */
+const port = async (net: ReturnType<typeof createNet>, path: string) =>
+  Number((await net.request(url(path), { fresh: true })).body);
 
 describe('connection reuse', () => {
   it("sends one scan's requests to a host, redirects included, over one kept connection", async () => {
@@ -95,7 +97,9 @@ describe('the request trace', () => {
 
   it("counts a wait for one of the scan's slots as a queue, not as waiting for the request that freed it", async () => {
     const net = createNet(config(1), { trace: true });
-    await net.within('probe', () => Promise.all([net.request(url('/slow')), net.request(url('/slow'))]));
+    await net.within('probe', () =>
+      Promise.all([net.request(url('/slow'), { fresh: true }), net.request(url('/slow'), { fresh: true })]),
+    );
     await net.close();
     const trace = net.trace();
     const addresses = trace.filter((t) => t.kind === 'dns').map((t) => t.id);
@@ -109,7 +113,7 @@ describe('the request trace', () => {
     const net = createNet(config(), { trace: true });
     await net.within('first', () => net.request(url('/a')));
     await net.within('other', () => net.dns('reuse.test', 'TXT'));
-    await net.within('later', () => net.request(url('/a')));
+    await net.within('later', () => net.request(url('/a'), { fresh: true }));
     await net.close();
     const trace = net.trace();
     const later = trace.find((t) => t.kind === 'http' && t.scope === 'later')!;

@@ -492,13 +492,15 @@ describe('http client: limits', () => {
   it('keeps at most maxConcurrentPerScan requests in flight per Net', async () => {
     const net = createNet(config({ DVS_MAX_CONCURRENCY: '2' }));
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => net.request(`http://site.test:${site.port}/slow`)),
+      Array.from({ length: 6 }, () => net.request(`http://site.test:${site.port}/slow`, { fresh: true })),
     );
     const seen = results.map((r) => Number(r.body.toString()));
     expect(Math.max(...seen)).toBe(2);
     const wide = createNet(config({ DVS_MAX_CONCURRENCY: '6' }));
     const wideSeen = (
-      await Promise.all(Array.from({ length: 6 }, () => wide.request(`http://site.test:${site.port}/slow`)))
+      await Promise.all(
+        Array.from({ length: 6 }, () => wide.request(`http://site.test:${site.port}/slow`, { fresh: true })),
+      )
     ).map((r) => Number(r.body.toString()));
     expect(Math.max(...wideSeen)).toBeGreaterThan(2);
   });
