@@ -11,6 +11,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { Agent, request } from 'undici';
 import type { CaseCost, CaseMessage } from './service-server.ts';
 
 interface Ready {
@@ -27,6 +28,8 @@ interface Case {
   body: string;
   /** Request headers besides the content type. */
   headers?: Record<string, string>;
+  /** The Content-Encoding the answer must come in (checked before loading; undefined: none). */
+  coding?: string;
 }
 
 const DURATION_S = 5;
@@ -51,6 +54,7 @@ const CASES: Case[] = [
     url: (r) => r.quickUrl,
     body: JSON.stringify({ domain: 'good.test' }),
     headers: { 'accept-encoding': 'gzip, deflate, br' },
+    coding: 'br',
   },
   {
     name: 'quick-identity',
@@ -76,6 +80,25 @@ async function load(
     tlsOptions: { ca },
     ...size,
   });
+}
+
+/** Fails the bench when a case is not answered 200 in the coding it is meant to measure. */
+async function checkCoding(c: Case, ready: Ready): Promise<void> {
+  const dispatcher = new Agent({ connect: { ca: ready.ca } });
+  try {
+    const res = await request(c.url(ready), {
+      method: 'POST',
+      dispatcher,
+      headers: { 'content-type': 'application/json', ...c.headers },
+      body: c.body,
+    });
+    await res.body.dump();
+    const coding = res.headers['content-encoding'];
+    if (res.statusCode !== 200 || coding !== c.coding)
+      throw new Error(`${c.name} answered ${res.statusCode} in ${String(coding)}, not 200 in ${String(c.coding)}`);
+  } finally {
+    await dispatcher.close();
+  }
 }
 
 /** Sends one message to the servers and waits for their answer. */
@@ -108,18 +131,21 @@ export default async function bench(): Promise<void> {
     // each case first lets the JIT settle, so neither case pays for compiling the code both share.
     const warm = await load(ready.quickUrl, ready.ca, CASES[2]!.body, 1);
     if (warm.non2xx > 0) throw new Error(`the quick scan warm-up got ${warm.non2xx} non-2xx answers`);
+    for (const c of CASES) await checkCoding(c, ready);
     for (const c of CASES) await load(c.url(ready), ready.ca, c.body, 2000, c.headers);
     const rows: { c: Case; r: autocannon.Result; cpuUs: number }[] = [];
     for (const c of CASES) rows.push({ c, ...(await measure(child, ready, c)) });
-    console.log(`${CONNECTIONS} connections, ${DURATION_S} s each, all servers in one child process, one client\n`);
+    console.log(
+      `${CONNECTIONS} connections, ${DURATION_S} s each, all servers in one child process, one client; bytes per answer counts the headers too\n`,
+    );
     for (const { c } of rows) console.log(`- ${c.what}`);
     console.log(
-      '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | non-2xx | errors |\n|---|---|---|---|---|---|---|',
+      '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | bytes per answer | non-2xx | errors |\n|---|---|---|---|---|---|---|---|',
     );
     const perRequest = rows.map(({ r, cpuUs }) => cpuUs / Math.max(1, r.requests.total));
     rows.forEach(({ c, r }, i) => {
       console.log(
-        `| ${c.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${perRequest[i]!.toFixed(0)} us | ${r.non2xx} | ${r.errors} |`,
+        `| ${c.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${perRequest[i]!.toFixed(0)} us | ${(r.throughput.total / Math.max(1, r.requests.total)).toFixed(0)} | ${r.non2xx} | ${r.errors} |`,
       );
     });
     const rate = (name: string) => rows.find((r) => r.c.name === name)!.r.requests.average;
