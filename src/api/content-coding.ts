@@ -52,6 +52,8 @@ export function parseAcceptEncoding(header: string | undefined): ContentCoding {
 
 /** Distinct header values remembered; clients send a handful, and a flood of new ones only costs a reparse. */
 const MAX_REMEMBERED = 64;
+/** Longer values are parsed each time rather than kept: real clients send a few dozen characters. */
+const MAX_REMEMBERED_LENGTH = 256;
 const chosen = new Map<string, ContentCoding>();
 
 /** parseAcceptEncoding, remembered per distinct header value so a hot route parses each value once. */
@@ -60,6 +62,7 @@ export function chooseContentCoding(header: string | undefined): ContentCoding {
   let coding = chosen.get(header);
   if (coding === undefined) {
     coding = parseAcceptEncoding(header);
+    if (header.length > MAX_REMEMBERED_LENGTH) return coding;
     if (chosen.size >= MAX_REMEMBERED) chosen.clear();
     chosen.set(header, coding);
   }

@@ -41,6 +41,9 @@ describe('parseAcceptEncoding', () => {
       expect(chooseContentCoding(header)).toBe(parseAcceptEncoding(header));
       expect(chooseContentCoding(header)).toBe(parseAcceptEncoding(header));
     }
+    const long = `${'x-unknown;q=0.5, '.repeat(40)}gzip;q=0.1`;
+    expect(chooseContentCoding(long)).toBe('gzip');
+    expect(chooseContentCoding(long)).toBe('gzip');
   });
 });
 
