@@ -94,6 +94,15 @@ function scanPaths(trustProxy: boolean): Json {
             'The result: a summary and the canonical JSON report, and the report as structuredContent; isError is true (and structuredContent absent) when the domain could not be judged (for example it does not resolve).',
             'ScanResult',
             {
+              'Content-Encoding': {
+                description:
+                  "br or gzip when the request's Accept-Encoding allows one (RFC 9110 section 12.5.3; br first on equal weight), absent for the plain bytes. Content-Digest is then over the coded bytes, and the signature also covers content-encoding.",
+                schema: { type: 'string', enum: ['br', 'gzip'] },
+              },
+              Vary: {
+                description: 'Accept-Encoding: the answer is chosen by it.',
+                schema: { type: 'string' },
+              },
               'X-Cache': {
                 description: 'hit when the result came from the cache, miss when a scan ran.',
                 schema: { type: 'string', enum: ['hit', 'miss'] },
@@ -362,7 +371,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       schemas: componentSchemas(publishedSchemas()),
       headers: {
         'Content-Digest': {
-          description: 'RFC 9530 digest of the body: sha-256=:<base64>:.',
+          description: 'RFC 9530 digest of the body as sent (after any content coding): sha-256=:<base64>:.',
           schema: { type: 'string' },
         },
         'Signature-Input': {

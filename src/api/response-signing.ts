@@ -1,6 +1,7 @@
 // Response integrity: every response the Koa layer writes carries a Content-Digest (RFC 9530) of its bytes and
 // an RFC 9421 signature over the status, that digest and the content type, made with the key that signs
-// certificates, so a caller can check a result came from this service unaltered. MCP answers on the raw
+// certificates, so a caller can check a result came from this service unaltered. An answer sent in a content
+// coding (the Quick Scan's, see content-coding.ts) is digested as sent, coded, and its Content-Encoding is signed. MCP answers on the raw
 // response (ctx.respond = false) and is not covered. A response that carries its own signature (the Web Bot
 // Auth key directory, signed as its draft requires) keeps it alone: verifiers of that profile accept exactly
 // one signature per message, so a second one beside it would make the directory unverifiable for them.
@@ -12,6 +13,8 @@ import type { SigningKey } from '../signing/keys.ts';
 
 export const RESPONSE_SIGNATURE_LABEL = 'sig1';
 export const RESPONSE_SIGNATURE_FIELDS = ['@status', 'content-digest', 'content-type'];
+/** The fields signed on an answer sent in a content coding (Content-Encoding set). */
+export const CODED_RESPONSE_SIGNATURE_FIELDS = [...RESPONSE_SIGNATURE_FIELDS, 'content-encoding'];
 
 const digests = new WeakMap<Buffer, string>();
 
@@ -95,17 +98,20 @@ export function signResponses(keys: SigningKeySource): Middleware {
       'content-digest': ctx.response.get('Content-Digest'),
       'content-type': ctx.response.get('Content-Type'),
     };
+    // A coded answer's digest is over the coded bytes; the coding is signed too, so how to read them is vouched for.
+    const encoding = ctx.response.get('Content-Encoding');
+    if (encoding) headers['content-encoding'] = encoding;
     const key = keys.settled?.() ?? (await keys.current());
     const created = Math.floor(Date.now() / 1000);
     // The key id is part of the key: a rotated signing key must not reuse the old key's signature.
-    const covered = `${key.kid}|${status}|${headers['content-digest']}|${headers['content-type']}`;
+    const covered = `${key.kid}|${status}|${headers['content-digest']}|${headers['content-type']}|${encoding}`;
     let made = recent.get(created, covered);
     if (!made) {
       const signed = await httpbis.signMessage(
         {
           key: signerFor(key),
           name: RESPONSE_SIGNATURE_LABEL,
-          fields: RESPONSE_SIGNATURE_FIELDS,
+          fields: encoding ? CODED_RESPONSE_SIGNATURE_FIELDS : RESPONSE_SIGNATURE_FIELDS,
           params: ['created', 'keyid', 'alg'],
           paramValues: { keyid: key.kid, alg: 'ed25519', created: new Date(created * 1000) },
         },

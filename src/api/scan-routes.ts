@@ -2,6 +2,7 @@
 // operation, send the ScanResult (an ApiError becomes the status and Error body in errors.ts).
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { chooseContentCoding, codedBytes } from './content-coding.ts';
 import { jsonBody } from './json-body.ts';
 import { jsonBytes } from './json-bytes.ts';
 import type { RequestState } from './request-log.ts';
@@ -20,7 +21,13 @@ export function scanRoutes(ops: ScanOperations): Router {
     const outcome = await ops.quickscan(ctx.request.body, callerOf(ctx));
     ctx.set('X-Cache', outcome.cached ? 'hit' : 'miss');
     ctx.type = 'application/json; charset=utf-8';
-    ctx.body = jsonBytes(outcome.result);
+    // The answer in the coding the client reads best, made once per cache entry; Content-Length, Content-Digest
+    // and the signature follow from the bytes sent (response-signing.ts).
+    const coding = chooseContentCoding(ctx.get('Accept-Encoding') || undefined);
+    const coded = codedBytes(jsonBytes(outcome.result), coding);
+    ctx.vary('Accept-Encoding');
+    if (coding !== 'identity') ctx.set('Content-Encoding', coding);
+    ctx.body = Buffer.isBuffer(coded) ? coded : await coded;
   });
 
   router.post('/api/fullvalidation', jsonBody(), async (ctx) => {

@@ -2,6 +2,8 @@
 // the schemas, the JWK set, the signed Web Bot Auth key directory, mcp.json, security.txt, and an RFC 9421
 // signature with a Content-Digest on every response, verified with the http-message-signatures library.
 import { createHash, createPublicKey } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createVerifier, httpbis } from 'http-message-signatures';
@@ -380,6 +382,68 @@ describe('response integrity', () => {
       );
       expect(await verifyResponse(res, jwks)).toBe(true);
     }
+  });
+
+  it('sends the Quick Scan in br or gzip as asked, digested as sent and signed with its coding', async () => {
+    const jwks = (await svc.call('GET', '/.well-known/jwks.json')).json() as { keys: Jwk[] };
+    const ask = async (acceptEncoding?: string) => {
+      const res = await request(`${svc.url}/api/quickscan`, {
+        method: 'POST',
+        dispatcher: svc.agent,
+        headers: {
+          'content-type': 'application/json',
+          ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+        },
+        body: JSON.stringify({ domain: 'good.test' }),
+      });
+      const bytes = Buffer.from(await res.body.arrayBuffer());
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
+      return { status: res.statusCode, headers, bytes };
+    };
+    const plain = await ask();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
+    const coded = [
+      { res: await ask('gzip, deflate, br'), coding: 'br', decode: brotliDecompressSync },
+      { res: await ask('gzip'), coding: 'gzip', decode: gunzipSync },
+      { res: await ask('br;q=0.5, gzip;q=0.9'), coding: 'gzip', decode: gunzipSync },
+    ];
+    for (const { res, coding, decode } of [...coded, { res: plain, coding: undefined, decode: (b: Buffer) => b }]) {
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(coding);
+      expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(Number(res.headers['content-length'])).toBe(res.bytes.length);
+      // The digest is over the content as sent (RFC 9530), coded; decoded, it is the plain answer.
+      expect(res.headers['content-digest']).toBe(
+        `sha-256=:${createHash('sha256').update(res.bytes).digest('base64')}:`,
+      );
+      expect(decode(res.bytes).equals(plain.bytes)).toBe(true);
+      const required = ['@status', 'content-digest', 'content-type', ...(coding ? ['content-encoding'] : [])];
+      const verify = (headers: Record<string, string>) =>
+        httpbis.verifyMessage(
+          {
+            requiredFields: required,
+            requiredParams: ['created', 'keyid'],
+            keyLookup: async (params) => {
+              const { kty, crv, x, kid } = jwks.keys.find((k) => k.kid === params.keyid)!;
+              return {
+                id: kid,
+                algs: ['ed25519'],
+                verify: createVerifier(createPublicKey({ key: { kty, crv, x }, format: 'jwk' }), 'ed25519'),
+              };
+            },
+          },
+          { status: res.status, headers },
+        );
+      expect(await verify(res.headers)).toBe(true);
+      if (coding) {
+        // Relabelling the coding breaks the signature, as does passing off the decoded bytes under the same digest.
+        expect(await verify({ ...res.headers, 'content-encoding': coding === 'br' ? 'gzip' : 'br' })).toBe(false);
+        expect(plain.headers['content-digest']).not.toBe(res.headers['content-digest']);
+      }
+    }
+    expect(coded[0]!.res.bytes.length).toBeLessThan(plain.bytes.length / 4);
   });
 
   it('does not verify when the body, the status or the content type was altered', async () => {

@@ -126,6 +126,30 @@ describe.skipIf(!reachable)('Redis Quick Scan cache', () => {
     }
   });
 
+  it('answers hits of an unchanged entry with one object, and a replaced entry with the new one', async () => {
+    const redis = new RedisConnection(REDIS_URL, silent);
+    const own = testPrefix();
+    const direct = new Redis(REDIS_URL);
+    try {
+      const cache = new RedisQuickScanCache(redis, `${own}quick:`);
+      await cache.set('same.test|d', judged('same.test'), 60);
+      const first = await cache.get('same.test|d');
+      expect(await cache.get('same.test|d')).toBe(first);
+      // Another instance (here, a direct write) replaces the entry: the next hit reads the new text.
+      await direct.set(`${own}quick:same.test|d`, JSON.stringify(judged('replaced.test')));
+      const replaced = await cache.get('same.test|d');
+      expect(replaced?.report?.domain).toBe('replaced.test');
+      expect(await cache.get('same.test|d')).toBe(replaced);
+      // The junk written next is a miss, not the object kept for the earlier text.
+      await direct.set(`${own}quick:same.test|d`, 'not json');
+      expect(await cache.get('same.test|d')).toBeNull();
+    } finally {
+      direct.disconnect();
+      await redis.close();
+      await removeKeys(own);
+    }
+  });
+
   it('reads anything but a cached outcome under its key as a miss', async () => {
     const redis = new RedisConnection(REDIS_URL, silent);
     const own = testPrefix();
