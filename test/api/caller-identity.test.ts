@@ -2,22 +2,17 @@
 // own key directory is reachable like any other; callers sign with the independent web-bot-auth package (the RFC
 // 8032 key, whose directory good.test serves) and with the service's own agent key. A verified caller gets
 // X-Verified-Agent, its own Quick Scan budget and a metric; anything else is served exactly as unsigned.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { request } from 'undici';
 import { signatureHeaders } from 'web-bot-auth';
 import { signerFromJWK } from 'web-bot-auth/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebBotAuthSigner } from '../../src/net/web-bot-auth.ts';
 import { loadAgentKey } from '../../src/signing/keys.ts';
-import { externalSite } from '../world/external-site.ts';
-import { startApiWorld, startTestService, type TestService } from '../server/harness.ts';
+import { startApiWorld, startServiceAsSite, type TestService } from '../server/harness.ts';
 
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
 let world: ApiWorld;
 let svc: TestService;
-let tlsDir: string;
 
 const RFC8032_KEY = {
   kty: 'OKP',
@@ -30,34 +25,20 @@ const SELF_DIRECTORY = 'https://dvs.test/.well-known/http-message-signatures-dir
 
 beforeAll(async () => {
   world = await startApiWorld(['good', 'nxdomain']);
-  const site = await externalSite(world, 'dvs');
-  tlsDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-identity-tls-'));
-  writeFileSync(path.join(tlsDir, 'cert.pem'), site.credentials.certPem);
-  writeFileSync(path.join(tlsDir, 'key.pem'), site.credentials.keyPem, { mode: 0o600 });
-  svc = await startTestService(
-    {
-      ...world.env,
-      DVS_HOST: site.host,
-      DVS_PORT: String(site.port),
-      DVS_TLS_CERT: path.join(tlsDir, 'cert.pem'),
-      DVS_TLS_KEY: path.join(tlsDir, 'key.pem'),
-      DVS_BASE_URL: `https://${site.domain}`,
-      DVS_QUICK_RATE_LIMIT: '1',
-      DVS_VERIFIED_AGENT_RATE_LIMIT: '3',
-      // Generous on a loaded test machine; the bound itself is tested in test/signing/agent-directories.test.ts.
-      DVS_CALLER_DIRECTORY_WAIT_MS: '5000',
-      DVS_METRICS_PORT: '0',
-      DVS_METRICS_HOST: '127.0.0.1',
-    },
-    { tls: { caPem: world.caPem, servername: site.domain, host: site.host } },
-  );
+  svc = await startServiceAsSite(world, 'dvs', {
+    DVS_QUICK_RATE_LIMIT: '1',
+    DVS_VERIFIED_AGENT_RATE_LIMIT: '3',
+    // Generous on a loaded test machine; the bound itself is tested in test/signing/agent-directories.test.ts.
+    DVS_CALLER_DIRECTORY_WAIT_MS: '5000',
+    DVS_METRICS_PORT: '0',
+    DVS_METRICS_HOST: '127.0.0.1',
+  });
 }, 60_000);
 
 afterAll(async () => {
   await svc?.stop();
   await world?.stop();
   world?.removeSites();
-  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
 });
 
 /** Headers of a request to `pathname` on the service, signed by web-bot-auth with `agent` as Signature-Agent. */

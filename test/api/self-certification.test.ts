@@ -1,17 +1,12 @@
 // The service certifies itself: it is served inside the fixture internet as dvs.test (on the world's HTTPS
 // port, with a certificate from the world's CA) and runs a Full Validation of its own published surface.
 // Every agent-facing rule that applies to it must pass.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { externalSite } from '../world/external-site.ts';
-import { startApiWorld, startTestService, type TestService } from '../server/harness.ts';
+import { startApiWorld, startServiceAsSite, type TestService } from '../server/harness.ts';
 
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
 let world: ApiWorld;
 let svc: TestService;
-let tlsDir: string;
 
 /** The rule categories that describe what an agent finds and uses on a site. */
 const AGENT_FACING = new Set(['mcp', 'a2a', 'agents', 'api', 'identity', 'oauth', 'wellknown', 'llms', 'robots']);
@@ -32,30 +27,13 @@ const NOT_FOR_THIS_SERVICE: Record<string, string> = {
 
 beforeAll(async () => {
   world = await startApiWorld([]);
-  const site = await externalSite(world, 'dvs');
-  tlsDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-self-tls-'));
-  writeFileSync(path.join(tlsDir, 'cert.pem'), site.credentials.certPem);
-  writeFileSync(path.join(tlsDir, 'key.pem'), site.credentials.keyPem, { mode: 0o600 });
-  svc = await startTestService(
-    {
-      ...world.env,
-      DVS_HOST: site.host,
-      DVS_PORT: String(site.port),
-      DVS_TLS_CERT: path.join(tlsDir, 'cert.pem'),
-      DVS_TLS_KEY: path.join(tlsDir, 'key.pem'),
-      // The public name, as on port 443: the probes map the default port to the world's HTTPS port.
-      DVS_BASE_URL: `https://${site.domain}`,
-      DVS_FULL_DEADLINE_MS: '60000',
-    },
-    { tls: { caPem: world.caPem, servername: site.domain, host: site.host } },
-  );
+  svc = await startServiceAsSite(world, 'dvs', { DVS_FULL_DEADLINE_MS: '60000' });
 }, 60_000);
 
 afterAll(async () => {
   await svc?.stop();
   await world?.stop();
   world?.removeSites();
-  if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
 });
 
 it('passes every agent-facing rule that applies to its own published surface', async () => {

@@ -1,7 +1,7 @@
 // Starting the service for end-to-end tests: a small fixture internet (good, nxdomain and the API tests' own
 // sites), the service on HTTPS on 127.0.0.1 with an in-memory payment gate, and an HTTPS client that trusts
 // the service's self-signed certificate.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { openPayments } from '../../src/payments/index.ts';
 import { startService, type RunningService } from '../../src/server/index.ts';
+import { externalSite } from '../world/external-site.ts';
 import { DEFAULT_SITES_DIR, startWorld, type World, type WorldOptions } from '../world/index.ts';
 import { SUITE_CACHE_DIR } from '../suite/ruleset.ts';
 import { MemoryGate } from './memory-gate.ts';
@@ -116,6 +117,41 @@ export async function startTestService(
       await service.close();
       await agent.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The service inside the fixture internet as `<name>.test`: on that site's address and the world's HTTPS port,
+ * with a certificate from the world's CA, so probes and callers reach it like any other site.
+ */
+export async function startServiceAsSite(
+  world: World,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<TestService> {
+  const site = await externalSite(world, name);
+  const tlsDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-site-tls-'));
+  writeFileSync(path.join(tlsDir, 'cert.pem'), site.credentials.certPem);
+  writeFileSync(path.join(tlsDir, 'key.pem'), site.credentials.keyPem, { mode: 0o600 });
+  const svc = await startTestService(
+    {
+      ...world.env,
+      DVS_HOST: site.host,
+      DVS_PORT: String(site.port),
+      DVS_TLS_CERT: path.join(tlsDir, 'cert.pem'),
+      DVS_TLS_KEY: path.join(tlsDir, 'key.pem'),
+      // The public name, as on port 443: the probes map the default port to the world's HTTPS port.
+      DVS_BASE_URL: `https://${site.domain}`,
+      ...env,
+    },
+    { tls: { caPem: world.caPem, servername: site.domain, host: site.host } },
+  );
+  return {
+    ...svc,
+    async stop() {
+      await svc.stop();
+      rmSync(tlsDir, { recursive: true, force: true });
     },
   };
 }
