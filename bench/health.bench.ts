@@ -2,16 +2,8 @@
 // bound on scans, so it must stay fast however many are queued or refused. The service runs in a child process
 // (bench/service-server.ts); the domains are the fixture internet's sites and aliases, then names that do not
 // exist (their pre-scan check still asks the resolver).
-import { fork } from 'node:child_process';
-import path from 'node:path';
 import { Agent, request } from 'undici';
-
-interface Ready {
-  quickUrl: string;
-  healthUrl: string;
-  domains: string[];
-  ca: string;
-}
+import { forkBenchServers } from './bench-servers.ts';
 
 const SCANS = 200;
 const HEALTH_EVERY_MS = 10;
@@ -20,15 +12,8 @@ const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 export default async function bench(): Promise<void> {
-  const child = fork(path.join(import.meta.dirname, 'service-server.ts'), {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const { child, servers: ready } = await forkBenchServers();
   try {
-    const ready = await new Promise<Ready>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as Ready));
-      child.once('exit', (code) => reject(new Error(`the bench servers exited with ${code}`)));
-    });
     const connect = { ca: ready.ca, servername: 'localhost', timeout: 300_000 };
     const scans = new Agent({ connect, connections: SCANS });
     const health = new Agent({ connect, connections: 1 });

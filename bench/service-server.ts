@@ -20,6 +20,7 @@ import { createLogger } from '../src/lib/log.ts';
 import { startService } from '../src/server/index.ts';
 import { MemoryGate } from '../test/server/memory-gate.ts';
 import { startWorld } from '../test/world/index.ts';
+import type { BenchServers } from './bench-servers.ts';
 
 const world = await startWorld();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-bench-'));
@@ -74,7 +75,7 @@ process.send!({
   bareUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/bare`,
   sameBytesUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/same-bytes`,
   ca: cert,
-});
+} satisfies BenchServers);
 /** What the parent sends around one measured case, and what it hears back at its end. */
 export type CaseMessage = { op: 'begin'; name: string } | { op: 'end'; name: string };
 export interface CaseCost {

@@ -8,23 +8,16 @@
 // (answered in br, coded once per cache entry), and without it (answered uncoded), each on its own line.
 // Throughput swings when other work shares the machine, so the servers' own CPU time per request is printed
 // too. BENCH_CPU_PROF=<dir> writes a CPU profile of each case alone there (service-<case>.cpuprofile).
-import { fork, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
+import { forkBenchServers, type BenchServers } from './bench-servers.ts';
 import type { CaseCost, CaseMessage } from './service-server.ts';
-
-interface Ready {
-  quickUrl: string;
-  bareUrl: string;
-  sameBytesUrl: string;
-  ca: string;
-}
 
 interface Case {
   name: string;
   what: string;
-  url: (r: Ready) => string;
+  url: (r: BenchServers) => string;
   body: string;
   /** Request headers besides the content type. */
   headers?: Record<string, string>;
@@ -83,7 +76,7 @@ async function load(
 }
 
 /** Fails the bench when a case is not answered 200 in the coding it is meant to measure. */
-async function checkCoding(c: Case, ready: Ready): Promise<void> {
+async function checkCoding(c: Case, ready: BenchServers): Promise<void> {
   const dispatcher = new Agent({ connect: { ca: ready.ca } });
   try {
     const res = await request(c.url(ready), {
@@ -110,7 +103,11 @@ function ask<T>(child: ChildProcess, message: CaseMessage): Promise<T> {
 }
 
 /** One case under load, with the servers' CPU time while it ran. */
-async function measure(child: ChildProcess, ready: Ready, c: Case): Promise<{ r: autocannon.Result; cpuUs: number }> {
+async function measure(
+  child: ChildProcess,
+  ready: BenchServers,
+  c: Case,
+): Promise<{ r: autocannon.Result; cpuUs: number }> {
   await ask(child, { op: 'begin', name: c.name });
   const r = await load(c.url(ready), ready.ca, c.body, undefined, c.headers);
   const { cpuUs } = await ask<CaseCost>(child, { op: 'end', name: c.name });
@@ -118,15 +115,8 @@ async function measure(child: ChildProcess, ready: Ready, c: Case): Promise<{ r:
 }
 
 export default async function bench(): Promise<void> {
-  const child = fork(path.join(import.meta.dirname, 'service-server.ts'), {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const { child, servers: ready } = await forkBenchServers();
   try {
-    const ready = await new Promise<Ready>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as Ready));
-      child.once('exit', (code) => reject(new Error(`the bench servers exited with ${code}`)));
-    });
     // The first request scans and fills the cache; everything measured after it is a cache hit. A short load of
     // each case first lets the JIT settle, so neither case pays for compiling the code both share.
     const warm = await load(ready.quickUrl, ready.ca, CASES[2]!.body, 1);
