@@ -8,10 +8,10 @@
 // that was not cut serves any larger cap. With decoding the cap bounds both sides, so it is part of the question.
 //
 // Never shared: other methods, and requests marked `fresh` (answers measured by repeating them). As in
-// dns-memo.ts, the shared request runs under none of its callers' signals, each waits under its own, and it is
-// cancelled (and forgotten) only when every caller has given up.
-import { onAbort } from './on-abort.ts';
-import { NetError, type HttpExchange, type HttpRequestOptions } from './types.ts';
+// dns-memo.ts, the shared request (shared-operation.ts) is cancelled, and forgotten, only when every caller has
+// given up.
+import { shareOperation, type SharedOperation } from './shared-operation.ts';
+import type { HttpExchange, HttpRequestOptions } from './types.ts';
 
 /** One exchange as sent, with the trace entry of its final hop when the scan is traced. */
 export interface Sent {
@@ -32,14 +32,8 @@ export interface RequestMemoDeps {
 
 interface Entry {
   cap: number;
-  answer: Promise<Sent>;
-  settled: boolean;
-  /** Callers that may still give up; at zero before the answer, the request is cancelled. */
-  waiting: number;
-  cancel: AbortController;
+  sent: SharedOperation<Sent>;
 }
-
-const aborted = (): NetError => new NetError('aborted', 'the caller aborted the operation');
 
 /** The answer `sent` (read under a cap at least `cap`) gives a reader capped at `cap`. */
 function underCap(sent: Sent, cap: number): HttpExchange {
@@ -58,20 +52,6 @@ function questionOf(url: string, opts: HttpRequestOptions, address: string, cap:
     .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
   const decompress = opts.decompress === true;
   return JSON.stringify([url, headers, decompress, opts.followRedirects === true, address, decompress && cap]);
-}
-
-/** Waits for an entry's answer under the caller's own signal; `giveUp` runs when the caller aborts first. */
-function waitFor(entry: Entry, signal: AbortSignal | undefined, giveUp: () => void): Promise<Sent> {
-  if (signal?.aborted) return Promise.reject(aborted());
-  entry.waiting += 1;
-  if (!signal) return entry.answer;
-  return new Promise<Sent>((resolve, reject) => {
-    const unsubscribe = onAbort(signal, () => {
-      giveUp();
-      reject(aborted());
-    });
-    entry.answer.then(resolve, reject).finally(unsubscribe);
-  });
 }
 
 /** The address a request goes to when it may be shared (a GET, not fresh, to a URL that parses), else null. */
@@ -97,34 +77,21 @@ export function memoiseRequests(deps: RequestMemoDeps): RequestMemo {
   let closed = false;
 
   function start(key: string, cap: number, url: string, opts: HttpRequestOptions): Entry {
-    const cancel = new AbortController();
     const entry: Entry = {
       cap,
-      answer: deps.send(url, { ...opts, maxBodyBytes: cap, signal: cancel.signal }),
-      settled: false,
-      waiting: 0,
-      cancel,
+      sent: shareOperation(
+        (signal) => deps.send(url, { ...opts, maxBodyBytes: cap, signal }),
+        () => {
+          asked.set(
+            key,
+            (asked.get(key) ?? []).filter((e) => e !== entry),
+          );
+        },
+      ),
     };
-    const settle = (): void => {
-      entry.settled = true;
-    };
-    entry.answer.then(settle, settle);
     asked.set(key, [...(asked.get(key) ?? []), entry]);
     return entry;
   }
-
-  function leave(key: string, entry: Entry): void {
-    entry.waiting -= 1;
-    if (entry.waiting > 0 || entry.settled) return;
-    asked.set(
-      key,
-      (asked.get(key) ?? []).filter((e) => e !== entry),
-    );
-    entry.cancel.abort();
-  }
-
-  const join = (key: string, entry: Entry, signal: AbortSignal | undefined): Promise<Sent> =>
-    waitFor(entry, signal, () => leave(key, entry));
 
   async function ask(key: string, cap: number, url: string, opts: HttpRequestOptions): Promise<HttpExchange> {
     const waited = new Set<Entry>();
@@ -132,7 +99,7 @@ export function memoiseRequests(deps: RequestMemoDeps): RequestMemo {
       const entries = asked.get(key) ?? [];
       const covering = entries.find((e) => e.cap >= cap);
       if (covering) {
-        const sent = await join(key, covering, opts.signal);
+        const sent = await covering.sent.wait(opts.signal);
         deps.received(sent.hop);
         return underCap(sent, cap);
       }
@@ -140,7 +107,7 @@ export function memoiseRequests(deps: RequestMemoDeps): RequestMemo {
       const smaller = entries.find((e) => !waited.has(e));
       if (!smaller) break;
       waited.add(smaller);
-      const sent = await join(key, smaller, opts.signal).catch((err: unknown) => {
+      const sent = await smaller.sent.wait(opts.signal).catch((err: unknown) => {
         if (opts.signal?.aborted) throw err;
         return null;
       });
@@ -149,7 +116,7 @@ export function memoiseRequests(deps: RequestMemoDeps): RequestMemo {
         return { ...sent.exchange };
       }
     }
-    return (await join(key, start(key, cap, url, opts), opts.signal)).exchange;
+    return (await start(key, cap, url, opts).sent.wait(opts.signal)).exchange;
   }
 
   return {
