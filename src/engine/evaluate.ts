@@ -38,9 +38,13 @@ function planOf(ruleset: Ruleset, tier: Tier): EvaluationPlan {
  * (`observed`).
  */
 export function evaluateRule(rule: LoadedRule, doc: Observations | Record<string, unknown>): RuleResult {
-  const plan = planEvaluation([rule]);
+  let plan = rulePlans.get(rule);
+  if (!plan) rulePlans.set(rule, (plan = planEvaluation([rule])));
   return judge(plan.rules[0]!, new PlannedDocument(plan, doc));
 }
+
+/** One rule's plan, kept with the rule: checking a rule's examples judges it many times. */
+const rulePlans = new WeakMap<LoadedRule, EvaluationPlan>();
 
 function judge(planned: PlannedRule, view: PlannedDocument): RuleResult {
   const observed = view.observed(planned);

@@ -3,6 +3,7 @@
 // computed once per path however many rules share it, and a rule's evaluation is a walk over small index lists.
 import type { Compiled, RootInput } from './compile.ts';
 import { bounded, valueAt } from './observed.ts';
+import { recordsOf, type RecordsOf } from './records.ts';
 import type { Level, LoadedRule, ProbeRun } from './types.ts';
 
 interface RequiredPath {
@@ -38,6 +39,8 @@ interface PlanPath {
  * rule (whose shape varies with its optional fields) into objects of one shape, so each read is a plain load.
  */
 export interface PlannedRule {
+  /** Its index among the plan's rules. */
+  index: number;
   id: string;
   version: number;
   level: Level;
@@ -57,6 +60,8 @@ export interface EvaluationPlan {
   rules: readonly PlannedRule[];
   required: readonly RequiredPath[];
   paths: readonly PlanPath[];
+  /** Every rule's `observed`, in the rules' order, from the bounded values by path index. */
+  observed: RecordsOf;
 }
 
 export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
@@ -75,7 +80,7 @@ export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
     } else if (shown) paths[i]!.shown = true;
     return i;
   };
-  const planned = rules.map((rule): PlannedRule => {
+  const planned = rules.map((rule, index): PlannedRule => {
     const requires = rule.compiled.requires.map(({ path, namespace }) => {
       let i = requiredIndex.get(path);
       if (i === undefined) {
@@ -88,9 +93,14 @@ export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
     const vars = rule.compiled.paths.map((path) => indexOf(path, false));
     const { id, version, level } = rule;
     const { when, check } = rule.compiled;
-    return { id, version, level, when, check, keys: rule.reads, requires, reads, vars };
+    return { index, id, version, level, when, check, keys: rule.reads, requires, reads, vars };
   });
-  return { rules: planned, required, paths };
+  return {
+    rules: planned,
+    required,
+    paths,
+    observed: recordsOf(planned.map((r) => ({ keys: r.keys, at: r.reads }))),
+  };
 }
 
 /** Whether the document has a value at the path (own properties only; undefined counts as missing). */
@@ -117,6 +127,8 @@ export class PlannedDocument implements RootInput {
   /** The bounded observed value per shown path. */
   private readonly shown: unknown[];
   private readonly reasons: (string | null)[];
+  /** Every rule's observed values, by the rule's index. */
+  private readonly records: Record<string, unknown>[];
   private vars = NO_VARS;
 
   constructor(
@@ -161,6 +173,7 @@ export class PlannedDocument implements RootInput {
       const there = plain[r.at] ? this.values[r.at] !== undefined : present(doc, paths[r.at]!.segments);
       this.reasons[i] = probe ?? (there ? null : r.missing);
     }
+    this.records = plan.observed(this.shown);
   }
 
   /** The rule whose logic reads through this document next. */
@@ -184,9 +197,6 @@ export class PlannedDocument implements RootInput {
 
   /** The rule's observed values, by path. */
   observed(planned: PlannedRule): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    const { reads, keys } = planned;
-    for (let i = 0; i < reads.length; i++) out[keys[i]!] = this.shown[reads[i]!];
-    return out;
+    return this.records[planned.index]!;
   }
 }
