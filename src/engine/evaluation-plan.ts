@@ -9,7 +9,8 @@ import type { Level, LoadedRule, ProbeRun } from './types.ts';
 interface RequiredPath {
   /** Its index among the plan's paths. */
   at: number;
-  namespace: string;
+  /** Its namespace's index among the plan's namespaces. */
+  probe: number;
   /** The error reason when the path is absent, written once. */
   missing: string;
 }
@@ -60,6 +61,8 @@ export interface EvaluationPlan {
   rules: readonly PlannedRule[];
   required: readonly RequiredPath[];
   paths: readonly PlanPath[];
+  /** The namespaces of the required paths: the probes whose runs decide whether a rule can be judged. */
+  namespaces: readonly string[];
   /** Every rule's `observed`, in the rules' order, from the bounded values by path index. */
   observed: RecordsOf;
 }
@@ -69,6 +72,7 @@ export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
   const pathIndex = new Map<string, number>();
   const required: RequiredPath[] = [];
   const paths: PlanPath[] = [];
+  const namespaces: string[] = [];
   const indexOf = (path: string, shown: boolean): number => {
     let i = pathIndex.get(path);
     if (i === undefined) {
@@ -84,7 +88,10 @@ export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
     const requires = rule.compiled.requires.map(({ path, namespace }) => {
       let i = requiredIndex.get(path);
       if (i === undefined) {
-        i = required.push({ at: indexOf(path, false), namespace, missing: `missing observation ${path}` }) - 1;
+        let probe = namespaces.indexOf(namespace);
+        if (probe === -1) probe = namespaces.push(namespace) - 1;
+        const at = indexOf(path, false);
+        i = required.push({ at, probe, missing: `missing observation ${path}` }) - 1;
         requiredIndex.set(path, i);
       }
       return i;
@@ -99,6 +106,7 @@ export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
     rules: planned,
     required,
     paths,
+    namespaces,
     observed: recordsOf(planned.map((r) => ({ keys: r.keys, at: r.reads }))),
   };
 }
@@ -157,19 +165,16 @@ export class PlannedDocument implements RootInput {
       if (p.shown) this.shown[i] = bounded(ownSteps ? (value ?? null) : valueAt(doc, p.segments));
     }
     const probes = (doc.probes ?? {}) as Record<string, ProbeRun | undefined>;
-    const probeReasons = new Map<string, string | null>();
+    const probeReasons = plan.namespaces.map((namespace) => {
+      const run = probes[namespace];
+      return run && run.status !== 'ok'
+        ? `probe ${namespace}: ${run.status}${run.error ? ` (${run.error})` : ''}`
+        : null;
+    });
     this.reasons = new Array<string | null>(required.length);
     for (let i = 0; i < required.length; i++) {
       const r = required[i]!;
-      let probe = probeReasons.get(r.namespace);
-      if (probe === undefined) {
-        const run = probes[r.namespace];
-        probe =
-          run && run.status !== 'ok'
-            ? `probe ${r.namespace}: ${run.status}${run.error ? ` (${run.error})` : ''}`
-            : null;
-        probeReasons.set(r.namespace, probe);
-      }
+      const probe = probeReasons[r.probe];
       const there = plain[r.at] ? this.values[r.at] !== undefined : present(doc, paths[r.at]!.segments);
       this.reasons[i] = probe ?? (there ? null : r.missing);
     }
