@@ -275,7 +275,7 @@ function netConfig(r: Reader, baseUrl: string): Config['net'] {
       maxRedirects: r.int('DVS_MAX_REDIRECTS', 5, 0, 20),
       requestTimeoutMs: r.int('DVS_REQUEST_TIMEOUT_MS', 8000, 100, 120_000),
       dnsTimeoutMs: r.int('DVS_DNS_TIMEOUT_MS', 3000, 100, 60_000),
-      maxConcurrentPerScan: r.int('DVS_MAX_CONCURRENCY', 8, 1, 64),
+      maxConcurrentPerScan: r.int('DVS_MAX_CONCURRENCY', 12, 1, 64),
     },
   };
 }

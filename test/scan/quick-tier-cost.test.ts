@@ -16,7 +16,7 @@ import type { Net } from '../../src/net/types.ts';
 import { useWorld, type SharedWorld } from '../suite/world.ts';
 
 /** TCP connections a Quick Scan may open (HTTP connections are kept and reused, each handshake is one). */
-const QUICK_BUDGET = 10;
+const QUICK_BUDGET = 12;
 const quiet = { debug() {}, info() {}, warn() {} };
 const ruleset = catalogue();
 let world: SharedWorld;
