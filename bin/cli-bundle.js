@@ -4,8 +4,7 @@
 // rebuilt whenever one of the files it was built from changes: each start hashes exactly those files, as listed
 // by the last build. What the sources import lazily (a command, a probe, a heavy package) is a chunk of its own,
 // loaded when first imported. Packages stay external (Node loads them), except a few pure ES module packages
-// made of many small files, which Node would load one module at a time (zod alone is 96; @peculiar/x509 and
-// the ASN.1 packages under it, thirty, a tenth of a second of a cold `dvs scan`).
+// made of many small files, which Node would load one module at a time (zod alone is 96).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,8 +27,6 @@ const BUNDLED = new Set([
   'structured-headers',
   'bcp-47',
   'jose',
-  '@peculiar/x509',
-  'reflect-metadata',
 ]);
 
 /** Every package the sources may import, less the bundled ones (a bundled package's own imports are bundled too). */
