@@ -136,9 +136,9 @@ export class ObservationSchemas {
     return ajvStandalone().default(ajv, exports);
   }
 
-  /** Runs `standaloneCode()` output. */
-  static loadStandalone(code: string, filename: string): Map<string, ValidateFunction> {
-    return new Map(Object.entries(runStandalone(code, filename)));
+  /** Runs `standaloneCode()` output, with V8's code cache for it in `codeCacheFile` when given. */
+  static loadStandalone(code: string, filename: string, codeCacheFile?: string): Map<string, ValidateFunction> {
+    return new Map(Object.entries(runStandalone(code, filename, codeCacheFile)));
   }
 
   static fromDirectory(dir: string, precompiled?: ReadonlyMap<string, ValidateFunction>): ObservationSchemas {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import serverCardSchema from '../../plugins/agents/schemas/mcp-server-card-v1.json' with { type: 'json' };
-import { cachedValidator } from '../../src/lib/validator-cache.ts';
+import { cachedValidator, runStandalone, writeCodeCaches } from '../../src/lib/validator-cache.ts';
 
 const OPTIONS = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true };
 const DOCUMENTS: unknown[] = [
@@ -63,5 +63,39 @@ describe('cachedValidator', () => {
     writeFileSync(dir, '');
     const validate = cachedValidator({ type: 'string' }, OPTIONS, dir);
     expect([validate('a'), validate(1)]).toEqual([true, false]);
+  });
+});
+
+describe('runStandalone with a code cache', () => {
+  // Each test its own source: V8 reuses a script compiled earlier in the process without reading any cache.
+  const source = (tag: string) => `module.exports = { positive: (n) => n > 0, name: () => "cached" }; // ${tag}`;
+
+  it('writes the cache when missing, then runs from it with the same results', () => {
+    const file = path.join(cacheDir(), 'code.v8');
+    const code = source('missing');
+    const first = runStandalone(code, 'inline', file) as unknown as Record<string, (v?: number) => unknown>;
+    expect(existsSync(file)).toBe(false);
+    writeCodeCaches();
+    const written = statSync(file).mtimeMs;
+    const again = runStandalone(code, 'inline', file) as unknown as Record<string, (v?: number) => unknown>;
+    writeCodeCaches();
+    expect(statSync(file).mtimeMs).toBe(written);
+    expect([again.positive!(1), again.positive!(-1), again.name!()]).toEqual([
+      first.positive!(1),
+      first.positive!(-1),
+      first.name!(),
+    ]);
+  });
+
+  it('compiles the code over a cache V8 refuses, and writes a good one', () => {
+    const file = path.join(cacheDir(), 'code.v8');
+    writeFileSync(file, 'not a code cache');
+    const loaded = runStandalone(source('refused'), 'inline', file) as unknown as Record<
+      string,
+      (v?: number) => unknown
+    >;
+    expect(loaded.name!()).toBe('cached');
+    writeCodeCaches();
+    expect(readFileSync(file).toString()).not.toBe('not a code cache');
   });
 });
