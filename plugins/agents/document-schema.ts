@@ -1,7 +1,7 @@
 // Validation of a published document against a JSON Schema of its specification, with each violation stated as
 // the production it breaks: the schema's definition name, the member's JSON Pointer, and what is wrong.
-import type { Ajv2020, AnySchema, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { lazyRequire } from '../../src/lib/lazy-require.ts';
+import type { AnySchema, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import { cachedValidator } from '../../src/lib/validator-cache.ts';
 
 /** One violation: `production` is the schema definition broken (the document's own name at the top level). */
 export interface SchemaViolation {
@@ -15,19 +15,17 @@ export interface SchemaViolation {
 /** Violations kept per document: enough to explain, bounded so facts stay small. */
 export const MAX_VIOLATIONS = 20;
 
-const ajvModule = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
-let ajv: Ajv2020 | null = null;
+// strictRequired off: an if/then names the members a discriminator requires without redeclaring them.
+const OPTIONS: Options = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true };
 
 /**
- * Compiles a schema on first use (a site that publishes no such document costs no compile: the agent card's
- * four versions took half a second of every cold scan), once; `title` names the top-level production.
+ * Loads a schema's validator on first use (a site that publishes no such document costs nothing), precompiled
+ * from the validator cache after the first run; `title` names the top-level production.
  */
 export function documentValidator(schema: AnySchema, title: string): (doc: unknown) => SchemaViolation[] {
   let validate: ValidateFunction | null = null;
   return (doc) => {
-    // strictRequired off: an if/then names the members a discriminator requires without redeclaring them.
-    ajv ??= new (ajvModule().Ajv2020)({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    validate ??= ajv.compile(schema);
+    validate ??= cachedValidator(schema, OPTIONS);
     return validate(doc) ? [] : violations(validate.errors ?? [], title);
   };
 }

@@ -112,6 +112,8 @@ function fromArtifactText(text: string, file: string, schemasDir: string): Rules
   const artifact = JSON.parse(body) as Partial<Artifact>;
   // An artifact of an earlier layout under the same inputs is rebuilt, not half used.
   if (typeof artifact.validators !== 'string' || !Array.isArray(artifact.rules)) return null;
-  const validators = ObservationSchemas.loadStandalone(artifact.validators, `${file}#validators`);
+  // The code cache is named by the artifact's checksum, which changes with the validators' code.
+  const codeCache = path.join(path.dirname(file), `validators-${text.slice(0, newline)}.v8`);
+  const validators = ObservationSchemas.loadStandalone(artifact.validators, `${file}#validators`, codeCache);
   return fromArtifact(artifact as Artifact, ObservationSchemas.fromDirectory(schemasDir, validators));
 }

@@ -4,11 +4,10 @@
 // Compiling the complete validators takes over a second of CPU; a run loads them precompiled (ajv's standalone
 // code, kept in the ruleset artifact) and never imports ajv.
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import vm from 'node:vm';
 import type { Ajv2020, Options, ValidateFunction, ErrorObject } from 'ajv/dist/2020.js';
 import { lazyRequire } from '../lib/lazy-require.ts';
+import { runStandalone } from '../lib/validator-cache.ts';
 
 const ajvModule = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
 const ajvFormats = lazyRequire<typeof import('ajv-formats')>('ajv-formats');
@@ -137,16 +136,9 @@ export class ObservationSchemas {
     return ajvStandalone().default(ajv, exports);
   }
 
-  /** Runs `standaloneCode()` output; its few runtime helpers are required from this package's ajv. */
-  static loadStandalone(code: string, filename: string): Map<string, ValidateFunction> {
-    const module = { exports: {} as Record<string, ValidateFunction> };
-    const run = vm.compileFunction(code, ['exports', 'require', 'module'], { filename }) as (
-      e: unknown,
-      r: NodeJS.Require,
-      m: unknown,
-    ) => void;
-    run(module.exports, createRequire(import.meta.url), module);
-    return new Map(Object.entries(module.exports));
+  /** Runs `standaloneCode()` output, with V8's code cache for it in `codeCacheFile` when given. */
+  static loadStandalone(code: string, filename: string, codeCacheFile?: string): Map<string, ValidateFunction> {
+    return new Map(Object.entries(runStandalone(code, filename, codeCacheFile)));
   }
 
   static fromDirectory(dir: string, precompiled?: ReadonlyMap<string, ValidateFunction>): ObservationSchemas {

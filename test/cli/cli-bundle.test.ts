@@ -1,0 +1,49 @@
+// The CLI bundle is rebuilt when one of its sources changes, and reused while none does. Run on a copy of the
+// sources, so the repository's own bundle cache is never touched; packages are linked, not copied.
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.join(import.meta.dirname, '..', '..');
+let copy: string;
+
+beforeAll(() => {
+  copy = mkdtempSync(path.join(os.tmpdir(), 'dvs-cli-bundle-'));
+  for (const dir of ['bin', 'src', 'plugins', 'schemas'])
+    cpSync(path.join(ROOT, dir), path.join(copy, dir), { recursive: true });
+  cpSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+  // Every package linked except .cache, where the copy keeps its own builds.
+  mkdirSync(path.join(copy, 'node_modules'));
+  for (const name of readdirSync(path.join(ROOT, 'node_modules')).filter((n) => n !== '.cache')) {
+    symlinkSync(path.join(ROOT, 'node_modules', name), path.join(copy, 'node_modules', name));
+  }
+});
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+/** `dvs help` from the copy's bundle (DVS_CLI_BUNDLE=1: a failed build fails the run, no fallback to tsx). */
+async function help(): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(copy, 'bin', 'dvs.js'), 'help'], {
+    env: { ...process.env, DVS_CLI_BUNDLE: '1' },
+  });
+  return stdout.split('\n')[0]!;
+}
+
+const builds = (): string[] =>
+  readdirSync(path.join(copy, 'node_modules', '.cache', 'dvs-cli', 'cli')).filter((n) => n.startsWith('build-'));
+
+describe('CLI bundle', () => {
+  it('is built on first use, reused while the sources are unchanged, and rebuilt when one changes', async () => {
+    expect(await help()).toBe('usage: dvs <command> [options]');
+    expect(builds()).toHaveLength(1);
+    expect(await help()).toBe('usage: dvs <command> [options]');
+    expect(builds()).toHaveLength(1);
+
+    const cli = path.join(copy, 'src', 'cli.ts');
+    writeFileSync(cli, readFileSync(cli, 'utf8').replace("'usage: dvs <command> [options]'", "'usage: dvs <cmd>'"));
+    expect(await help()).toBe('usage: dvs <cmd>');
+    expect(builds()).toHaveLength(2);
+  }, 120_000);
+});
