@@ -4,22 +4,25 @@
 // dark colour schemes, and is screenshotted into test-artifacts/.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, launchChromium, seriousViolations, type LaunchedChromium } from '../browser/chromium.ts';
+import { ARTIFACTS, launchBrowser, seriousViolations } from '../browser/chromium.ts';
 import { startApiWorld, startTestService, type TestService } from '../server/harness.ts';
 
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
 let world: ApiWorld;
 let svc: TestService;
-let chromium: LaunchedChromium;
+// One Chromium for the file; each describe block browses in its own fresh context (a profile of its own).
+let chromium: Browser;
+let context: BrowserContext;
 const problems: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   world = await startApiWorld(['good', 'nxdomain', 'http-no-hsts']);
   svc = await startTestService({ ...world.env, DVS_QUICK_RATE_LIMIT: '1000' });
-  chromium = await launchChromium({ ignoreHTTPSErrors: true, viewport: { width: 1000, height: 1200 } });
+  chromium = await launchBrowser();
+  context = await chromium.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1000, height: 1200 } });
 }, 300_000);
 
 afterAll(async () => {
@@ -31,7 +34,7 @@ afterAll(async () => {
 
 /** A page that records CSP violations, console errors and script errors (an expected 4xx is not one). */
 async function openPage(): Promise<Page> {
-  const page = await chromium.context.newPage();
+  const page = await context.newPage();
   page.on('console', (m) => {
     if (m.type() !== 'error' && m.type() !== 'warning') return;
     if (/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) return;
@@ -157,9 +160,9 @@ describe('pages in Chromium', () => {
 
 describe('without JavaScript', () => {
   it('the form still runs a Quick Scan and lands on the report', async () => {
-    const noScript = await launchChromium({ ignoreHTTPSErrors: true, javaScriptEnabled: false });
+    const noScript = await chromium.newContext({ ignoreHTTPSErrors: true, javaScriptEnabled: false });
     try {
-      const page = await noScript.context.newPage();
+      const page = await noScript.newPage();
       await page.goto(`${svc.url}/`);
       await page.getByLabel('Domain').fill('good.test');
       await page.getByRole('button', { name: 'Scan' }).click();

@@ -1,12 +1,11 @@
 // Headless Chromium for the browser tests: Debian's chromium (installed by scripts/ensure-chromium.sh when
-// missing), driven by playwright-core, with a fresh profile per launch, plus an axe-core run over a page.
+// missing), driven by playwright-core, with a fresh profile per context, plus an axe-core run over a page.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type LaunchOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
 import type { AxeResults, Result } from 'axe-core';
 
 export const REPO = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -38,34 +37,11 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-export interface LaunchedChromium {
-  /** A browser context over the fresh profile (persistent contexts have exactly one). */
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-/** Chromium with a fresh --user-data-dir, removed again on close. */
-export async function launchChromium(
-  options: Parameters<typeof chromium.launchPersistentContext>[1] = {},
-): Promise<LaunchedChromium> {
-  ensureChromium();
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'dvs-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    ...options,
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A plain browser (new contexts on demand) with the same flags; used where one test needs several contexts. */
+/**
+ * Chromium with the project's flags. Each browser.newContext() starts empty (an incognito context: no cookies,
+ * storage or cache shared with another), so one launch serves every fresh browser a file needs; Playwright
+ * removes the browser's temporary user-data-dir on close.
+ */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   ensureChromium();
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, ...options });

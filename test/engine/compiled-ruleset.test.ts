@@ -1,6 +1,6 @@
 // The run-time ruleset: built and checked once, then loaded from its artifact; an artifact that does not
 // match its rules is never used.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -20,13 +20,20 @@ const golden = JSON.parse(
 const BUILDS_MS = 120_000;
 let reference: Ruleset | undefined;
 const rulesFromFiles = (): Ruleset => (reference ??= loadRuleset());
+let firstBuild: { dir: string; loaded: Ruleset } | undefined;
+/** A fresh cache dir in which loadRunRuleset built the artifact, and what that first call returned. */
+function builtArtifact(): { dir: string; loaded: Ruleset } {
+  if (firstBuild) return firstBuild;
+  const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
+  return (firstBuild = { dir, loaded: loadRunRuleset(dir) });
+}
 
 it(
   'loads the same ruleset from its artifact as from the rule files, and judges alike',
   () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
     const built = rulesFromFiles();
-    expect(loadRunRuleset(dir).digest).toBe(built.digest);
+    const { dir, loaded } = builtArtifact();
+    expect(loaded.digest).toBe(built.digest);
     const files = readdirSync(dir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^ruleset-[0-9a-f]{64}\.json$/);
@@ -55,9 +62,12 @@ it(
 it(
   'refuses an artifact whose bytes do not match its checksum, and rebuilds it from the rule files',
   () => {
+    // A copy of an artifact built here, so this test damages its own file and pays for one build, the rebuild.
+    const { dir: builtDir, loaded: built } = builtArtifact();
+    const name = readdirSync(builtDir)[0]!;
     const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
-    const built = loadRunRuleset(dir);
-    const file = path.join(dir, readdirSync(dir)[0]!);
+    const file = path.join(dir, name);
+    copyFileSync(path.join(builtDir, name), file);
     const [checksum, body] = readFileSync(file, 'utf8').split(/\n(.*)/s) as [string, string];
     const artifact = JSON.parse(body) as { rules: { check: unknown }[] };
     const check = artifact.rules[0]!.check;
