@@ -5,7 +5,7 @@
 // can be told from the cost of the service's path. Tells the parent their URLs and the certificate, then serves until killed. Between
 // `begin` and `end` messages it measures its own CPU time (and, with BENCH_CPU_PROF=<dir>, records a CPU
 // profile of that case alone), so a case's cost can be read apart from the rest of the run.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import https from 'node:https';
 import { Session, type Profiler } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
@@ -13,10 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { pino } from 'pino';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/log.ts';
+import { logDestination } from '../src/lib/log-destination.ts';
 import { startService } from '../src/server/index.ts';
 import { MemoryGate } from '../test/server/memory-gate.ts';
 import { startWorld } from '../test/world/index.ts';
@@ -33,9 +33,11 @@ const config = loadConfig({
   DVS_LOG_LEVEL: 'info',
   DVS_QUICK_RATE_LIMIT: '100000',
 });
+const devNull = openSync('/dev/null', 'w');
 const gate = new MemoryGate();
 const service = await startService(config, {
-  log: createLogger(config, pino.destination({ dest: '/dev/null', sync: true })),
+  // As served: the service's own destination (buffered per event-loop turn), pointed at /dev/null.
+  log: createLogger(config, logDestination((text) => writeSync(devNull, text))),
   payments: { gate, certificates: gate, close: async () => {} },
 });
 const cert = readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8');
@@ -96,6 +98,7 @@ process.on('message', (m: CaseMessage) => {
     if (m.op === 'begin') {
       if (session) {
         await post('Profiler.enable');
+        await new Promise((r) => session!.post('Profiler.setSamplingInterval', { interval: 100 }, r));
         await post('Profiler.start');
       }
       caseStart = process.cpuUsage();
