@@ -20,7 +20,8 @@ export function scanRoutes(ops: ScanOperations): Router {
   router.post('/api/quickscan', jsonBody(), async (ctx) => {
     const outcome = await ops.quickscan(ctx.request.body, callerOf(ctx));
     ctx.set('X-Cache', outcome.cached ? 'hit' : 'miss');
-    ctx.type = 'application/json; charset=utf-8';
+    // Set as the header itself: the type is already in its full form, with nothing for Koa's lookup to add.
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
     // The answer in the coding the client reads best, made once per cache entry; Content-Length, Content-Digest
     // and the signature follow from the bytes sent (response-signing.ts).
     const coding = chooseContentCoding(ctx.get('Accept-Encoding') || undefined);
