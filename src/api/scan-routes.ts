@@ -26,7 +26,9 @@ export function scanRoutes(ops: ScanOperations): Router {
     // and the signature follow from the bytes sent (response-signing.ts).
     const coding = chooseContentCoding(ctx.get('Accept-Encoding') || undefined);
     const coded = codedBytes(jsonBytes(outcome.result), coding);
-    ctx.vary('Accept-Encoding');
+    // Vary is usually not set yet (caller identity adds Signature for a verified agent): set, not parsed and merged.
+    if (ctx.res.hasHeader('Vary')) ctx.vary('Accept-Encoding');
+    else ctx.res.setHeader('Vary', 'Accept-Encoding');
     if (coding !== 'identity') ctx.set('Content-Encoding', coding);
     ctx.body = Buffer.isBuffer(coded) ? coded : await coded;
   });
