@@ -44,10 +44,16 @@ export class PromMetrics implements ServiceMetrics, CallerMetrics {
     buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 90, 180],
     registers: [this.registry],
   });
+  /** Cache hits since the last scrape: a hit is the cheapest answer there is, and counts as a plain increment. */
+  private hitsSinceScrape = 0;
   private readonly cacheHits = new Counter({
     name: 'dvs_quickscan_cache_hits_total',
     help: 'Quick scans answered from the cache',
     registers: [this.registry],
+    collect: () => {
+      if (this.hitsSinceScrape > 0) this.cacheHits.inc(this.hitsSinceScrape);
+      this.hitsSinceScrape = 0;
+    },
   });
 
   private readonly callerSignatures = new Counter({
@@ -67,7 +73,7 @@ export class PromMetrics implements ServiceMetrics, CallerMetrics {
   }
 
   cacheHit(): void {
-    this.cacheHits.inc();
+    this.hitsSinceScrape++;
   }
 
   callerSignature(outcome: 'verified' | 'invalid'): void {
