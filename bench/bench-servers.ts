@@ -14,6 +14,8 @@ export interface BenchServers {
   bareUrl: string;
   /** The bare Koa route answering the bytes of the service's Quick Scan of good.test. */
   sameBytesUrl: string;
+  /** The bare Koa route answering the service's br Quick Scan answer: its headers and coded bytes. */
+  sameAnswerUrl: string;
   /** The certificate every server presents, to trust. */
   ca: string;
 }

@@ -2,10 +2,11 @@
 // event loop: the service (fixture internet's good site warm in its cache) and bare Koa routes on HTTPS with
 // the same certificate: one answering {"ok":true}, one answering the bytes of the service's Quick Scan of
 // good.test (fetched from the service at its first request), so the cost of the answer's size on the wire
-// can be told from the cost of the service's path. Tells the parent their URLs and the certificate, then serves until killed. Between
+// can be told from the cost of the service's path, and one answering its whole br answer (every header the
+// service sends but the date and the connection's, and the coded bytes), what sending that answer costs in Koa. Tells the parent their URLs and the certificate, then serves until killed. Between
 // `begin` and `end` messages it measures its own CPU time (and, with BENCH_CPU_PROF=<dir>, records a CPU
 // profile of that case alone), so a case's cost can be read apart from the rest of the run.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import https from 'node:https';
 import { Session, type Profiler } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
@@ -13,10 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { pino } from 'pino';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/log.ts';
+import { logDestination } from '../src/lib/log-destination.ts';
 import { startService } from '../src/server/index.ts';
 import { MemoryGate } from '../test/server/memory-gate.ts';
 import { startWorld } from '../test/world/index.ts';
@@ -33,9 +34,14 @@ const config = loadConfig({
   DVS_LOG_LEVEL: 'info',
   DVS_QUICK_RATE_LIMIT: '100000',
 });
+const devNull = openSync('/dev/null', 'w');
 const gate = new MemoryGate();
 const service = await startService(config, {
-  log: createLogger(config, pino.destination({ dest: '/dev/null', sync: true })),
+  // As served: the service's own destination (buffered per event-loop turn), pointed at /dev/null.
+  log: createLogger(
+    config,
+    logDestination((text) => writeSync(devNull, text)),
+  ),
   payments: { gate, certificates: gate, close: async () => {} },
 });
 const cert = readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8');
@@ -47,19 +53,35 @@ router.post('/bare', (ctx) => {
   ctx.body = { ok: true };
 });
 const quickUrl = `https://127.0.0.1:${service.port}/api/quickscan`;
-let quickAnswer: Promise<{ type: string; bytes: Buffer }> | null = null;
-async function fetchQuickAnswer(): Promise<{ type: string; bytes: Buffer }> {
+interface Answer {
+  headers: Record<string, string>;
+  bytes: Buffer;
+}
+/** Headers of the answer that belong to its connection or its moment, not to the answer. */
+const NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'content-length']);
+/** The service's Quick Scan of good.test, asked with `acceptEncoding` (or without the header). */
+async function fetchQuickAnswer(acceptEncoding?: string): Promise<Answer> {
   const res = await request(quickUrl, {
     method: 'POST',
     dispatcher: new Agent({ connect: { ca: cert, servername: 'localhost' } }),
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
     body: JSON.stringify({ domain: 'good.test' }),
   });
-  return { type: String(res.headers['content-type']), bytes: Buffer.from(await res.body.arrayBuffer()) };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers))
+    if (!NOT_REPLAYED.has(name) && value !== undefined) headers[name] = String(value);
+  return { headers, bytes: Buffer.from(await res.body.arrayBuffer()) };
 }
+let quickAnswer: Promise<Answer> | null = null;
 router.post('/same-bytes', async (ctx) => {
-  const { type, bytes } = await (quickAnswer ??= fetchQuickAnswer());
-  ctx.type = type;
+  const { headers, bytes } = await (quickAnswer ??= fetchQuickAnswer());
+  ctx.type = headers['content-type']!;
+  ctx.body = bytes;
+});
+let brAnswer: Promise<Answer> | null = null;
+router.post('/same-answer', async (ctx) => {
+  const { headers, bytes } = await (brAnswer ??= fetchQuickAnswer('br'));
+  ctx.set(headers);
   ctx.body = bytes;
 });
 bare.use(router.routes());
@@ -74,6 +96,7 @@ process.send!({
   domains: world.sites.flatMap((s) => [s.domain, ...s.aliases]),
   bareUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/bare`,
   sameBytesUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/same-bytes`,
+  sameAnswerUrl: `https://127.0.0.1:${(bareServer.address() as AddressInfo).port}/same-answer`,
   ca: cert,
 } satisfies BenchServers);
 /** What the parent sends around one measured case, and what it hears back at its end. */

@@ -3,7 +3,9 @@
 // this machine in the same run. The servers run in one child process with the same certificate and TLS
 // settings; one autocannon client in this process loads each case in turn with the same connections and
 // duration. A third case, a bare route sending the Quick Scan's own bytes, tells what the answer's size costs
-// on the wire (both ends pay for it: TLS, the kernel, the client reading it) apart from the service's path.
+// on the wire (both ends pay for it: TLS, the kernel, the client reading it) apart from the service's path; a
+// fourth sends the Quick Scan's whole br answer (its headers and coded bytes) from a bare route, which is what
+// any path through Koa pays for that answer, so the service's own path is read against it.
 // The Quick Scan is loaded twice: with Accept-Encoding as browsers, undici, curl --compressed and httpx send it
 // (answered in br, coded once per cache entry), and without it (answered uncoded), each on its own line.
 // Throughput swings when other work shares the machine, so the servers' own CPU time per request is printed
@@ -40,6 +42,13 @@ const CASES: Case[] = [
     what: "bare Koa route sending the cached Quick Scan's bytes (same size and content type), nothing else",
     url: (r) => r.sameBytesUrl,
     body: '{}',
+  },
+  {
+    name: 'same-answer',
+    what: "bare Koa route sending the cached Quick Scan's br answer as the service sends it (its headers, signature included, and coded bytes), nothing else",
+    url: (r) => r.sameAnswerUrl,
+    body: '{}',
+    coding: 'br',
   },
   {
     name: 'quick',
@@ -119,7 +128,7 @@ export default async function bench(): Promise<void> {
   try {
     // The first request scans and fills the cache; everything measured after it is a cache hit. A short load of
     // each case first lets the JIT settle, so neither case pays for compiling the code both share.
-    const warm = await load(ready.quickUrl, ready.ca, CASES[2]!.body, 1);
+    const warm = await load(ready.quickUrl, ready.ca, CASES.find((c) => c.name === 'quick')!.body, 1);
     if (warm.non2xx > 0) throw new Error(`the quick scan warm-up got ${warm.non2xx} non-2xx answers`);
     for (const c of CASES) await checkCoding(c, ready);
     for (const c of CASES) await load(c.url(ready), ready.ca, c.body, 2000, c.headers);
@@ -149,6 +158,14 @@ export default async function bench(): Promise<void> {
       `the same bytes from a bare route at ${pct(rate('same-bytes') / rate('bare'))} of the bare route's rate`,
     );
     console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('same-bytes'))})`);
+    console.log(
+      `the same br answer from a bare route (what sending it costs in Koa, with no path before it) at ${pct(rate('same-answer') / rate('bare'))} of the bare route's rate`,
+    );
+    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('same-answer'))})`);
+    console.log(
+      `cached Quick Scan (br) at ${pct(rate('quick') / rate('same-answer'))} of the same answer's rate: the service's path`,
+    );
+    console.log(`  (by server CPU per request: ${pct(cpu('same-answer') / cpu('quick'))})`);
     console.log(
       `cached Quick Scan without Accept-Encoding at ${pct(rate('quick-identity') / rate('bare'))} of the bare route's rate`,
     );

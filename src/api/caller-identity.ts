@@ -3,7 +3,7 @@
 // site does not verify here). A verified caller is marked for the rate limit and the request log, and told so
 // in X-Verified-Agent (its key directory's origin); any other outcome is served exactly as an unsigned request,
 // with the reason logged at most once a minute.
-import type { Middleware } from 'koa';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { Logger } from '../lib/log.ts';
 import type { CallerIdentities } from '../service/caller-identity.ts';
 import type { RequestState } from './request-log.ts';
@@ -17,12 +17,7 @@ export function callerIdentity(
   log: Logger,
 ): Middleware<RequestState> {
   const warn = throttledWarning(log, 'caller signature not verified; served as unsigned');
-  return async function identifyCaller(ctx, next) {
-    // An unsigned request pays nothing.
-    if (ctx.get('signature-input') === '') {
-      await next();
-      return;
-    }
+  async function identifySigned(ctx: ParameterizedContext<RequestState>, next: Next): Promise<void> {
     const verdict = await identities
       .identify({ method: ctx.method, url: baseUrl + ctx.url, headers: ctx.headers })
       .catch((err: unknown) => ({ status: 'invalid' as const, agent: null, reason: (err as Error).message }));
@@ -35,5 +30,10 @@ export function callerIdentity(
       warn({ req_id: ctx.state.requestId, agent: verdict.agent, reason: verdict.reason });
     }
     await next();
+  }
+
+  // An unsigned request pays nothing: its promise is next's own, with no async frame of this middleware's.
+  return function identifyCaller(ctx, next): Promise<unknown> {
+    return (ctx.req.headers['signature-input'] ?? '') === '' ? (next() as Promise<unknown>) : identifySigned(ctx, next);
   };
 }

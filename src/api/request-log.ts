@@ -17,10 +17,11 @@ export function requestLog(log: AppLogger): Middleware<RequestState> {
   const lines = log.child({}, { redact: [] });
   const enabled = lines.isLevelEnabled('info');
   return async function logRequest(ctx, next) {
-    const given = ctx.get('x-request-id');
-    const requestId = SANE_ID.test(given) ? given : randomUUID();
+    // Read and set on the raw request and response, past Koa's delegating accessors (a hot path).
+    const given = ctx.req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    ctx.res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
       await next();

@@ -92,10 +92,11 @@ export function signResponses(keys: SigningKeySource): Middleware {
       ctx.status = status;
     }
     const status = ctx.status;
-    ctx.set('Content-Digest', contentDigest(bytes));
+    const digest = contentDigest(bytes);
+    ctx.set('Content-Digest', digest);
     if (ctx.response.get('Signature')) return;
     const headers: Record<string, string> = {
-      'content-digest': ctx.response.get('Content-Digest'),
+      'content-digest': digest,
       'content-type': ctx.response.get('Content-Type'),
     };
     // A coded answer's digest is over the coded bytes; the coding is signed too, so how to read them is vouched for.

@@ -20,12 +20,15 @@ export function scanRoutes(ops: ScanOperations): Router {
   router.post('/api/quickscan', jsonBody(), async (ctx) => {
     const outcome = await ops.quickscan(ctx.request.body, callerOf(ctx));
     ctx.set('X-Cache', outcome.cached ? 'hit' : 'miss');
-    ctx.type = 'application/json; charset=utf-8';
+    // Set as the header itself: the type is already in its full form, with nothing for Koa's lookup to add.
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
     // The answer in the coding the client reads best, made once per cache entry; Content-Length, Content-Digest
     // and the signature follow from the bytes sent (response-signing.ts).
     const coding = chooseContentCoding(ctx.get('Accept-Encoding') || undefined);
     const coded = codedBytes(jsonBytes(outcome.result), coding);
-    ctx.vary('Accept-Encoding');
+    // Vary is usually not set yet (caller identity adds Signature for a verified agent): set, not parsed and merged.
+    if (ctx.res.hasHeader('Vary')) ctx.vary('Accept-Encoding');
+    else ctx.res.setHeader('Vary', 'Accept-Encoding');
     if (coding !== 'identity') ctx.set('Content-Encoding', coding);
     ctx.body = Buffer.isBuffer(coded) ? coded : await coded;
   });

@@ -4,19 +4,23 @@ import type { Middleware } from 'koa';
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+/** Set on the raw response, one by one: Koa's ctx.set(object) goes through two more calls per header. */
+const HEADERS: readonly (readonly [string, string])[] = Object.entries({
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+  'Content-Security-Policy': API_CSP,
+  'Cache-Control': 'no-store',
+});
+
 export function securityHeaders(): Middleware {
-  return async function headers(ctx, next) {
-    ctx.set({
-      'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'X-Frame-Options': 'DENY',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-      'Content-Security-Policy': API_CSP,
-      'Cache-Control': 'no-store',
-    });
-    await next();
+  // Returns next's promise rather than awaiting it: one async frame fewer on every request.
+  return function headers(ctx, next) {
+    for (const [name, value] of HEADERS) ctx.res.setHeader(name, value);
+    return next();
   };
 }

@@ -1,6 +1,7 @@
 // Structured logs (pino). Secrets never reach a log line: payment tokens and authorisation headers are redacted.
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import type { Config } from './config.ts';
+import { stderrDestination } from './log-destination.ts';
 
 /** What a module needs of a logger; the service's pino logger is one, and tests pass small fakes. */
 export interface Logger {
@@ -13,7 +14,7 @@ export type AppLogger = PinoLogger;
 
 export function createLogger(
   config: Pick<Config, 'logLevel'>,
-  destination: DestinationStream = process.stderr,
+  destination: DestinationStream = stderrDestination(),
 ): AppLogger {
   return pino(
     {

@@ -62,10 +62,11 @@ export class QuickScans {
     onProgress?: ProgressListener,
   ): Promise<QuickScanOutcome> {
     const { metrics } = this.deps;
-    const hit = await this.cached(domain);
+    // Read here rather than through cached(): one async frame fewer on a cache hit, the path that must be cheap.
+    const hit = await this.deps.cache.get(this.key(domain));
     if (hit) {
       metrics.cacheHit();
-      return hit;
+      return { ...hit, cached: true };
     }
     const decision = await this.take(client);
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfter);
