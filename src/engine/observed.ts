@@ -90,7 +90,12 @@ function cut(v: unknown, depth: number): unknown {
   let kept = 0;
   for (let i = 0; i < keys.length; i++) {
     if (kept === MAX_ITEMS || budget <= 0) break;
-    out[keys[i]!] = cut((v as Record<string, unknown>)[keys[i]!], depth + 1);
+    const key = keys[i]!;
+    const value = cut((v as Record<string, unknown>)[key], depth + 1);
+    // A document a probe parsed may hold an own `__proto__` member: assigned, it would set the copy's prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
     kept += 1;
   }
   if (kept < keys.length) out['…'] = `${keys.length - kept} more keys`;

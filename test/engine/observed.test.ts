@@ -96,6 +96,15 @@ describe('observed', () => {
     );
   });
 
+  it("keeps a parsed document's own __proto__ member as a member when it cuts the value", () => {
+    // Keys out of order, so the value is copied rather than returned as it is.
+    const value = JSON.parse('{"__proto__":{"polluted":true},"":[]}') as Record<string, unknown>;
+    const shown = bounded(value) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(shown)).toBe(Object.prototype);
+    expect(Object.hasOwn(shown, '__proto__')).toBe(true);
+    expect(canonicalJson(shown)).toBe('{"":[],"__proto__":{"polluted":true}}');
+  });
+
   it('gives the same report bytes whatever the key order, and shares values between rules', () => {
     const d = doc({
       versions: { tls1_2: true, tls1_3: false },
