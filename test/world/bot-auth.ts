@@ -2,13 +2,13 @@
 // world has no such service running, so it trusts the agent keys the test hands to startWorld, wherever the
 // header says the directory is, and checks the rest as this service checks its own callers.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { calculateJwkThumbprint } from 'jose';
 import type { DirectoryKey } from '../../src/signing/agent-directory.ts';
 import { verifyCallerSignature } from '../../src/signing/caller-signature.ts';
+import type { SiteRequest } from './site-server.ts';
 
 /** Whether a request, as received at `url`, carries a valid Web Bot Auth signature from a trusted key. */
-export type BotAuthVerifier = (req: IncomingMessage, url: string) => Promise<boolean>;
+export type BotAuthVerifier = (req: SiteRequest, url: string) => Promise<boolean>;
 
 /** A public agent key as a JWK; only Ed25519 (OKP) keys sign Web Bot Auth requests. */
 export interface AgentJwk {

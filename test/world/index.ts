@@ -2,7 +2,6 @@
 // its own loopback address, and hands back the DVS_* settings that point the service at them.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import type http from 'node:http';
-import type https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { TestCa, type ServerCredentials } from './ca.ts';
 import { startDnsServer, zoneResponder, silentResponder, type DnsServer } from './dns-server.ts';
 import { loadSites, type Site } from './site-config.ts';
-import { createHttpServer, createHttpsServer, siteHandler, type SiteServerContext } from './site-server.ts';
+import {
+  createHttpServer,
+  createHttpsServer,
+  siteHandler,
+  type SiteHttpsServer,
+  type SiteServerContext,
+} from './site-server.ts';
 import { createHostFront, SniFront } from './shared-address.ts';
 import { botAuthVerifier, type AgentJwk } from './bot-auth.ts';
 import { Zones } from './zones.ts';
@@ -161,7 +166,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const verifyBotAuth = botAuthVerifier(opts.trustedAgentKeys ?? []);
   const httpsGroup: { server: Server; address: string }[] = [];
   const httpGroup: { server: Server; address: string }[] = [];
-  const httpsOnV6 = new Map<string, https.Server>();
+  const httpsOnV6 = new Map<string, SiteHttpsServer>();
   const httpOnV6 = new Map<string, http.RequestListener>();
   for (const site of sites) {
     const ctx: SiteServerContext = { site, ports, verifyBotAuth, signal: stopping.signal, rttMs: opts.rttMs ?? 0 };

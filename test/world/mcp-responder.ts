@@ -3,6 +3,7 @@
 // server behind a load balancer is: every POST gets its own server and transport, and no session id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServerSpec } from './site-config.ts';
+import type { SiteRequest, SiteResponse } from './site-server.ts';
 
 /** The SDK is loaded on the first MCP request, so worlds without MCP sites start without it. */
 const sdk = async () => {
@@ -17,8 +18,8 @@ const sdk = async () => {
 /** Answers one request at an MCP route; `headers` (the site's) go on every answer. */
 export async function answerMcp(
   spec: McpServerSpec,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: SiteRequest,
+  res: SiteResponse,
   headers: Record<string, string | string[]>,
 ): Promise<void> {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -52,5 +53,6 @@ export async function answerMcp(
     void server.close();
   });
   await server.connect(transport);
-  await transport.handleRequest(req, res);
+  // The SDK's Node adapter serves HTTP/2's compatibility objects as it does HTTP/1.1's; its types name only the latter.
+  await transport.handleRequest(req as IncomingMessage, res as ServerResponse);
 }

@@ -2,10 +2,9 @@
 // connections go to the site named by the ClientHello's SNI, with that site's own TLS settings and certificate;
 // plain HTTP requests to the site named by the Host header.
 import http from 'node:http';
-import type https from 'node:https';
 import net from 'node:net';
 import { readClientHello } from './sni.ts';
-import { KEEP_ALIVE_MS } from './site-server.ts';
+import { KEEP_ALIVE_MS, type SiteHttpsServer } from './site-server.ts';
 
 const HELLO_TIMEOUT_MS = 5000;
 const MAX_HELLO_BYTES = 16 * 1024 + 5;
@@ -14,7 +13,7 @@ const MAX_HELLO_BYTES = 16 * 1024 + 5;
 export class SniFront extends net.Server {
   private readonly pending = new Set<net.Socket>();
 
-  constructor(private readonly byHost: ReadonlyMap<string, https.Server>) {
+  constructor(private readonly byHost: ReadonlyMap<string, SiteHttpsServer>) {
     super();
     this.on('connection', (socket) => this.route(socket));
   }

@@ -2,7 +2,10 @@
 // serves the same files. Behaviour comes only from site.yaml and the files folder.
 import http from 'node:http';
 import https from 'node:https';
+import http2 from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +18,21 @@ import { answerMcp } from './mcp-responder.ts';
 import { preferredIndex } from './negotiate.ts';
 import { directorySigner, type DirectorySigner } from './sign-directory.ts';
 import { findFile } from './site-files.ts';
+
+/** A site answers HTTP/1.1 and, where its ALPN list offers h2, HTTP/2 through Node's compatibility API. */
+export type SiteRequest = IncomingMessage | Http2ServerRequest;
+export type SiteResponse = ServerResponse | Http2ServerResponse;
+export type SiteHttpsServer = (https.Server | http2.Http2SecureServer) & { closeAllConnections(): void };
+
+/** The authority the client named: the Host header in HTTP/1.1, the :authority pseudo-header in HTTP/2. */
+function hostHeader(req: SiteRequest): string | undefined {
+  return req.headers.host ?? ('authority' in req ? req.authority : undefined);
+}
+
+/** The connection a request came on: an HTTP/2 stream belongs to its session, which outlives it. */
+function connectionOf(req: SiteRequest): object {
+  return 'stream' in req ? (req.stream.session ?? req.socket) : req.socket;
+}
 
 export interface SiteServerContext {
   site: Site;
@@ -135,7 +153,7 @@ async function routeReply(site: Site, route: RouteSpec, urlPath: string): Promis
 }
 
 /** A route with variants: the representation the request's Accept prefers, always with Vary: Accept. */
-async function negotiatedReply(site: Site, route: RouteSpec, req: IncomingMessage, byDefault: Reply): Promise<Reply> {
+async function negotiatedReply(site: Site, route: RouteSpec, req: SiteRequest, byDefault: Reply): Promise<Reply> {
   const variants = Object.entries(route.variants ?? {});
   const offered = [mediaTypeOf(byDefault.headers['content-type']), ...variants.map(([type]) => type)];
   const chosen = preferredIndex(req.headers.accept, offered);
@@ -161,7 +179,7 @@ async function staticReply(site: Site, urlPath: string): Promise<Reply> {
 }
 
 /** Accept-Encoding names gzip (or *) with a non-zero quality. */
-function wantsGzip(req: IncomingMessage): boolean {
+function wantsGzip(req: SiteRequest): boolean {
   return (req.headers['accept-encoding'] ?? '').split(',').some((item) => {
     const [coding, ...params] = item.split(';').map((p) => p.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
@@ -169,14 +187,14 @@ function wantsGzip(req: IncomingMessage): boolean {
   });
 }
 
-function hostOf(req: IncomingMessage, site: Site): string {
-  const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+function hostOf(req: SiteRequest, site: Site): string {
+  const host = (hostHeader(req) ?? '').replace(/:\d+$/, '').toLowerCase();
   return [site.spec.domain, ...site.spec.aliases].includes(host) ? host : site.spec.domain;
 }
 
 async function send(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: SiteRequest,
+  res: SiteResponse,
   reply: Reply,
   baseHeaders: HeaderMap,
   compress: boolean,
@@ -206,7 +224,7 @@ function* generate(n: number): Generator<Buffer> {
   }
 }
 
-function requestPath(req: IncomingMessage): string {
+function requestPath(req: SiteRequest): string {
   const pathname = new URL(req.url ?? '/', 'http://x').pathname;
   try {
     return decodeURIComponent(pathname);
@@ -232,7 +250,7 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
   const signers = new Map<string, DirectorySigner>();
   for (const [routePath, route] of Object.entries(spec.routes))
     if (route.sign_directory) signers.set(routePath, directorySigner(route.sign_directory));
-  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const answer = async (req: SiteRequest, res: SiteResponse): Promise<void> => {
     const closed = new AbortController();
     res.on('close', () => closed.abort());
     try {
@@ -252,7 +270,7 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
       }
       if (
         spec.web_bot_auth &&
-        !(await ctx.verifyBotAuth(req, `${scheme}://${req.headers.host ?? host}${req.url ?? '/'}`))
+        !(await ctx.verifyBotAuth(req, `${scheme}://${hostHeader(req) ?? host}${req.url ?? '/'}`))
       ) {
         const reply: Reply = {
           status: 401,
@@ -267,8 +285,9 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
       if (route?.variants) reply = await negotiatedReply(site, route, req, reply);
       const sign = signers.get(urlPath);
       if (sign) {
-        const url = `${scheme}://${req.headers.host ?? authority(host, scheme, ports[scheme])}${req.url ?? '/'}`;
-        const request = { method: req.method ?? 'GET', url, headers: { host: req.headers.host ?? '' } };
+        const named = hostHeader(req);
+        const url = `${scheme}://${named ?? authority(host, scheme, ports[scheme])}${req.url ?? '/'}`;
+        const request = { method: req.method ?? 'GET', url, headers: { host: named ?? '' } };
         reply.headers = { ...reply.headers, ...(await sign(request, reply.status)) };
       }
       await send(req, res, reply, baseHeaders, spec.compress);
@@ -279,7 +298,7 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
     }
   };
   // `answer` settles every request itself, errors included, so the listener lets its promise go.
-  return (req: IncomingMessage, res: ServerResponse): void => void answer(req, res);
+  return (req: SiteRequest, res: SiteResponse): void => void answer(req, res);
 }
 
 /** Legacy protocol versions only work when OpenSSL's security level allows their signature algorithms. */
@@ -295,27 +314,45 @@ const setUp = new WeakSet<object>();
  * The simulated latency before an answer (the site's `rtt_ms`, else the world's): one round trip for the request,
  * and on a connection's first request one more for its set-up (TCP and TLS), as a real network costs.
  */
-function roundTrips(ctx: SiteServerContext, req: IncomingMessage): number {
+function roundTrips(ctx: SiteServerContext, req: SiteRequest): number {
   const rtt = ctx.site.spec.rtt_ms ?? ctx.rttMs ?? 0;
-  if (rtt === 0 || setUp.has(req.socket)) return rtt;
-  setUp.add(req.socket);
+  const connection = connectionOf(req);
+  if (rtt === 0 || setUp.has(connection)) return rtt;
+  setUp.add(connection);
   return 2 * rtt;
 }
 
-export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCredentials): https.Server {
-  const tls = ctx.site.spec.https!;
-  const server = https.createServer(
-    {
-      key: credentials.keyPem,
-      cert: credentials.certPem,
-      minVersion: tls.min_version,
-      maxVersion: tls.max_version,
-      ciphers: ciphersFor(tls),
-      ALPNProtocols: tls.alpn ?? ['http/1.1'],
-      keepAliveTimeout: KEEP_ALIVE_MS,
+/** Lets an HTTP/2 server, which has no closeAllConnections, end its connections when the world stops. */
+function withConnectionsClosable(server: http2.Http2SecureServer): SiteHttpsServer {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return Object.assign(server, {
+    closeAllConnections() {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
     },
-    siteHandler(ctx, 'https'),
-  );
+  });
+}
+
+export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCredentials): SiteHttpsServer {
+  const tls = ctx.site.spec.https!;
+  const alpn = tls.alpn ?? ['http/1.1'];
+  const options = {
+    key: credentials.keyPem,
+    cert: credentials.certPem,
+    minVersion: tls.min_version,
+    maxVersion: tls.max_version,
+    ciphers: ciphersFor(tls),
+    ALPNProtocols: alpn,
+  };
+  const handler = siteHandler(ctx, 'https');
+  // A site whose ALPN list offers h2 speaks it, as it claims to; clients without ALPN still get HTTP/1.1.
+  const server: SiteHttpsServer = alpn.includes('h2')
+    ? withConnectionsClosable(http2.createSecureServer({ ...options, allowHTTP1: true }, handler))
+    : https.createServer({ ...options, keepAliveTimeout: KEEP_ALIVE_MS }, handler);
   // TLS handshake failures are what many sites exist to produce; they are not errors of the world.
   server.on('tlsClientError', () => undefined);
   return server;
