@@ -1,10 +1,11 @@
 // The HTTP connections one scan keeps: one undici Pool per endpoint (scheme, host name, port and the pinned
 // address), so the scan's requests to a host share a few kept-alive connections instead of a handshake each.
 // Every pool connects only to its checked address (the lookup is pinned) and checks the certificate against the
-// URL's host. The scan closes them all when it ends.
-import type { LookupFunction } from 'node:net';
-import type { SecureContext } from 'node:tls';
-import type { Pool } from 'undici';
+// URL's host. HTTPS connections offer h2 in ALPN, as browsers do: where the host takes it, one connection carries
+// many requests at once. The scan closes them all when it ends.
+import type { LookupFunction, Socket } from 'node:net';
+import type { SecureContext, TLSSocket } from 'node:tls';
+import type { Client, Pool } from 'undici';
 import { lazyRequire } from '../lib/lazy-require.ts';
 import { NetError, type ResolvedAddress } from './types.ts';
 
@@ -16,12 +17,23 @@ export interface PoolLimits {
   maxHeaderBytes: number;
 }
 
-/** A kept pool and whether any of its connection set-ups has completed. */
+export interface PoolSizes {
+  /** HTTP/1.1 connections kept per endpoint, each carrying one request at a time. */
+  connectionsPerEndpoint: number;
+  /** Requests one HTTP/2 connection carries at once. */
+  streamsPerConnection: number;
+}
+
+export type HttpVersion = '1.1' | '2';
+
+/** A kept pool, whether any of its connection set-ups has completed, and what its connections speak. */
 export interface KeptPool {
   readonly pool: Pool;
   /** `scheme//address:port`: what one connection set-up reaches. */
   readonly endpoint: string;
   connected: boolean;
+  /** The protocol ALPN settled on the last connection set up (HTTP/1.1 until one is). */
+  httpVersion: HttpVersion;
 }
 
 export interface ConnectionPools {
@@ -29,6 +41,8 @@ export interface ConnectionPools {
   get(url: URL, pin: ResolvedAddress): KeptPool;
   /** A request's time limit ran out: a pool that never completed a connection set-up marks its endpoint silent. */
   timedOut(kept: KeptPool): void;
+  /** Whether `url`'s origin already has an HTTP/2 connection: its requests then share it rather than queue. */
+  multiplexed(url: URL): boolean;
   /** The failure remembered for the endpoint of `url` at `pin`, if it went silent. */
   silence(url: URL, pin: ResolvedAddress): NetError | undefined;
   /** Ends every kept connection; later requests are refused. */
@@ -53,12 +67,17 @@ function endpointOf(url: URL, pin: ResolvedAddress): string {
   return `${url.protocol}//${pin.family === 6 ? `[${pin.address}]` : pin.address}:${port}`;
 }
 
+function versionOf(socket: Socket): HttpVersion {
+  return (socket as TLSSocket).alpnProtocol === 'h2' ? '2' : '1.1';
+}
+
 export function createConnectionPools(
   limits: PoolLimits,
-  connectionsPerEndpoint: number,
+  sizes: PoolSizes,
   secureContext: SecureContext,
 ): ConnectionPools {
   const pools = new Map<string, KeptPool>();
+  const multiplexedOrigins = new Set<string>();
   // An endpoint that let a connection set-up (TCP and TLS handshake) run out its time limit is a fact learnt
   // once per scan: later requests to it fail at once with the same error. A silent host would otherwise cost a
   // full limit per request, dozens in a full scan, and push the scan past its deadline.
@@ -66,24 +85,44 @@ export function createConnectionPools(
   let closed = false;
 
   const open = (url: URL, pin: ResolvedAddress, endpoint: string): KeptPool => {
+    const { Client, Pool, buildConnector } = undici();
     // undici's header and body timers are off: the request's deadline is the one limit, on host time. Its connect
     // timer stays as a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more.
-    const pool = new (undici().Pool)(url.origin, {
-      connections: connectionsPerEndpoint,
-      connect: {
-        lookup: pinnedLookup(pin),
-        secureContext,
-        timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
-      },
+    const connect = buildConnector({
+      lookup: pinnedLookup(pin),
+      secureContext,
+      timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
+      allowH2: true,
+    });
+    // A client carries one request at a time until its connection turns out to speak HTTP/2 (undici gives an h2
+    // connection the client's pipelining as its stream limit); then it takes the scan's stream allowance.
+    const clientOf = (origin: URL | string, options: Client.Options): Client => {
+      const client: Client = new Client(origin, {
+        ...options,
+        connect: (params, callback) =>
+          connect(params, (err, socket) => {
+            if (socket) kept.httpVersion = versionOf(socket);
+            callback(err as null, socket as Socket);
+            if (kept.httpVersion !== '2') return;
+            multiplexedOrigins.add(url.origin);
+            client.pipelining = sizes.streamsPerConnection;
+          }),
+      });
+      return client;
+    };
+    const pool = new Pool(url.origin, {
+      connections: sizes.connectionsPerEndpoint,
+      factory: clientOf,
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: 0,
       bodyTimeout: 0,
       pipelining: 1,
+      allowH2: true,
       // undici keeps a connection for the server's Keep-Alive timeout less this margin, 2 s by default: servers
       // that keep idle connections 1 or 2 s (Node's own default is 5 s) would then never see one reused.
       keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
     });
-    const kept: KeptPool = { pool, endpoint, connected: false };
+    const kept: KeptPool = { pool, endpoint, connected: false, httpVersion: '1.1' };
     pool.on('connect', () => (kept.connected = true));
     return kept;
   };
@@ -113,6 +152,7 @@ export function createConnectionPools(
         other.pool.destroy().catch(() => undefined);
       }
     },
+    multiplexed: (url) => multiplexedOrigins.has(url.origin),
     silence: (url, pin) => silent.get(endpointOf(url, pin)),
     async close() {
       closed = true;

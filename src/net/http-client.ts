@@ -13,7 +13,7 @@ import type { RequestSigner } from './web-bot-auth.ts';
 import { createDeadline, type Deadline } from './deadline.ts';
 import { readCappedBody } from './body-reader.ts';
 import { toNetError } from './errors.ts';
-import { createConnectionPools, type ConnectionPools, type KeptPool } from './connection-pools.ts';
+import { createConnectionPools, type ConnectionPools, type KeptPool, type PoolSizes } from './connection-pools.ts';
 import { onAbort } from './on-abort.ts';
 import type { Asked, RequestTrace } from './request-trace.ts';
 import { locationOf } from './location.ts';
@@ -21,9 +21,11 @@ import { memoiseRequests, type Sent } from './request-memo.ts';
 
 export interface HttpClientDeps {
   resolver: Resolver;
+  /** Requests in flight at once over HTTP/1.1 connections, or to hosts not yet known to speak HTTP/2. */
   semaphore: Semaphore;
-  /** Connections kept per endpoint: the scan's concurrency (NetOptions.concurrency). */
-  connectionsPerEndpoint: number;
+  /** Requests in flight at once to hosts that speak HTTP/2, where they share connections as streams. */
+  streams: Semaphore;
+  sizes: PoolSizes;
   limits: NetLimits;
   /** Built once per Net from the trust store: building one per connection would re-parse every root. */
   secureContext: SecureContext;
@@ -207,8 +209,8 @@ async function finish(
     truncated: read.truncated,
     contentEncoding,
     wireBytes: read.wireBytes,
-    // undici is not offered h2 here and exposes no status-line version, so every exchange is HTTP/1.1.
-    httpVersion: '1.1',
+    // undici exposes no status-line version: the ALPN choice of the connection tells HTTP/2 from HTTP/1.1.
+    httpVersion: x.kept!.httpVersion,
     chain: x.chain,
     timings: { ttfbMs: Math.round(ttfbMs), totalMs: Math.round(x.deadline.elapsed()) },
     address: x.pin!.address,
@@ -266,14 +268,14 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
 
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { limits } = deps;
-  const pools = createConnectionPools(limits, deps.connectionsPerEndpoint, deps.secureContext);
+  const pools = createConnectionPools(limits, deps.sizes, deps.secureContext);
 
   async function send(startUrl: string, opts: HttpRequestOptions = {}): Promise<Sent> {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
     const url = parseTarget(startUrl, null, 'bad_url');
     const asked = deps.trace?.ask();
     // The time limit starts once a slot is free: waiting behind the scan's own requests is not the host's delay.
-    const release = await deps.semaphore.acquire(opts.signal);
+    const release = await (pools.multiplexed(url) ? deps.streams : deps.semaphore).acquire(opts.signal);
     const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
     const callerHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(opts.headers ?? {})) callerHeaders[name.toLowerCase()] = value;
