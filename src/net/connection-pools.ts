@@ -1,13 +1,15 @@
-// The HTTP connections one scan keeps: one undici Pool per endpoint (scheme, host name, port and the pinned
-// address), so the scan's requests to a host share a few kept-alive connections instead of a handshake each.
-// Every pool connects only to its checked address (the lookup is pinned) and checks the certificate against the
-// URL's host. HTTPS connections offer h2 in ALPN, as browsers do: where the host takes it, one connection carries
-// many requests at once. The scan closes them all when it ends.
+// The HTTP connections one scan keeps, per endpoint (scheme, host name, port and the pinned address), so the
+// scan's requests to a host share a few kept-alive connections instead of a handshake each. Every connection goes
+// only to its checked address (the lookup is pinned) and checks the certificate against the URL's host. The first
+// HTTPS connection to an endpoint offers h2 in ALPN, as browsers do: a host that takes it gets every request as a
+// stream of that one connection (h2-connection.ts); a host that answers http/1.1 gets an undici Pool of a few
+// kept-alive connections, the first of them that one. The scan closes them all when it ends.
 import type { LookupFunction, Socket } from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
-import type { Client, Pool } from 'undici';
+import type { Client, Pool, buildConnector } from 'undici';
 import { lazyRequire } from '../lib/lazy-require.ts';
 import { NetError, type ResolvedAddress } from './types.ts';
+import { openH2Connection, type H2Connection, type HopRequest, type HopResponse } from './h2-connection.ts';
 
 // undici is loaded by the first scan's first request, not by every process that can scan (a starting service).
 const undici = lazyRequire<typeof import('undici')>('undici');
@@ -20,26 +22,26 @@ export interface PoolLimits {
 export interface PoolSizes {
   /** HTTP/1.1 connections kept per endpoint, each carrying one request at a time. */
   connectionsPerEndpoint: number;
-  /** Requests one HTTP/2 connection carries at once. */
-  streamsPerConnection: number;
 }
 
 export type HttpVersion = '1.1' | '2';
 
-/** A kept pool, whether any of its connection set-ups has completed, and what its connections speak. */
+/** The connections kept to one endpoint. */
 export interface KeptPool {
-  readonly pool: Pool;
   /** `scheme//address:port`: what one connection set-up reaches. */
   readonly endpoint: string;
+  /** Whether any connection set-up to the endpoint has completed. */
   connected: boolean;
-  /** The protocol ALPN settled on the last connection set up (HTTP/1.1 until one is). */
+  /** What the endpoint's connections speak: HTTP/1.1 until a connection's ALPN settles on h2. */
   httpVersion: HttpVersion;
+  request(req: HopRequest): Promise<HopResponse>;
+  destroy(): Promise<void>;
 }
 
 export interface ConnectionPools {
-  /** The pool for `url`'s origin at `pin`; throws the remembered failure of a silent endpoint. */
+  /** The connections for `url`'s origin at `pin`; throws the remembered failure of a silent endpoint. */
   get(url: URL, pin: ResolvedAddress): KeptPool;
-  /** A request's time limit ran out: a pool that never completed a connection set-up marks its endpoint silent. */
+  /** A request's time limit ran out: an endpoint that never completed a connection set-up is marked silent. */
   timedOut(kept: KeptPool): void;
   /** Whether `url`'s origin already has an HTTP/2 connection: its requests then share it rather than queue. */
   multiplexed(url: URL): boolean;
@@ -67,8 +69,17 @@ function endpointOf(url: URL, pin: ResolvedAddress): string {
   return `${url.protocol}//${pin.family === 6 ? `[${pin.address}]` : pin.address}:${port}`;
 }
 
-function versionOf(socket: Socket): HttpVersion {
-  return (socket as TLSSocket).alpnProtocol === 'h2' ? '2' : '1.1';
+type Connector = ReturnType<typeof buildConnector>;
+
+/** One connection set-up to `url`'s origin. */
+function connectTo(connect: Connector, url: URL): Promise<Socket> {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  // undici's own clients pass an IPv6 literal without its brackets.
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const params = { hostname, host: url.host, protocol: url.protocol, port, localAddress: null };
+  return new Promise((resolve, reject) =>
+    connect(params as unknown as Parameters<Connector>[0], (err, socket) => (err ? reject(err) : resolve(socket!))),
+  );
 }
 
 export function createConnectionPools(
@@ -86,44 +97,92 @@ export function createConnectionPools(
 
   const open = (url: URL, pin: ResolvedAddress, endpoint: string): KeptPool => {
     const { Client, Pool, buildConnector } = undici();
-    // undici's header and body timers are off: the request's deadline is the one limit, on host time. Its connect
-    // timer stays as a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more.
-    const connect = buildConnector({
-      lookup: pinnedLookup(pin),
-      secureContext,
-      timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
-      allowH2: true,
-    });
-    // A client carries one request at a time until its connection turns out to speak HTTP/2 (undici gives an h2
-    // connection the client's pipelining as its stream limit); then it takes the scan's stream allowance.
-    const clientOf = (origin: URL | string, options: Client.Options): Client => {
-      const client: Client = new Client(origin, {
-        ...options,
-        connect: (params, callback) =>
-          connect(params, (err, socket) => {
-            if (socket) kept.httpVersion = versionOf(socket);
-            callback(err as null, socket as Socket);
-            if (kept.httpVersion !== '2') return;
-            multiplexedOrigins.add(url.origin);
-            client.pipelining = sizes.streamsPerConnection;
-          }),
+    // The connect timer is a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more: the
+    // request's deadline, on host time, is the one limit.
+    const connector = (allowH2: boolean): Connector =>
+      buildConnector({
+        lookup: pinnedLookup(pin),
+        secureContext,
+        timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
+        allowH2,
       });
-      return client;
+    const connectH1 = connector(false);
+    let pool: Pool | null = null;
+    let h2: H2Connection | null = null;
+    let discovery: Promise<void> | null = null;
+    /** The connection that told HTTP/1.1 from HTTP/2, waiting to be the pool's first. */
+    let spare: Socket | null = null;
+    let destroyed = false;
+
+    const poolOf = (): Pool => {
+      if (pool) return pool;
+      const clientOf = (origin: URL | string, options: Client.Options): Client =>
+        new Client(origin, {
+          ...options,
+          connect: (params, callback) => {
+            const socket = spare;
+            spare = null;
+            // Handed over on a later tick, as a new connection would be: undici does not expect it at once.
+            if (socket && !socket.destroyed) return void process.nextTick(callback, null, socket);
+            connectH1(params, callback);
+          },
+        });
+      // undici's header and body timers are off: the request's deadline is the one limit.
+      pool = new Pool(url.origin, {
+        connections: sizes.connectionsPerEndpoint,
+        factory: clientOf,
+        maxHeaderSize: limits.maxHeaderBytes,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        pipelining: 1,
+        // undici keeps a connection for the server's Keep-Alive timeout less this margin, 2 s by default: servers
+        // that keep idle connections 1 or 2 s (Node's own default is 5 s) would then never see one reused.
+        keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
+      });
+      pool.on('connect', () => (kept.connected = true));
+      return pool;
     };
-    const pool = new Pool(url.origin, {
-      connections: sizes.connectionsPerEndpoint,
-      factory: clientOf,
-      maxHeaderSize: limits.maxHeaderBytes,
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      pipelining: 1,
-      allowH2: true,
-      // undici keeps a connection for the server's Keep-Alive timeout less this margin, 2 s by default: servers
-      // that keep idle connections 1 or 2 s (Node's own default is 5 s) would then never see one reused.
-      keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
-    });
-    const kept: KeptPool = { pool, endpoint, connected: false, httpVersion: '1.1' };
-    pool.on('connect', () => (kept.connected = true));
+
+    const discover = async (): Promise<void> => {
+      const socket = await connectTo(connector(true), url);
+      kept.connected = true;
+      if (destroyed) return void socket.destroy();
+      if ((socket as TLSSocket).alpnProtocol !== 'h2') {
+        spare = socket;
+        poolOf();
+        return;
+      }
+      kept.httpVersion = '2';
+      multiplexedOrigins.add(url.origin);
+      const connection = openH2Connection(url, socket, {
+        maxHeaderBytes: limits.maxHeaderBytes,
+        onGone: () => {
+          if (h2 === connection) h2 = null;
+        },
+      });
+      h2 = connection;
+    };
+
+    const kept: KeptPool = {
+      endpoint,
+      connected: false,
+      httpVersion: '1.1',
+      async request(req) {
+        if (url.protocol === 'http:') return poolOf().request(req);
+        // Requests that arrive while the first connection is being set up wait for it to say which protocol.
+        while (!pool && !h2) {
+          discovery ??= discover().finally(() => (discovery = null));
+          await discovery;
+        }
+        return h2 ? h2.request(req) : pool!.request(req);
+      },
+      async destroy() {
+        destroyed = true;
+        h2?.destroy();
+        spare?.destroy();
+        await pool?.destroy().catch(() => undefined);
+      },
+    };
     return kept;
   };
 
@@ -149,7 +208,7 @@ export function createConnectionPools(
       for (const [key, other] of pools) {
         if (other.endpoint !== kept.endpoint || other.connected) continue;
         pools.delete(key);
-        other.pool.destroy().catch(() => undefined);
+        void other.destroy();
       }
     },
     multiplexed: (url) => multiplexedOrigins.has(url.origin),
@@ -158,7 +217,7 @@ export function createConnectionPools(
       closed = true;
       const all = [...pools.values()];
       pools.clear();
-      await Promise.all(all.map((k) => k.pool.destroy().catch(() => undefined)));
+      await Promise.all(all.map((k) => k.destroy()));
     },
   };
 }

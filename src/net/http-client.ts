@@ -3,7 +3,7 @@
 // against the URL's host. Redirects are followed here, by hand, so every hop passes the same checks.
 import { setImmediate } from 'node:timers/promises';
 import type { SecureContext } from 'node:tls';
-import type { Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
 import type { NetLimits } from '../lib/config.ts';
 import { NetError, type HttpExchange, type HttpHop, type HttpRequestOptions, type ResolvedAddress } from './types.ts';
 import { classifyHost, rawUrlHost } from './address-policy.ts';
@@ -14,6 +14,7 @@ import { createDeadline, type Deadline } from './deadline.ts';
 import { readCappedBody } from './body-reader.ts';
 import { toNetError } from './errors.ts';
 import { createConnectionPools, type ConnectionPools, type KeptPool, type PoolSizes } from './connection-pools.ts';
+import type { HopResponse } from './h2-connection.ts';
 import { onAbort } from './on-abort.ts';
 import type { Asked, RequestTrace } from './request-trace.ts';
 import { locationOf } from './location.ts';
@@ -110,8 +111,13 @@ function nextMethod(status: number, method: Method): Method {
 }
 
 /** Drops a body nobody will read; a small one is read out so its connection stays usable. */
-function drain(body: Dispatcher.ResponseData['body']): void {
-  body.dump({ limit: REDIRECT_BODY_DRAIN_BYTES }).catch(() => undefined);
+function drain(body: Readable): void {
+  let read = 0;
+  body.on('error', () => undefined);
+  body.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > REDIRECT_BODY_DRAIN_BYTES) body.destroy();
+  });
 }
 
 /** The hop's address: the one the caller pinned (first hop only), else the first checked address of its host. */
@@ -131,10 +137,10 @@ async function hopHeaders(deps: HttpClientDeps, x: Exchange): Promise<Record<str
 }
 
 /** Sends one hop over a kept connection to its checked address. */
-async function sendHop(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange): Promise<Dispatcher.ResponseData> {
+async function sendHop(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange): Promise<HopResponse> {
   const headers = await hopHeaders(deps, x);
   x.kept = pools.get(x.url, x.pin!);
-  const pending = x.kept.pool.request({
+  const pending = x.kept.request({
     path: `${x.url.pathname}${x.url.search}`,
     method: x.method,
     headers,
@@ -149,8 +155,8 @@ async function sendHop(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange
  * connection or a set-up that never completes is much later: the deadline does not wait for it. A response
  * that arrives after all is dropped.
  */
-function underDeadline(pending: Promise<Dispatcher.ResponseData>, deadline: Deadline) {
-  return new Promise<Dispatcher.ResponseData>((resolve, reject) => {
+function underDeadline(pending: Promise<HopResponse>, deadline: Deadline) {
+  return new Promise<HopResponse>((resolve, reject) => {
     const fail = (): void => reject(deadline.failure());
     if (deadline.signal.aborted) fail();
     const unsubscribe = onAbort(deadline.signal, fail);
@@ -192,7 +198,7 @@ function followRedirect(x: Exchange, status: number, location: string, maxRedire
 /** Reads the final response's body under the cap and describes the exchange. */
 async function finish(
   x: Exchange,
-  response: Dispatcher.ResponseData,
+  response: HopResponse,
   cap: number,
   ttfbMs: number,
 ): Promise<HttpExchange> {

@@ -101,7 +101,7 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
     semaphore,
     limits,
     streams: createSemaphore(concurrency * STREAMS_PER_SLOT),
-    sizes: { connectionsPerEndpoint: concurrency, streamsPerConnection: concurrency * STREAMS_PER_SLOT },
+    sizes: { connectionsPerEndpoint: concurrency },
     secureContext,
     userAgent: config.net.userAgent,
     signer,

@@ -5,6 +5,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import http from 'node:http';
 import https from 'node:https';
+import http2 from 'node:http2';
 import { webcrypto } from 'node:crypto';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,7 +135,7 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-async function listen(server: http.Server | https.Server, host: string, port = 0): Promise<LocalServer> {
+async function listen(server: net.Server, host: string, port = 0): Promise<LocalServer> {
   const sockets = new Set<net.Socket>();
   server.on('connection', (s: net.Socket) => {
     sockets.add(s);
@@ -158,6 +159,13 @@ export const startHttpsServer = (
   tls: { cert: string; key: string },
   handler: http.RequestListener,
 ): Promise<LocalServer> => listen(https.createServer(tls, handler), host);
+
+/** An HTTPS server that offers h2 in ALPN (and HTTP/1.1 to clients that offer nothing else), as most sites do. */
+export const startHttp2Server = (
+  host: string,
+  tls: { cert: string; key: string },
+  handler: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
+): Promise<LocalServer> => listen(http2.createSecureServer({ ...tls, allowHTTP1: true }, handler), host);
 
 /** A raw TCP server for misbehaving peers (endless headers, trickling bytes). */
 export async function startRawServer(host: string, onSocket: (socket: net.Socket) => void): Promise<LocalServer> {

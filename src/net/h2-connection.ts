@@ -1,0 +1,115 @@
+// Requests over one HTTP/2 connection, with node:http2 framing the protocol. undici speaks HTTP/2 too, but it
+// reads Node's combined header object, which joins repeated fields with commas and keeps only the first line of
+// fields Node deems single-valued: two Strict-Transport-Security lines, or two Content-Types, would reach the
+// rules as one. Here every field line reaches the caller as the host sent it (the stream's raw header list).
+import http2 from 'node:http2';
+import type { Readable } from 'node:stream';
+import type { Socket } from 'node:net';
+
+export interface HopRequest {
+  /** Path and query. */
+  path: string;
+  method: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string | Uint8Array | null;
+  signal: AbortSignal;
+}
+
+export interface HopResponse {
+  statusCode: number;
+  /** Lower-case names; a field sent on several lines has one value per line. */
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+export interface H2Connection {
+  request(req: HopRequest): Promise<HopResponse>;
+  /** Ends the connection and every stream on it. */
+  destroy(): void;
+}
+
+/** Request fields that are connection-specific in HTTP/1.1 and malformed in HTTP/2 (RFC 9113 section 8.2.2). */
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+/** Flow-control windows as undici sets them: Node's 64 KiB default holds a large body to one window per round trip. */
+const STREAM_WINDOW_BYTES = 256 * 1024;
+const CONNECTION_WINDOW_BYTES = 512 * 1024;
+/** Node refuses a header block of more lines than this (128 by default); the byte limit is the real bound. */
+const MAX_HEADER_LINES = 1024;
+
+/** The raw header list `[name, value, name, value...]` as lines per field, pseudo-headers left out. */
+function fieldLines(raw: readonly string[]): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.startsWith(':')) continue;
+    const known = headers[name];
+    const value = raw[i + 1]!;
+    if (known === undefined) headers[name] = value;
+    else if (Array.isArray(known)) known.push(value);
+    else headers[name] = [known, value];
+  }
+  return headers;
+}
+
+/**
+ * Opens HTTP/2 over `socket`, a TLS connection to `origin` whose ALPN chose h2. `onGone` runs once the connection
+ * can take no new streams (the host sent GOAWAY, or it closed or failed), so the caller opens another.
+ */
+export function openH2Connection(
+  origin: URL,
+  socket: Socket,
+  opts: { maxHeaderBytes: number; onGone: () => void },
+): H2Connection {
+  const session = http2.connect(origin, {
+    createConnection: () => socket,
+    maxHeaderListPairs: MAX_HEADER_LINES,
+    settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES, maxHeaderListSize: opts.maxHeaderBytes },
+  });
+  session.once('connect', () => session.setLocalWindowSize(CONNECTION_WINDOW_BYTES));
+  // A failing connection fails its streams, which report it to their requests.
+  session.on('error', () => undefined);
+  let gone = false;
+  const leave = (): void => {
+    if (gone) return;
+    gone = true;
+    opts.onGone();
+  };
+  session.once('goaway', leave);
+  session.once('close', leave);
+  // Like undici's idle connections, an idle session does not keep the process alive; one waiting for an answer does.
+  let open = 0;
+  session.unref();
+
+  return {
+    request(req) {
+      return new Promise<HopResponse>((resolve, reject) => {
+        const fields: http2.OutgoingHttpHeaders = {
+          ':method': req.method,
+          ':path': req.path,
+          ':scheme': 'https',
+          ':authority': origin.host,
+        };
+        for (const [name, value] of Object.entries(req.headers))
+          if (!CONNECTION_SPECIFIC.has(name) && name !== 'host') fields[name] = value;
+        let stream: http2.ClientHttp2Stream;
+        try {
+          stream = session.request(fields, { endStream: req.body === null, signal: req.signal });
+        } catch (err) {
+          return reject(err as Error);
+        }
+        if (open++ === 0) session.ref();
+        stream.once('close', () => {
+          if (--open === 0) session.unref();
+        });
+        stream.once('error', reject);
+        // Node passes the raw header list as a third argument (documented from Node 22; Node 20 passes it too).
+        stream.once('response', (headers: http2.IncomingHttpStatusHeader, _flags: number, raw: string[]) => {
+          resolve({ statusCode: Number(headers[':status']), headers: fieldLines(raw), body: stream });
+        });
+        if (req.body !== null) stream.end(req.body);
+      });
+    },
+    destroy: () => session.destroy(),
+  };
+}

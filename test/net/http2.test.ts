@@ -1,0 +1,106 @@
+// HTTPS connections offer h2: a host that takes it gets the scan's requests as streams of one connection, each
+// exchange says which version carried it, and a host that speaks only HTTP/1.1 is asked as before.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Http2Session } from 'node:http2';
+import { createNet } from '../../src/net/index.ts';
+import {
+  startDnsServer,
+  startHttp2Server,
+  startHttpsServer,
+  zone,
+  a,
+  testConfig,
+  makeTestCa,
+  type DnsServer,
+  type LocalServer,
+} from './local-servers.ts';
+
+let dns: DnsServer;
+let h2: LocalServer;
+let h1: LocalServer;
+const sessions = new Set<Http2Session>();
+let inFlight = 0;
+let peak = 0;
+
+const config = () =>
+  testConfig({
+    DVS_DNS_SERVERS: dns.server,
+    DVS_ALLOW_NETWORKS: '127.0.0.2/32,127.0.0.3/32',
+    DVS_EXTRA_CA: caFile,
+  });
+let caFile: string;
+
+beforeAll(async () => {
+  dns = await startDnsServer(
+    zone({
+      'h2.test|A': [a('h2.test', '127.0.0.2')],
+      'h2.test|AAAA': [],
+      'h1.test|A': [a('h1.test', '127.0.0.3')],
+      'h1.test|AAAA': [],
+    }),
+  );
+  const ca = await makeTestCa();
+  caFile = ca.caFile;
+  const started = await startHttp2Server('127.0.0.2', await ca.issue(['h2.test']), (req, res) => {
+    if (req.stream) sessions.add(req.stream.session!);
+    if (req.url === '/fields') res.setHeader('strict-transport-security', ['max-age=1', 'max-age=2; preload']);
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      // Slow enough that parallel requests overlap.
+      setTimeout(() => {
+        inFlight--;
+        res.end(`${req.method} ${req.httpVersion} ${Buffer.concat(chunks).toString()}`);
+      }, 50);
+    });
+  });
+  h2 = started;
+  h1 = await startHttpsServer('127.0.0.3', await ca.issue(['h1.test']), (req, res) => res.end(req.httpVersion));
+});
+afterAll(async () => {
+  await Promise.all([h2?.close(), h1?.close(), dns?.close()]);
+});
+
+describe('HTTP/2', () => {
+  it('reports HTTP/2 for a host that takes h2, and sends a request body over it', async () => {
+    const net = createNet(config());
+    const exchange = await net.request(`https://h2.test:${h2.port}/`);
+    expect(exchange.httpVersion).toBe('2');
+    expect(exchange.body.toString()).toBe('GET 2.0 ');
+    const posted = await net.request(`https://h2.test:${h2.port}/form`, { method: 'POST', body: 'a=1' });
+    expect([posted.httpVersion, posted.body.toString()]).toEqual(['2', 'POST 2.0 a=1']);
+    await net.close();
+  });
+
+  it('keeps every field line as sent, where Node would join them into one', async () => {
+    const net = createNet(config());
+    const exchange = await net.request(`https://h2.test:${h2.port}/fields`);
+    expect(exchange.fieldLines['strict-transport-security']).toEqual(['max-age=1', 'max-age=2; preload']);
+    await net.close();
+  });
+
+  it('carries parallel requests as streams of one connection, more at once than the HTTP/1.1 bound', async () => {
+    sessions.clear();
+    peak = 0;
+    const net = createNet(config(), { concurrency: 2 });
+    // The first answer tells the scan that the host speaks HTTP/2; the rest then go out together.
+    await net.request(`https://h2.test:${h2.port}/first`);
+    const all = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => net.request(`https://h2.test:${h2.port}/${i}`)),
+    );
+    expect(all.every((x) => x.httpVersion === '2')).toBe(true);
+    expect(sessions.size).toBe(1);
+    expect(peak).toBeGreaterThan(2);
+    expect(peak).toBeLessThanOrEqual(8);
+    await net.close();
+  });
+
+  it('stays with HTTP/1.1 for a host that does not offer h2', async () => {
+    const net = createNet(config());
+    const exchange = await net.request(`https://h1.test:${h1.port}/`);
+    expect([exchange.httpVersion, exchange.body.toString()]).toEqual(['1.1', '1.1']);
+    await net.close();
+  });
+});
