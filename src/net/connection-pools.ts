@@ -77,9 +77,108 @@ function connectTo(connect: Connector, url: URL): Promise<Socket> {
   // undici's own clients pass an IPv6 literal without its brackets.
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const params = { hostname, host: url.host, protocol: url.protocol, port, localAddress: null };
-  return new Promise((resolve, reject) =>
-    connect(params as unknown as Parameters<Connector>[0], (err, socket) => (err ? reject(err) : resolve(socket!))),
-  );
+  return new Promise((resolve, reject) => connect(params, (err, socket) => (err ? reject(err) : resolve(socket))));
+}
+
+/** What a scan's connections to one endpoint share with the rest of the scan. */
+interface EndpointContext {
+  limits: PoolLimits;
+  sizes: PoolSizes;
+  secureContext: SecureContext;
+  /** The endpoint's origin turned out to speak HTTP/2. */
+  multiplexed(origin: string): void;
+}
+
+function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: EndpointContext): KeptPool {
+  const { limits, sizes, secureContext } = ctx;
+  const { Client, Pool, buildConnector } = undici();
+  // The connect timer is a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more: the
+  // request's deadline, on host time, is the one limit.
+  const connector = (allowH2: boolean): Connector =>
+    buildConnector({
+      lookup: pinnedLookup(pin),
+      secureContext,
+      timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
+      allowH2,
+    });
+  const connectH1 = connector(false);
+  let pool: Pool | null = null;
+  let h2: H2Connection | null = null;
+  let discovery: Promise<void> | null = null;
+  /** The connection that told HTTP/1.1 from HTTP/2, waiting to be the pool's first. */
+  let spare: Socket | null = null;
+  let destroyed = false;
+
+  const poolOf = (): Pool => {
+    if (pool) return pool;
+    const clientOf = (origin: URL | string, options: Client.Options): Client =>
+      new Client(origin, {
+        ...options,
+        connect: (params, callback) => {
+          const socket = spare;
+          spare = null;
+          // Handed over on a later tick, as a new connection would be: undici does not expect it at once.
+          if (socket && !socket.destroyed) return void process.nextTick(callback, null, socket);
+          connectH1(params, callback);
+        },
+      });
+    // undici's header and body timers are off: the request's deadline is the one limit.
+    pool = new Pool(url.origin, {
+      connections: sizes.connectionsPerEndpoint,
+      factory: clientOf,
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      pipelining: 1,
+      // undici keeps a connection for the server's Keep-Alive timeout less this margin, 2 s by default: servers
+      // that keep idle connections 1 or 2 s (Node's own default is 5 s) would then never see one reused.
+      keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
+    });
+    pool.on('connect', () => (kept.connected = true));
+    return pool;
+  };
+
+  const discover = async (): Promise<void> => {
+    const socket = await connectTo(connector(true), url);
+    kept.connected = true;
+    if (destroyed) return void socket.destroy();
+    if ((socket as TLSSocket).alpnProtocol !== 'h2') {
+      spare = socket;
+      poolOf();
+      return;
+    }
+    kept.httpVersion = '2';
+    ctx.multiplexed(url.origin);
+    const connection = openH2Connection(url, socket, {
+      maxHeaderBytes: limits.maxHeaderBytes,
+      onGone: () => {
+        if (h2 === connection) h2 = null;
+      },
+    });
+    h2 = connection;
+  };
+
+  const kept: KeptPool = {
+    endpoint,
+    connected: false,
+    httpVersion: '1.1',
+    async request(req) {
+      if (url.protocol === 'http:') return poolOf().request(req);
+      // Requests that arrive while the first connection is being set up wait for it to say which protocol.
+      while (!pool && !h2) {
+        discovery ??= discover().finally(() => (discovery = null));
+        await discovery;
+      }
+      return h2 ? h2.request(req) : pool!.request(req);
+    },
+    async destroy() {
+      destroyed = true;
+      h2?.destroy();
+      spare?.destroy();
+      await pool?.destroy().catch(() => undefined);
+    },
+  };
+  return kept;
 }
 
 export function createConnectionPools(
@@ -95,97 +194,6 @@ export function createConnectionPools(
   const silent = new Map<string, NetError>();
   let closed = false;
 
-  const open = (url: URL, pin: ResolvedAddress, endpoint: string): KeptPool => {
-    const { Client, Pool, buildConnector } = undici();
-    // The connect timer is a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more: the
-    // request's deadline, on host time, is the one limit.
-    const connector = (allowH2: boolean): Connector =>
-      buildConnector({
-        lookup: pinnedLookup(pin),
-        secureContext,
-        timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
-        allowH2,
-      });
-    const connectH1 = connector(false);
-    let pool: Pool | null = null;
-    let h2: H2Connection | null = null;
-    let discovery: Promise<void> | null = null;
-    /** The connection that told HTTP/1.1 from HTTP/2, waiting to be the pool's first. */
-    let spare: Socket | null = null;
-    let destroyed = false;
-
-    const poolOf = (): Pool => {
-      if (pool) return pool;
-      const clientOf = (origin: URL | string, options: Client.Options): Client =>
-        new Client(origin, {
-          ...options,
-          connect: (params, callback) => {
-            const socket = spare;
-            spare = null;
-            // Handed over on a later tick, as a new connection would be: undici does not expect it at once.
-            if (socket && !socket.destroyed) return void process.nextTick(callback, null, socket);
-            connectH1(params, callback);
-          },
-        });
-      // undici's header and body timers are off: the request's deadline is the one limit.
-      pool = new Pool(url.origin, {
-        connections: sizes.connectionsPerEndpoint,
-        factory: clientOf,
-        maxHeaderSize: limits.maxHeaderBytes,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-        pipelining: 1,
-        // undici keeps a connection for the server's Keep-Alive timeout less this margin, 2 s by default: servers
-        // that keep idle connections 1 or 2 s (Node's own default is 5 s) would then never see one reused.
-        keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
-      });
-      pool.on('connect', () => (kept.connected = true));
-      return pool;
-    };
-
-    const discover = async (): Promise<void> => {
-      const socket = await connectTo(connector(true), url);
-      kept.connected = true;
-      if (destroyed) return void socket.destroy();
-      if ((socket as TLSSocket).alpnProtocol !== 'h2') {
-        spare = socket;
-        poolOf();
-        return;
-      }
-      kept.httpVersion = '2';
-      multiplexedOrigins.add(url.origin);
-      const connection = openH2Connection(url, socket, {
-        maxHeaderBytes: limits.maxHeaderBytes,
-        onGone: () => {
-          if (h2 === connection) h2 = null;
-        },
-      });
-      h2 = connection;
-    };
-
-    const kept: KeptPool = {
-      endpoint,
-      connected: false,
-      httpVersion: '1.1',
-      async request(req) {
-        if (url.protocol === 'http:') return poolOf().request(req);
-        // Requests that arrive while the first connection is being set up wait for it to say which protocol.
-        while (!pool && !h2) {
-          discovery ??= discover().finally(() => (discovery = null));
-          await discovery;
-        }
-        return h2 ? h2.request(req) : pool!.request(req);
-      },
-      async destroy() {
-        destroyed = true;
-        h2?.destroy();
-        spare?.destroy();
-        await pool?.destroy().catch(() => undefined);
-      },
-    };
-    return kept;
-  };
-
   return {
     get(url, pin) {
       if (closed) throw new NetError('aborted', 'the scan is over: its connections are closed');
@@ -195,7 +203,10 @@ export function createConnectionPools(
       const key = `${url.origin} ${endpoint}`;
       let kept = pools.get(key);
       if (!kept) {
-        kept = open(url, pin, endpoint);
+        kept = openEndpoint(url, pin, endpoint, {
+          ...{ limits, sizes, secureContext },
+          multiplexed: (origin) => multiplexedOrigins.add(origin),
+        });
         pools.set(key, kept);
       }
       return kept;

@@ -92,12 +92,8 @@ export function openH2Connection(
         };
         for (const [name, value] of Object.entries(req.headers))
           if (!CONNECTION_SPECIFIC.has(name) && name !== 'host') fields[name] = value;
-        let stream: http2.ClientHttp2Stream;
-        try {
-          stream = session.request(fields, { endStream: req.body === null, signal: req.signal });
-        } catch (err) {
-          return reject(err as Error);
-        }
+        // A session that can take no more streams throws here, which rejects the promise.
+        const stream = session.request(fields, { endStream: req.body === null, signal: req.signal });
         if (open++ === 0) session.ref();
         stream.once('close', () => {
           if (--open === 0) session.unref();

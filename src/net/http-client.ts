@@ -196,12 +196,7 @@ function followRedirect(x: Exchange, status: number, location: string, maxRedire
 }
 
 /** Reads the final response's body under the cap and describes the exchange. */
-async function finish(
-  x: Exchange,
-  response: HopResponse,
-  cap: number,
-  ttfbMs: number,
-): Promise<HttpExchange> {
+async function finish(x: Exchange, response: HopResponse, cap: number, ttfbMs: number): Promise<HttpExchange> {
   const { headers, fieldLines, bytes } = flattenHeaders(response.headers);
   const contentEncoding = headers['content-encoding']?.trim().toLowerCase() || null;
   const read = await readCappedBody(response.body, cap, x.opts.decompress ? contentEncoding : null);
