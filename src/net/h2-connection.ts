@@ -5,6 +5,7 @@
 import http2 from 'node:http2';
 import type { Readable } from 'node:stream';
 import type { Socket } from 'node:net';
+import { NetError } from './types.ts';
 
 export interface HopRequest {
   /** Path and query. */
@@ -34,8 +35,18 @@ const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connecti
 /** Flow-control windows as undici sets them: Node's 64 KiB default holds a large body to one window per round trip. */
 const STREAM_WINDOW_BYTES = 256 * 1024;
 const CONNECTION_WINDOW_BYTES = 512 * 1024;
-/** Node refuses a header block of more lines than this (128 by default); the byte limit is the real bound. */
-const MAX_HEADER_LINES = 1024;
+/**
+ * Node refuses a header block of more lines than this (128 by default). It buffers a whole block before the byte
+ * limit can be checked, so the line count is what bounds that buffer.
+ */
+const MAX_HEADER_LINES = 256;
+
+/** Bytes of a raw header list as HTTP/1.1 would spell it (`name: value` and CRLF per line). */
+function headerBytes(raw: readonly string[]): number {
+  let bytes = 0;
+  for (let i = 0; i + 1 < raw.length; i += 2) bytes += raw[i]!.length + raw[i + 1]!.length + 4;
+  return bytes;
+}
 
 /** The raw header list `[name, value, name, value...]` as lines per field, pseudo-headers left out. */
 function fieldLines(raw: readonly string[]): Record<string, string | string[]> {
@@ -101,6 +112,13 @@ export function openH2Connection(
         stream.once('error', reject);
         // Node passes the raw header list as a third argument (documented from Node 22; Node 20 passes it too).
         stream.once('response', (headers: http2.IncomingHttpStatusHeader, _flags: number, raw: string[]) => {
+          // Node does not hold a host to the header list size it announced: the limit is kept here.
+          if (headerBytes(raw) > opts.maxHeaderBytes) {
+            stream.destroy();
+            return reject(
+              new NetError('headers_too_large', `response headers larger than ${opts.maxHeaderBytes} bytes`),
+            );
+          }
           resolve({ statusCode: Number(headers[':status']), headers: fieldLines(raw), body: stream });
         });
         if (req.body !== null) stream.end(req.body);

@@ -43,6 +43,7 @@ beforeAll(async () => {
   caFile = ca.caFile;
   const started = await startHttp2Server('127.0.0.2', await ca.issue(['h2.test']), (req, res) => {
     if (req.stream) sessions.add(req.stream.session!);
+    if (req.url === '/huge-fields') res.setHeader('x-filler', 'x'.repeat(40 * 1024));
     if (req.url === '/fields') res.setHeader('strict-transport-security', ['max-age=1', 'max-age=2; preload']);
     inFlight++;
     peak = Math.max(peak, inFlight);
@@ -78,6 +79,14 @@ describe('HTTP/2', () => {
     const net = createNet(config());
     const exchange = await net.request(`https://h2.test:${h2.port}/fields`);
     expect(exchange.fieldLines['strict-transport-security']).toEqual(['max-age=1', 'max-age=2; preload']);
+    await net.close();
+  });
+
+  it('refuses a header block past the limit, as over HTTP/1.1', async () => {
+    const net = createNet(config());
+    const err = await net.request(`https://h2.test:${h2.port}/huge-fields`).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'headers_too_large' });
+    expect((await net.request(`https://h2.test:${h2.port}/after`)).status).toBe(200);
     await net.close();
   });
 
