@@ -45,6 +45,12 @@ export interface ConnectionPools {
   timedOut(kept: KeptPool): void;
   /** Whether `url`'s origin already has an HTTP/2 connection: its requests then share it rather than queue. */
   multiplexed(url: URL): boolean;
+  /**
+   * A request's turn to take a slot. The first request to an HTTPS origin goes at once and sets up the connection
+   * that tells HTTP/2 from HTTP/1.1; later ones wait until it has (or has failed), so that they share an HTTP/2
+   * connection instead of queueing for connections of their own. `done` ends a first request's claim.
+   */
+  turn(url: URL): { ready: Promise<void>; done(): void };
   /** The failure remembered for the endpoint of `url` at `pin`, if it went silent. */
   silence(url: URL, pin: ResolvedAddress): NetError | undefined;
   /** Ends every kept connection; later requests are refused. */
@@ -87,11 +93,30 @@ interface EndpointContext {
   secureContext: SecureContext;
   /** The endpoint's origin turned out to speak HTTP/2. */
   multiplexed(origin: string): void;
+  /** A connection to the origin has told which protocol it speaks. */
+  discovered(origin: string): void;
+}
+
+/** A few kept-alive HTTP/1.1 connections to `url`'s origin, each set up by `connect`. */
+function http1Pool(url: URL, limits: PoolLimits, sizes: PoolSizes, connect: Connector): Pool {
+  const { Client, Pool } = undici();
+  // undici's header and body timers are off: the request's deadline is the one limit.
+  return new Pool(url.origin, {
+    connections: sizes.connectionsPerEndpoint,
+    factory: (origin: URL | string, options: Client.Options) => new Client(origin, { ...options, connect }),
+    maxHeaderSize: limits.maxHeaderBytes,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    pipelining: 1,
+    // undici keeps a connection for the server's Keep-Alive timeout less this margin, 2 s by default: servers
+    // that keep idle connections 1 or 2 s (Node's own default is 5 s) would then never see one reused.
+    keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
+  });
 }
 
 function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: EndpointContext): KeptPool {
   const { limits, sizes, secureContext } = ctx;
-  const { Client, Pool, buildConnector } = undici();
+  const { buildConnector } = undici();
   // The connect timer is a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more: the
   // request's deadline, on host time, is the one limit.
   const connector = (allowH2: boolean): Connector =>
@@ -111,28 +136,12 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
 
   const poolOf = (): Pool => {
     if (pool) return pool;
-    const clientOf = (origin: URL | string, options: Client.Options): Client =>
-      new Client(origin, {
-        ...options,
-        connect: (params, callback) => {
-          const socket = spare;
-          spare = null;
-          // Handed over on a later tick, as a new connection would be: undici does not expect it at once.
-          if (socket && !socket.destroyed) return void process.nextTick(callback, null, socket);
-          connectH1(params, callback);
-        },
-      });
-    // undici's header and body timers are off: the request's deadline is the one limit.
-    pool = new Pool(url.origin, {
-      connections: sizes.connectionsPerEndpoint,
-      factory: clientOf,
-      maxHeaderSize: limits.maxHeaderBytes,
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      pipelining: 1,
-      // undici keeps a connection for the server's Keep-Alive timeout less this margin, 2 s by default: servers
-      // that keep idle connections 1 or 2 s (Node's own default is 5 s) would then never see one reused.
-      keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
+    pool = http1Pool(url, limits, sizes, (params, callback) => {
+      const socket = spare;
+      spare = null;
+      // Handed over on a later tick, as a new connection would be: undici does not expect it at once.
+      if (socket && !socket.destroyed) return void process.nextTick(callback, null, socket);
+      connectH1(params, callback);
     });
     pool.on('connect', () => (kept.connected = true));
     return pool;
@@ -166,7 +175,10 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
       if (url.protocol === 'http:') return poolOf().request(req);
       // Requests that arrive while the first connection is being set up wait for it to say which protocol.
       while (!pool && !h2) {
-        discovery ??= discover().finally(() => (discovery = null));
+        discovery ??= discover().finally(() => {
+          discovery = null;
+          ctx.discovered(url.origin);
+        });
         await discovery;
       }
       return h2 ? h2.request(req) : pool!.request(req);
@@ -188,6 +200,14 @@ export function createConnectionPools(
 ): ConnectionPools {
   const pools = new Map<string, KeptPool>();
   const multiplexedOrigins = new Set<string>();
+  /** HTTPS origins whose protocol is known, and those whose first request is finding it out (with its release). */
+  const knownOrigins = new Set<string>();
+  const firsts = new Map<string, { ready: Promise<void>; release(): void }>();
+  const settle = (origin: string): void => {
+    firsts.get(origin)?.release();
+    firsts.delete(origin);
+  };
+  const noTurn = { ready: Promise.resolve(), done: () => undefined };
   // An endpoint that let a connection set-up (TCP and TLS handshake) run out its time limit is a fact learnt
   // once per scan: later requests to it fail at once with the same error. A silent host would otherwise cost a
   // full limit per request, dozens in a full scan, and push the scan past its deadline.
@@ -198,14 +218,18 @@ export function createConnectionPools(
     get(url, pin) {
       if (closed) throw new NetError('aborted', 'the scan is over: its connections are closed');
       const endpoint = endpointOf(url, pin);
-      const known = silent.get(endpoint);
-      if (known) throw known;
+      const silence = silent.get(endpoint);
+      if (silence) throw silence;
       const key = `${url.origin} ${endpoint}`;
       let kept = pools.get(key);
       if (!kept) {
         kept = openEndpoint(url, pin, endpoint, {
           ...{ limits, sizes, secureContext },
           multiplexed: (origin) => multiplexedOrigins.add(origin),
+          discovered(origin) {
+            knownOrigins.add(origin);
+            settle(origin);
+          },
         });
         pools.set(key, kept);
       }
@@ -223,6 +247,15 @@ export function createConnectionPools(
       }
     },
     multiplexed: (url) => multiplexedOrigins.has(url.origin),
+    turn(url) {
+      if (url.protocol !== 'https:' || knownOrigins.has(url.origin)) return noTurn;
+      const first = firsts.get(url.origin);
+      if (first) return { ready: first.ready, done: () => undefined };
+      let release = (): void => undefined;
+      const ready = new Promise<void>((resolve) => (release = resolve));
+      firsts.set(url.origin, { ready, release });
+      return { ready: Promise.resolve(), done: () => firsts.get(url.origin)?.ready === ready && settle(url.origin) };
+    },
     silence: (url, pin) => silent.get(endpointOf(url, pin)),
     async close() {
       closed = true;

@@ -267,6 +267,18 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
   }
 }
 
+/** Waits for `ready` unless the caller gives up first. */
+function readyWithin(ready: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return ready;
+  return new Promise((resolve, reject) => {
+    const unsubscribe = onAbort(signal, () => reject(new NetError('aborted', 'the caller aborted the operation')));
+    void ready.then(() => {
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { limits } = deps;
   const pools = createConnectionPools(limits, deps.sizes, deps.secureContext);
@@ -276,7 +288,15 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const url = parseTarget(startUrl, null, 'bad_url');
     const asked = deps.trace?.ask();
     // The time limit starts once a slot is free: waiting behind the scan's own requests is not the host's delay.
-    const release = await (pools.multiplexed(url) ? deps.streams : deps.semaphore).acquire(opts.signal);
+    const turn = pools.turn(url);
+    let release: () => void;
+    try {
+      await readyWithin(turn.ready, opts.signal);
+      release = await (pools.multiplexed(url) ? deps.streams : deps.semaphore).acquire(opts.signal);
+    } catch (err) {
+      turn.done();
+      throw err;
+    }
     const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
     const callerHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(opts.headers ?? {})) callerHeaders[name.toLowerCase()] = value;
@@ -295,6 +315,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       unsubscribe();
       deadline.clear();
       release();
+      turn.done();
     }
   }
 
