@@ -99,7 +99,8 @@ describe('HTTP/2', () => {
     expect(all.every((x) => x.httpVersion === '2')).toBe(true);
     expect(sessions.size).toBe(1);
     expect(peak).toBeGreaterThan(2);
-    expect(peak).toBeLessThanOrEqual(8);
+    // Four streams per slot, beside the slots themselves (the first request held one while it set up).
+    expect(peak).toBeLessThanOrEqual(2 + 8);
     await net.close();
   });
 
