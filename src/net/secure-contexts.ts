@@ -1,8 +1,9 @@
-// TLS secure contexts shared by every connection with the same trust store and options. Building one parses
-// every root certificate, tens of milliseconds of blocked event loop; one per handshake (a full scan makes
-// dozens) starves concurrent scans, whose timers then fire late and whose DNS and requests time out.
+// TLS secure contexts shared by every connection with the same trust store and options. A context is built on
+// Node's own root store, parsed once per process, and given only the store's other certificates: passing all
+// ~150 roots as `ca` had OpenSSL parse them again for every context, 45 ms of blocked event loop each (a scan's
+// TLS probe needs several), which starved concurrent scans and took a third of a `dvs scan` process.
 import { createHash } from 'node:crypto';
-import { createSecureContext, type SecureContext, type SecureContextOptions } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext, type SecureContextOptions } from 'node:tls';
 
 /** The options of a context that probes vary; everything else about a connection is set per socket. */
 export type ContextOptions = Pick<
@@ -17,19 +18,22 @@ export interface SecureContexts {
 /** Probes use a small fixed set of option combinations; the bound only guards against trust-store churn. */
 const MAX_CONTEXTS = 128;
 const cache = new Map<string, SecureContext>();
-/** The store's digest by array: the network layer keeps one array per store (trust-store.ts). */
-const digests = new WeakMap<readonly string[], string>();
+/** The store's digest and the certificates it adds to Node's roots, by array: one array per store (trust-store.ts). */
+const stores = new WeakMap<readonly string[], { digest: string; added: readonly string[] }>();
 
 export function secureContexts(ca: readonly string[]): SecureContexts {
-  let trust = digests.get(ca);
-  if (trust === undefined) {
-    trust = createHash('sha256').update(ca.join('\n')).digest('hex');
-    digests.set(ca, trust);
+  let store = stores.get(ca);
+  if (store === undefined) {
+    const roots = new Set(rootCertificates);
+    const added = ca.filter((pem) => !roots.has(pem));
+    store = { digest: createHash('sha256').update(ca.join('\n')).digest('hex'), added };
+    stores.set(ca, store);
   }
+  const { digest, added } = store;
   return {
     get(options = {}) {
       const { minVersion, maxVersion, ciphers, sigalgs, ecdhCurve } = options;
-      const key = `${trust} ${JSON.stringify([minVersion, maxVersion, ciphers, sigalgs, ecdhCurve])}`;
+      const key = `${digest} ${JSON.stringify([minVersion, maxVersion, ciphers, sigalgs, ecdhCurve])}`;
       const cached = cache.get(key);
       if (cached) {
         // Re-inserted so the map's order is least recently used first.
@@ -37,7 +41,9 @@ export function secureContexts(ca: readonly string[]): SecureContexts {
         cache.set(key, cached);
         return cached;
       }
-      const context = createSecureContext({ ca: [...ca], minVersion, maxVersion, ciphers, sigalgs, ecdhCurve });
+      const context = createSecureContext({ minVersion, maxVersion, ciphers, sigalgs, ecdhCurve });
+      // Without `ca` the context trusts Node's roots; adding a certificate gives it a copy of that store plus it.
+      for (const pem of added) (context.context as { addCACert(pem: string): void }).addCACert(pem);
       cache.set(key, context);
       if (cache.size > MAX_CONTEXTS) cache.delete(cache.keys().next().value!);
       return context;
