@@ -3,8 +3,9 @@
 // scan`). Built on first use in node_modules/.cache/dvs-cli/, so a clean `npm ci` needs no build step, and
 // rebuilt whenever one of the files it was built from changes: each start hashes exactly those files, as listed
 // by the last build. What the sources import lazily (a command, a probe, a heavy package) is a chunk of its own,
-// loaded when first imported. Packages stay external (Node loads them), except a few pure ES module packages
-// made of many small files, which Node would load one module at a time (zod alone is 96).
+// loaded when first imported. Packages stay external (Node loads them), except a few made of many modules, which
+// Node would load one at a time (zod alone is 96; undici and @peculiar/x509 with its ASN.1 packages took 120 and
+// 170 ms of a `dvs scan` each).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,8 @@ const BUNDLED = new Set([
   'structured-headers',
   'bcp-47',
   'jose',
+  '@peculiar/x509',
+  'undici',
 ]);
 
 /** Every package the sources may import, less the bundled ones (a bundled package's own imports are bundled too). */
@@ -129,6 +132,10 @@ async function build(entry) {
     format: 'esm',
     target: `node${process.versions.node.split('.')[0]}`,
     external: externals(),
+    // A bundled CommonJS package requires Node's own modules: an ES module has no `require` unless it makes one.
+    banner: {
+      js: "import { createRequire as createRequireOfChunk } from 'node:module'; const require = createRequireOfChunk(import.meta.url);",
+    },
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'silent',

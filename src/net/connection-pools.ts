@@ -7,12 +7,15 @@
 import type { LookupFunction, Socket } from 'node:net';
 import type { SecureContext, TLSSocket } from 'node:tls';
 import type { Client, Pool, buildConnector } from 'undici';
-import { lazyRequire } from '../lib/lazy-require.ts';
 import { NetError, type ResolvedAddress } from './types.ts';
 import { openH2Connection, type H2Connection, type HopRequest, type HopResponse } from './h2-connection.ts';
 
-// undici is loaded by the first scan's first request, not by every process that can scan (a starting service).
-const undici = lazyRequire<typeof import('undici')>('undici');
+// undici is loaded by the first scan's first connection, not by every process that can scan (a starting service);
+// imported rather than required, so the command line's bundle carries it as a chunk of its own.
+// Its module object is the package's exports both from Node and from the bundle (which names no other export).
+type Undici = (typeof import('undici'))['default'];
+let loading: Promise<Undici> | null = null;
+const undici = (): Promise<Undici> => (loading ??= import('undici').then((loaded) => loaded.default));
 
 export interface PoolLimits {
   requestTimeoutMs: number;
@@ -98,8 +101,8 @@ interface EndpointContext {
 }
 
 /** A few kept-alive HTTP/1.1 connections to `url`'s origin, each set up by `connect`. */
-function http1Pool(url: URL, limits: PoolLimits, sizes: PoolSizes, connect: Connector): Pool {
-  const { Client, Pool } = undici();
+async function http1Pool(url: URL, limits: PoolLimits, sizes: PoolSizes, connect: Connector): Promise<Pool> {
+  const { Client, Pool } = await undici();
   // undici's header and body timers are off: the request's deadline is the one limit.
   return new Pool(url.origin, {
     connections: sizes.connectionsPerEndpoint,
@@ -116,44 +119,43 @@ function http1Pool(url: URL, limits: PoolLimits, sizes: PoolSizes, connect: Conn
 
 function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: EndpointContext): KeptPool {
   const { limits, sizes, secureContext } = ctx;
-  const { buildConnector } = undici();
   // The connect timer is a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more: the
   // request's deadline, on host time, is the one limit.
-  const connector = (allowH2: boolean): Connector =>
-    buildConnector({
+  const connector = async (allowH2: boolean): Promise<Connector> =>
+    (await undici()).buildConnector({
       lookup: pinnedLookup(pin),
       secureContext,
       timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
       allowH2,
     });
-  const connectH1 = connector(false);
-  let pool: Pool | null = null;
+  let pool: Promise<Pool> | null = null;
   let h2: H2Connection | null = null;
   let discovery: Promise<void> | null = null;
   /** The connection that told HTTP/1.1 from HTTP/2, waiting to be the pool's first. */
   let spare: Socket | null = null;
   let destroyed = false;
 
-  const poolOf = (): Pool => {
-    if (pool) return pool;
-    pool = http1Pool(url, limits, sizes, (params, callback) => {
+  const openPool = async (): Promise<Pool> => {
+    const connectH1 = await connector(false);
+    const opened = await http1Pool(url, limits, sizes, (params, callback) => {
       const socket = spare;
       spare = null;
       // Handed over on a later tick, as a new connection would be: undici does not expect it at once.
       if (socket && !socket.destroyed) return void process.nextTick(callback, null, socket);
       connectH1(params, callback);
     });
-    pool.on('connect', () => (kept.connected = true));
-    return pool;
+    opened.on('connect', () => (kept.connected = true));
+    return opened;
   };
+  const poolOf = (): Promise<Pool> => (pool ??= openPool());
 
   const discover = async (): Promise<void> => {
-    const socket = await connectTo(connector(true), url);
+    const socket = await connectTo(await connector(true), url);
     kept.connected = true;
     if (destroyed) return void socket.destroy();
     if ((socket as TLSSocket).alpnProtocol !== 'h2') {
       spare = socket;
-      poolOf();
+      await poolOf();
       return;
     }
     kept.httpVersion = '2';
@@ -172,7 +174,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     connected: false,
     httpVersion: '1.1',
     async request(req) {
-      if (url.protocol === 'http:') return poolOf().request(req);
+      if (url.protocol === 'http:') return (await poolOf()).request(req);
       // Requests that arrive while the first connection is being set up wait for it to say which protocol.
       while (!pool && !h2) {
         discovery ??= discover().finally(() => {
@@ -181,13 +183,13 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
         });
         await discovery;
       }
-      return h2 ? h2.request(req) : pool!.request(req);
+      return h2 ? h2.request(req) : (await poolOf()).request(req);
     },
     async destroy() {
       destroyed = true;
       h2?.destroy();
       spare?.destroy();
-      await pool?.destroy().catch(() => undefined);
+      await pool?.then((opened) => opened.destroy()).catch(() => undefined);
     },
   };
   return kept;
