@@ -63,6 +63,38 @@ function fieldLines(raw: readonly string[]): Record<string, string | string[]> {
   return headers;
 }
 
+/** A stream the host refused before processing it (RFC 9113 section 8.7): safe to send again. */
+class RefusedStream extends Error {}
+
+/** Sends one request as a stream of `session`. */
+function send(session: http2.ClientHttp2Session, origin: URL, req: HopRequest, maxHeaderBytes: number) {
+  return new Promise<HopResponse>((resolve, reject) => {
+    const fields: http2.OutgoingHttpHeaders = {
+      ':method': req.method,
+      ':path': req.path,
+      ':scheme': 'https',
+      ':authority': origin.host,
+    };
+    for (const [name, value] of Object.entries(req.headers))
+      if (!CONNECTION_SPECIFIC.has(name) && name !== 'host') fields[name] = value;
+    // A session that can take no more streams throws here, which rejects the promise.
+    const stream = session.request(fields, { endStream: req.body === null, signal: req.signal });
+    stream.once('error', (err: Error) =>
+      reject(stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM ? new RefusedStream(err.message) : err),
+    );
+    // Node passes the raw header list as a third argument (documented from Node 22; Node 20 passes it too).
+    stream.once('response', (headers: http2.IncomingHttpStatusHeader, _flags: number, raw: string[]) => {
+      // Node does not hold a host to the header list size it announced: the limit is kept here.
+      if (headerBytes(raw) > maxHeaderBytes) {
+        stream.destroy();
+        return reject(new NetError('headers_too_large', `response headers larger than ${maxHeaderBytes} bytes`));
+      }
+      resolve({ statusCode: Number(headers[':status']), headers: fieldLines(raw), body: stream });
+    });
+    if (req.body !== null) stream.end(req.body);
+  });
+}
+
 /**
  * Opens HTTP/2 over `socket`, a TLS connection to `origin` whose ALPN chose h2. `onGone` runs once the connection
  * can take no new streams (the host sent GOAWAY, or it closed or failed), so the caller opens another.
@@ -78,6 +110,9 @@ export function openH2Connection(
     settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES, maxHeaderListSize: opts.maxHeaderBytes },
   });
   session.once('connect', () => session.setLocalWindowSize(CONNECTION_WINDOW_BYTES));
+  // Requests go out at once, as a browser's do, before the host's first SETTINGS say how many streams it takes at
+  // a time; those it refuses for that are sent again once it has said, and then wait their turn.
+  const settled = new Promise<void>((resolve) => session.once('remoteSettings', () => resolve()));
   // A failing connection fails its streams, which report it to their requests.
   session.on('error', () => undefined);
   let gone = false;
@@ -91,38 +126,29 @@ export function openH2Connection(
   // Like undici's idle connections, an idle session does not keep the process alive; one waiting for an answer does.
   let open = 0;
   session.unref();
+  const tracked = async (req: HopRequest): Promise<HopResponse> => {
+    if (open++ === 0) session.ref();
+    try {
+      const response = await send(session, origin, req, opts.maxHeaderBytes);
+      response.body.once('close', () => {
+        if (--open === 0) session.unref();
+      });
+      return response;
+    } catch (err) {
+      if (--open === 0) session.unref();
+      throw err;
+    }
+  };
 
   return {
-    request(req) {
-      return new Promise<HopResponse>((resolve, reject) => {
-        const fields: http2.OutgoingHttpHeaders = {
-          ':method': req.method,
-          ':path': req.path,
-          ':scheme': 'https',
-          ':authority': origin.host,
-        };
-        for (const [name, value] of Object.entries(req.headers))
-          if (!CONNECTION_SPECIFIC.has(name) && name !== 'host') fields[name] = value;
-        // A session that can take no more streams throws here, which rejects the promise.
-        const stream = session.request(fields, { endStream: req.body === null, signal: req.signal });
-        if (open++ === 0) session.ref();
-        stream.once('close', () => {
-          if (--open === 0) session.unref();
-        });
-        stream.once('error', reject);
-        // Node passes the raw header list as a third argument (documented from Node 22; Node 20 passes it too).
-        stream.once('response', (headers: http2.IncomingHttpStatusHeader, _flags: number, raw: string[]) => {
-          // Node does not hold a host to the header list size it announced: the limit is kept here.
-          if (headerBytes(raw) > opts.maxHeaderBytes) {
-            stream.destroy();
-            return reject(
-              new NetError('headers_too_large', `response headers larger than ${opts.maxHeaderBytes} bytes`),
-            );
-          }
-          resolve({ statusCode: Number(headers[':status']), headers: fieldLines(raw), body: stream });
-        });
-        if (req.body !== null) stream.end(req.body);
-      });
+    async request(req) {
+      try {
+        return await tracked(req);
+      } catch (err) {
+        if (!(err instanceof RefusedStream)) throw err;
+        await settled;
+        return tracked(req);
+      }
     },
     destroy: () => session.destroy(),
   };

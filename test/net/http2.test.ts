@@ -18,6 +18,7 @@ import {
 let dns: DnsServer;
 let h2: LocalServer;
 let h1: LocalServer;
+let few: LocalServer;
 const sessions = new Set<Http2Session>();
 let inFlight = 0;
 let peak = 0;
@@ -25,7 +26,7 @@ let peak = 0;
 const config = () =>
   testConfig({
     DVS_DNS_SERVERS: dns.server,
-    DVS_ALLOW_NETWORKS: '127.0.0.2/32,127.0.0.3/32',
+    DVS_ALLOW_NETWORKS: '127.0.0.2/32,127.0.0.3/32,127.0.0.4/32',
     DVS_EXTRA_CA: caFile,
   });
 let caFile: string;
@@ -37,6 +38,8 @@ beforeAll(async () => {
       'h2.test|AAAA': [],
       'h1.test|A': [a('h1.test', '127.0.0.3')],
       'h1.test|AAAA': [],
+      'few.test|A': [a('few.test', '127.0.0.4')],
+      'few.test|AAAA': [],
     }),
   );
   const ca = await makeTestCa();
@@ -58,10 +61,16 @@ beforeAll(async () => {
     });
   });
   h2 = started;
+  few = await startHttp2Server(
+    '127.0.0.4',
+    await ca.issue(['few.test']),
+    (_req, res) => void setTimeout(() => res.end('one of few'), 20),
+    { maxConcurrentStreams: 2 },
+  );
   h1 = await startHttpsServer('127.0.0.3', await ca.issue(['h1.test']), (req, res) => res.end(req.httpVersion));
 });
 afterAll(async () => {
-  await Promise.all([h2?.close(), h1?.close(), dns?.close()]);
+  await Promise.all([h2?.close(), h1?.close(), few?.close(), dns?.close()]);
 });
 
 describe('HTTP/2', () => {
@@ -101,6 +110,15 @@ describe('HTTP/2', () => {
     expect(peak).toBeGreaterThan(2);
     // Four streams per slot, beside the slots themselves (the first request held one while it set up).
     expect(peak).toBeLessThanOrEqual(2 + 8);
+    await net.close();
+  });
+
+  it('sends again the streams a host refused before saying how many it takes at once', async () => {
+    const net = createNet(config());
+    const all = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => net.request(`https://few.test:${few.port}/${i}`)),
+    );
+    expect(all.map((x) => x.body.toString())).toEqual(Array(8).fill('one of few'));
     await net.close();
   });
 

@@ -165,7 +165,8 @@ export const startHttp2Server = (
   host: string,
   tls: { cert: string; key: string },
   handler: (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void,
-): Promise<LocalServer> => listen(http2.createSecureServer({ ...tls, allowHTTP1: true }, handler), host);
+  settings: http2.Settings = {},
+): Promise<LocalServer> => listen(http2.createSecureServer({ ...tls, allowHTTP1: true, settings }, handler), host);
 
 /** A raw TCP server for misbehaving peers (endless headers, trickling bytes). */
 export async function startRawServer(host: string, onSocket: (socket: net.Socket) => void): Promise<LocalServer> {
