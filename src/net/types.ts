@@ -116,7 +116,8 @@ export interface HttpExchange {
   contentEncoding: string | null;
   /** Bytes received on the wire for the body (before decoding), capped. */
   wireBytes: number;
-  httpVersion: string;
+  /** The protocol of the final response: '2' when its connection's ALPN chose h2. */
+  httpVersion: '1.1' | '2';
   /** Every hop, the first request included; length - 1 redirects were followed. */
   chain: HttpHop[];
   timings: { ttfbMs: number; totalMs: number };
