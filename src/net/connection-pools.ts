@@ -154,6 +154,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     kept.connected = true;
     if (destroyed) return void socket.destroy();
     if ((socket as TLSSocket).alpnProtocol !== 'h2') {
+      kept.httpVersion = '1.1';
       spare = socket;
       await poolOf();
       return;
