@@ -94,8 +94,8 @@ interface EndpointContext {
   limits: PoolLimits;
   sizes: PoolSizes;
   secureContext: SecureContext;
-  /** The endpoint's origin turned out to speak HTTP/2. */
-  multiplexed(origin: string): void;
+  /** Whether the latest connection set up to the origin speaks HTTP/2. */
+  multiplexed(origin: string, speaksH2: boolean): void;
   /** A connection to the origin has told which protocol it speaks. */
   discovered(origin: string): void;
 }
@@ -155,12 +155,13 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     if (destroyed) return void socket.destroy();
     if ((socket as TLSSocket).alpnProtocol !== 'h2') {
       kept.httpVersion = '1.1';
+      ctx.multiplexed(url.origin, false);
       spare = socket;
       await poolOf();
       return;
     }
     kept.httpVersion = '2';
-    ctx.multiplexed(url.origin);
+    ctx.multiplexed(url.origin, true);
     const connection = openH2Connection(url, socket, {
       maxHeaderBytes: limits.maxHeaderBytes,
       onGone: () => {
@@ -228,7 +229,8 @@ export function createConnectionPools(
       if (!kept) {
         kept = openEndpoint(url, pin, endpoint, {
           ...{ limits, sizes, secureContext },
-          multiplexed: (origin) => multiplexedOrigins.add(origin),
+          multiplexed: (origin, speaksH2) =>
+            speaksH2 ? multiplexedOrigins.add(origin) : multiplexedOrigins.delete(origin),
           discovered(origin) {
             knownOrigins.add(origin);
             settle(origin);
