@@ -2,6 +2,7 @@
 // tools/call of the tools the site declares (each call answers the tool's configured text). Stateless, as a
 // server behind a load balancer is: every POST gets its own server and transport, and no session id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerResponse } from 'node:http2';
 import type { McpServerSpec } from './site-config.ts';
 import type { SiteRequest, SiteResponse } from './site-server.ts';
 
@@ -14,6 +15,22 @@ const sdk = async () => {
   ]);
   return { Server, StreamableHTTPServerTransport, types };
 };
+
+/** Header fields HTTP/2 does not have (RFC 9113 section 8.2.2). */
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive']);
+
+/**
+ * The SDK sets Connection: keep-alive on event streams; over HTTP/2 Node drops it with a process warning, which
+ * would read as a fault of the suite. The world leaves it out itself, as an HTTP/2 server does.
+ */
+function dropConnectionHeaders(res: Http2ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => Http2ServerResponse;
+  const strip = (part: unknown): unknown =>
+    part !== null && typeof part === 'object' && !Array.isArray(part)
+      ? Object.fromEntries(Object.entries(part).filter(([name]) => !CONNECTION_SPECIFIC.has(name.toLowerCase())))
+      : part;
+  res.writeHead = (status: number, ...rest: unknown[]) => writeHead(status, ...rest.map(strip));
+}
 
 /** Answers one request at an MCP route; `headers` (the site's) go on every answer. */
 export async function answerMcp(
@@ -53,6 +70,7 @@ export async function answerMcp(
     void server.close();
   });
   await server.connect(transport);
+  if ('stream' in res) dropConnectionHeaders(res);
   // The SDK's Node adapter serves HTTP/2's compatibility objects as it does HTTP/1.1's; its types name only the latter.
   await transport.handleRequest(req as IncomingMessage, res as ServerResponse);
 }
