@@ -152,7 +152,10 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
   const discover = async (): Promise<void> => {
     const socket = await connectTo(await connector(true), url);
     kept.connected = true;
-    if (destroyed) return void socket.destroy();
+    if (destroyed) {
+      socket.destroy();
+      throw new NetError('aborted', 'the connections to this endpoint were closed while one was being set up');
+    }
     if ((socket as TLSSocket).alpnProtocol !== 'h2') {
       kept.httpVersion = '1.1';
       ctx.multiplexed(url.origin, false);

@@ -210,7 +210,7 @@ async function finish(x: Exchange, response: HopResponse, cap: number, ttfbMs: n
     truncated: read.truncated,
     contentEncoding,
     wireBytes: read.wireBytes,
-    // undici exposes no status-line version: the ALPN choice of the connection tells HTTP/2 from HTTP/1.1.
+    // What the endpoint's connection settled on in ALPN.
     httpVersion: x.kept!.httpVersion,
     chain: x.chain,
     timings: { ttfbMs: Math.round(ttfbMs), totalMs: Math.round(x.deadline.elapsed()) },
@@ -287,7 +287,8 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);
     const url = parseTarget(startUrl, null, 'bad_url');
     const asked = deps.trace?.ask();
-    // The time limit starts once a slot is free: waiting behind the scan's own requests is not the host's delay.
+    // The time limit starts once a slot is free: waiting behind the scan's own requests, or for the host's first
+    // connection to say whether requests can share it, is not the host's delay.
     const turn = pools.turn(url);
     let release: () => void;
     try {
