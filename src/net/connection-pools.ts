@@ -80,13 +80,17 @@ function endpointOf(url: URL, pin: ResolvedAddress): string {
 
 type Connector = ReturnType<typeof buildConnector>;
 
-/** One connection set-up to `url`'s origin. */
-function connectTo(connect: Connector, url: URL): Promise<Socket> {
+/** One connection set-up to `url`'s origin; `started` gets the socket at once, so the set-up can be given up. */
+function connectTo(connect: Connector, url: URL, started: (socket: Socket) => void): Promise<Socket> {
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   // undici's own clients pass an IPv6 literal without its brackets.
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const params = { hostname, host: url.host, protocol: url.protocol, port, localAddress: null };
-  return new Promise((resolve, reject) => connect(params, (err, socket) => (err ? reject(err) : resolve(socket))));
+  return new Promise((resolve, reject) => {
+    // undici's connector returns the socket it is setting up, though its type does not say so.
+    const socket: unknown = connect(params, (err, connected) => (err ? reject(err) : resolve(connected)));
+    started(socket as Socket);
+  });
 }
 
 /** What a scan's connections to one endpoint share with the rest of the scan. */
@@ -133,6 +137,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
   let discovery: Promise<void> | null = null;
   /** The connection that told HTTP/1.1 from HTTP/2, waiting to be the pool's first. */
   let spare: Socket | null = null;
+  let connecting: Socket | null = null;
   let destroyed = false;
 
   const openPool = async (): Promise<Pool> => {
@@ -150,7 +155,9 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
   const poolOf = (): Promise<Pool> => (pool ??= openPool());
 
   const discover = async (): Promise<void> => {
-    const socket = await connectTo(await connector(true), url);
+    // Closing the endpoint gives up a set-up in progress, which ends the requests waiting for it.
+    const socket = await connectTo(await connector(true), url, (started) => (connecting = started));
+    connecting = null;
     kept.connected = true;
     if (destroyed) {
       socket.destroy();
@@ -192,6 +199,8 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     },
     async destroy() {
       destroyed = true;
+      // With an error: undici's connector answers only a set-up that failed, not one that was just closed.
+      connecting?.destroy(new NetError('aborted', 'the scan is over: its connections are closed'));
       h2?.destroy();
       spare?.destroy();
       await pool?.then((opened) => opened.destroy()).catch(() => undefined);

@@ -7,6 +7,7 @@ import {
   startDnsServer,
   startHttp2Server,
   startHttpsServer,
+  startRawServer,
   zone,
   a,
   testConfig,
@@ -19,6 +20,8 @@ let dns: DnsServer;
 let h2: LocalServer;
 let h1: LocalServer;
 let few: LocalServer;
+/** Takes connections and never says a word: a TLS handshake to it never completes. */
+let mute: LocalServer;
 const sessions = new Set<Http2Session>();
 let inFlight = 0;
 let peak = 0;
@@ -26,7 +29,7 @@ let peak = 0;
 const config = () =>
   testConfig({
     DVS_DNS_SERVERS: dns.server,
-    DVS_ALLOW_NETWORKS: '127.0.0.2/32,127.0.0.3/32,127.0.0.4/32',
+    DVS_ALLOW_NETWORKS: '127.0.0.2/32,127.0.0.3/32,127.0.0.4/32,127.0.0.5/32',
     DVS_EXTRA_CA: caFile,
   });
 let caFile: string;
@@ -40,12 +43,16 @@ beforeAll(async () => {
       'h1.test|AAAA': [],
       'few.test|A': [a('few.test', '127.0.0.4')],
       'few.test|AAAA': [],
+      'mute.test|A': [a('mute.test', '127.0.0.5')],
+      'mute.test|AAAA': [],
     }),
   );
   const ca = await makeTestCa();
   caFile = ca.caFile;
   const started = await startHttp2Server('127.0.0.2', await ca.issue(['h2.test']), (req, res) => {
     if (req.stream) sessions.add(req.stream.session!);
+    // The connection is wound down after this stream: a later request needs a connection of its own.
+    if (req.url === '/goaway') req.stream.session?.goaway(0, req.stream.id);
     if (req.url === '/huge-fields') res.setHeader('x-filler', 'x'.repeat(40 * 1024));
     if (req.url === '/fields') res.setHeader('strict-transport-security', ['max-age=1', 'max-age=2; preload']);
     inFlight++;
@@ -67,10 +74,11 @@ beforeAll(async () => {
     (_req, res) => void setTimeout(() => res.end('one of few'), 20),
     { maxConcurrentStreams: 2 },
   );
+  mute = await startRawServer('127.0.0.5', () => undefined);
   h1 = await startHttpsServer('127.0.0.3', await ca.issue(['h1.test']), (req, res) => res.end(req.httpVersion));
 });
 afterAll(async () => {
-  await Promise.all([h2?.close(), h1?.close(), few?.close(), dns?.close()]);
+  await Promise.all([h2?.close(), h1?.close(), few?.close(), mute?.close(), dns?.close()]);
 });
 
 describe('HTTP/2', () => {
@@ -119,6 +127,25 @@ describe('HTTP/2', () => {
       Array.from({ length: 8 }, (_, i) => net.request(`https://few.test:${few.port}/${i}`)),
     );
     expect(all.map((x) => x.body.toString())).toEqual(Array(8).fill('one of few'));
+    await net.close();
+  });
+
+  it('opens another connection once the host has wound one down (GOAWAY)', async () => {
+    sessions.clear();
+    const net = createNet(config());
+    expect((await net.request(`https://h2.test:${h2.port}/goaway`)).status).toBe(200);
+    const after = await net.request(`https://h2.test:${h2.port}/after-goaway`);
+    expect([after.status, after.httpVersion, sessions.size]).toEqual([200, '2', 2]);
+    await net.close();
+  });
+
+  it('ends requests waiting for a first connection when the scan closes its connections', async () => {
+    const net = createNet(config());
+    const asked = Promise.allSettled([1, 2].map((i) => net.request(`https://mute.test:${mute.port}/${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await net.close();
+    const settled = await Promise.race([asked, new Promise((resolve) => setTimeout(() => resolve('hung'), 2000))]);
+    expect(settled).not.toBe('hung');
     await net.close();
   });
 
