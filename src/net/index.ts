@@ -27,9 +27,10 @@ export interface NetOptions {
   /** Record every network operation's timing and what it waited for (the bench's critical path). */
   trace?: boolean;
   /**
-   * Requests and handshakes in flight at once, and connections kept per endpoint; the configured bound if unset
-   * or larger. The two are one number so that a request whose time limit has started never queues inside undici
-   * for a connection (under load that wait ended requests to a busy host with a timeout and changed the verdict).
+   * Connection set-ups and HTTP/1.1 requests in flight at once, and HTTP/1.1 connections kept per endpoint; the
+   * configured bound if unset or larger (HTTP/2 streams to one host: STREAMS_PER_SLOT times as many). The two are
+   * one number so that a request whose time limit has started never queues inside undici for a connection (under
+   * load that wait ended requests to a busy host with a timeout and changed the verdict).
    */
   concurrency?: number;
 }
