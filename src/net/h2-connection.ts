@@ -48,9 +48,12 @@ function headerBytes(raw: readonly string[]): number {
   return bytes;
 }
 
-/** The raw header list `[name, value, name, value...]` as lines per field, pseudo-headers left out. */
+/**
+ * The raw header list `[name, value, name, value...]` as lines per field, pseudo-headers left out. The record has
+ * no prototype: a host may name a field `constructor` or `__proto__`.
+ */
 function fieldLines(raw: readonly string[]): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
+  const headers = Object.create(null) as Record<string, string | string[]>;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!;
     if (name.startsWith(':')) continue;

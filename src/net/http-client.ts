@@ -89,8 +89,9 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): {
   fieldLines: Record<string, string[]>;
   bytes: number;
 } {
-  const headers: Record<string, string> = {};
-  const fieldLines: Record<string, string[]> = {};
+  // Without prototypes: a host may name a field `constructor` or `__proto__`, as any other token.
+  const headers = Object.create(null) as Record<string, string>;
+  const fieldLines = Object.create(null) as Record<string, string[]>;
   let bytes = 0;
   for (const [rawName, value] of Object.entries(raw)) {
     if (value === undefined) continue;

@@ -54,7 +54,10 @@ beforeAll(async () => {
     // The connection is wound down after this stream: a later request needs a connection of its own.
     if (req.url === '/goaway') req.stream.session?.goaway(0, req.stream.id);
     if (req.url === '/huge-fields') res.setHeader('x-filler', 'x'.repeat(40 * 1024));
-    if (req.url === '/fields') res.setHeader('strict-transport-security', ['max-age=1', 'max-age=2; preload']);
+    if (req.url === '/fields') {
+      res.setHeader('strict-transport-security', ['max-age=1', 'max-age=2; preload']);
+      res.setHeader('constructor', 'a field name like any other');
+    }
     inFlight++;
     peak = Math.max(peak, inFlight);
     const chunks: Buffer[] = [];
@@ -75,7 +78,11 @@ beforeAll(async () => {
     { maxConcurrentStreams: 2 },
   );
   mute = await startRawServer('127.0.0.5', () => undefined);
-  h1 = await startHttpsServer('127.0.0.3', await ca.issue(['h1.test']), (req, res) => res.end(req.httpVersion));
+  h1 = await startHttpsServer('127.0.0.3', await ca.issue(['h1.test']), (req, res) => {
+    res.setHeader('constructor', 'a field name like any other');
+    res.setHeader('__proto__', 'this one too');
+    res.end(req.httpVersion);
+  });
 });
 afterAll(async () => {
   await Promise.all([h2?.close(), h1?.close(), few?.close(), mute?.close(), dns?.close()]);
@@ -96,6 +103,7 @@ describe('HTTP/2', () => {
     const net = createNet(config());
     const exchange = await net.request(`https://h2.test:${h2.port}/fields`);
     expect(exchange.fieldLines['strict-transport-security']).toEqual(['max-age=1', 'max-age=2; preload']);
+    expect(exchange.fieldLines.constructor).toEqual(['a field name like any other']);
     await net.close();
   });
 
@@ -153,6 +161,10 @@ describe('HTTP/2', () => {
     const net = createNet(config());
     const exchange = await net.request(`https://h1.test:${h1.port}/`);
     expect([exchange.httpVersion, exchange.body.toString()]).toEqual(['1.1', '1.1']);
+    expect([exchange.headers.constructor, exchange.headers.__proto__]).toEqual([
+      'a field name like any other',
+      'this one too',
+    ]);
     await net.close();
   });
 });
