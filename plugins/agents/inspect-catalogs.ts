@@ -20,7 +20,8 @@ function isAbsoluteUrl(value: unknown): boolean {
 export function inspectLinkset(json: unknown): LinksetFacts {
   const contexts = asArray(asObject(json)?.linkset);
   const relations = new Set<string>();
-  const counts: Record<string, number> = {};
+  // No prototype: a relation may be named constructor or __proto__.
+  const counts = Object.create(null) as Record<string, number>;
   let withoutHref = 0;
   let withoutAnchor = 0;
   for (const item of contexts ?? []) {

@@ -38,7 +38,8 @@ function finalOf(result: ChainResult): HttpExchange | null {
 /** Header map as emitted: Set-Cookie lives in the cookies facet. */
 function headersOf(ex: HttpExchange | null): Record<string, string> {
   if (ex === null) return {};
-  const out: Record<string, string> = {};
+  // No prototype: a host may name a field __proto__.
+  const out = Object.create(null) as Record<string, string>;
   for (const name of Object.keys(ex.headers).sort()) if (name !== 'set-cookie') out[name] = ex.headers[name]!;
   return out;
 }

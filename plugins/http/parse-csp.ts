@@ -129,7 +129,8 @@ function parsePolicy(serialized: string): CspPolicy {
   const sourceErrors: string[] = [];
   const unknown: string[] = [];
   const lists = new Map<string, SourceExpression[]>();
-  const values: Record<string, string[]> = {};
+  // No prototype: a directive may be named __proto__ or constructor, as hostile headers do.
+  const values = Object.create(null) as Record<string, string[]>;
   for (const { name, value } of directives) {
     if (!DIRECTIVE_NAME.test(name))
       sourceErrors.push(`directive-name: ${JSON.stringify(name)} is not a directive name`);

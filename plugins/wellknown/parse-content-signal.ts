@@ -24,7 +24,8 @@ export interface ParsedContentSignal {
 const ENTRY = /^([A-Za-z0-9_-]+)[ \t]*=[ \t]*([A-Za-z0-9_-]+)$/;
 
 export function parseContentSignal(value: string): ParsedContentSignal {
-  const signals: Record<string, string> = {};
+  // No prototype: a key may be named __proto__ or constructor.
+  const signals = Object.create(null) as Record<string, string>;
   const problems = new Set<ContentSignalProblem>();
   const entries = value.split(',').map(trimOws);
   if (entries.every((e) => e === '')) problems.add('empty');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseSourceExpression } from '../../../plugins/http/csp-source.ts';
 import { parseCspList } from '../../../plugins/http/parse-csp.ts';
+import { canonicalJson } from '../../../src/lib/canonical-json.ts';
 
 function one(header: string) {
   const [policy] = parseCspList(header);
@@ -233,6 +234,13 @@ describe('CSP: the serialized CSP list and directive parsing', () => {
     expect(p.unknown_directives).toEqual(['scrpt-src']);
     expect(Object.hasOwn(p.directives, 'font-src')).toBe(false);
     expect(p.report_to).toEqual(['default']);
+  });
+
+  it('keeps a directive named __proto__ or constructor as a directive: the policy stays plain data', () => {
+    const p = one("__proto__ 'self'; constructor x; default-src 'self'");
+    expect(Object.keys(p.directives)).toEqual(['__proto__', 'constructor', 'default-src']);
+    expect(p.syntax_errors).toContain('directive-name: "__proto__" is not a directive name');
+    expect(() => canonicalJson(p)).not.toThrow();
   });
 
   it('collects every valid source for the rules, and never throws', () => {

@@ -6,6 +6,15 @@ import { parseTdmRep } from '../../../plugins/wellknown/parse-tdmrep.ts';
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe('parseContentSignal', () => {
+  it('keeps a key named __proto__ as a key, flagged unknown', () => {
+    const parsed = parseContentSignal('__proto__=yes, search=no');
+    expect(Object.entries(parsed.signals)).toEqual([
+      ['__proto__', 'yes'],
+      ['search', 'no'],
+    ]);
+    expect(parsed.problems).toEqual(['unknown_key']);
+  });
+
   it('reads the contentsignals.org form', () => {
     expect(parseContentSignal('search=yes, ai-train=no')).toEqual({
       signals: { search: 'yes', 'ai-train': 'no' },
