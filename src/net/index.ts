@@ -41,6 +41,12 @@ export interface NetOptions {
  * HTTP/1.1 bound keeps a scan's load on a host near a page load's.
  */
 const STREAMS_PER_SLOT = 4;
+/**
+ * Slots the probes' bare handshakes (the TLS probe's protocol and cipher checks, the reachability probe's) leave
+ * to HTTP: a Full Validation's TLS probe asks for 17 at once, and the first HTTP request of every other probe
+ * waited behind them for a whole round trip.
+ */
+const KEPT_FOR_REQUESTS = 2;
 
 /** DNS and name resolution for one scan: each name and type is asked once (dns-memo.ts). */
 function memoisedLookups(raw: DnsClient, policy: AddressPolicy): { dns: DnsClient; resolver: Resolver } {
@@ -108,7 +114,11 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
     signer,
     trace,
   });
-  const sockets = createSocketClients({ resolver, semaphore, limits, ca, httpsPort: config.net.probeHttpsPort, trace });
+  const handshakes = createSemaphore(Math.max(1, concurrency - KEPT_FOR_REQUESTS));
+  const sockets = createSocketClients({
+    ...{ resolver, semaphore, handshakes, limits, ca },
+    ...{ httpsPort: config.net.probeHttpsPort, trace },
+  });
 
   const net: Net = {
     dns: (name, type, dnsOpts) => dns.query(name, type, dnsOpts),

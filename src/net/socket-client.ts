@@ -16,6 +16,8 @@ import type { RequestTrace, TraceKind } from './request-trace.ts';
 export interface SocketClientDeps {
   resolver: Resolver;
   semaphore: Semaphore;
+  /** Bare handshakes at once: fewer than the scan's slots, so HTTP requests always find one free. */
+  handshakes: Semaphore;
   limits: NetLimits;
   ca: readonly string[];
   httpsPort: number;
@@ -42,7 +44,14 @@ async function connectPinned<S extends Socket>(
 ): Promise<S> {
   const asked = deps.trace?.ask();
   // The time limit starts once a slot is free: waiting behind the scan's own connections is not the host's delay.
-  const release = await deps.semaphore.acquire(opts.signal);
+  const releaseTurn = await deps.handshakes.acquire(opts.signal);
+  let release: () => void;
+  try {
+    release = await deps.semaphore.acquire(opts.signal);
+  } catch (err) {
+    releaseTurn();
+    throw err;
+  }
   const deadline = createDeadline(deps.limits.requestTimeoutMs, opts.signal);
   let end: ((ok: boolean) => number) | undefined;
   try {
@@ -64,6 +73,7 @@ async function connectPinned<S extends Socket>(
   } finally {
     deadline.clear();
     release();
+    releaseTurn();
   }
 }
 

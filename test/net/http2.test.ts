@@ -157,6 +157,20 @@ describe('HTTP/2', () => {
     await net.close();
   });
 
+  it('keeps slots for HTTP requests while bare handshakes wait for a silent host', async () => {
+    const net = createNet(config(), { concurrency: 3 });
+    const giveUp = new AbortController();
+    let handshakesSettled = false;
+    const handshakes = Promise.allSettled(
+      [1, 2, 3].map(() => net.tls('mute.test', { port: mute.port, signal: giveUp.signal })),
+    ).then(() => (handshakesSettled = true));
+    const answered = await net.request(`https://h1.test:${h1.port}/`);
+    expect([answered.status, handshakesSettled]).toEqual([200, false]);
+    giveUp.abort();
+    await handshakes;
+    await net.close();
+  });
+
   it('stays with HTTP/1.1 for a host that does not offer h2', async () => {
     const net = createNet(config());
     const exchange = await net.request(`https://h1.test:${h1.port}/`);
