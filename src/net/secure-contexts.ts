@@ -15,6 +15,16 @@ export interface SecureContexts {
   get(options?: ContextOptions): SecureContext;
 }
 
+/**
+ * Node's default store is its bundled roots (`rootCertificates`) unless the process was told to add certificates
+ * or to use the system's store; then contexts are given the whole trust store as before, so a scan never trusts
+ * what the operator's environment added for the service's own outgoing calls.
+ */
+const defaultStoreIsBundled = ((): boolean => {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return !process.env.NODE_EXTRA_CA_CERTS && !flags.some((f) => /^--use-(openssl|system)-ca/.test(f));
+})();
+
 /** Probes use a small fixed set of option combinations; the bound only guards against trust-store churn. */
 const MAX_CONTEXTS = 128;
 const cache = new Map<string, SecureContext>();
@@ -41,9 +51,11 @@ export function secureContexts(ca: readonly string[]): SecureContexts {
         cache.set(key, cached);
         return cached;
       }
-      const context = createSecureContext({ minVersion, maxVersion, ciphers, sigalgs, ecdhCurve });
+      const chosen = { minVersion, maxVersion, ciphers, sigalgs, ecdhCurve };
+      const context = createSecureContext(defaultStoreIsBundled ? chosen : { ...chosen, ca: [...ca] });
       // Without `ca` the context trusts Node's roots; adding a certificate gives it a copy of that store plus it.
-      for (const pem of added) (context.context as { addCACert(pem: string): void }).addCACert(pem);
+      if (defaultStoreIsBundled)
+        for (const pem of added) (context.context as { addCACert(pem: string): void }).addCACert(pem);
       cache.set(key, context);
       if (cache.size > MAX_CONTEXTS) cache.delete(cache.keys().next().value!);
       return context;
