@@ -73,19 +73,19 @@ function pinnedLookup(pin: ResolvedAddress): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
+const portOf = (url: URL): string => url.port || (url.protocol === 'https:' ? '443' : '80');
+
 function endpointOf(url: URL, pin: ResolvedAddress): string {
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return `${url.protocol}//${pin.family === 6 ? `[${pin.address}]` : pin.address}:${port}`;
+  return `${url.protocol}//${pin.family === 6 ? `[${pin.address}]` : pin.address}:${portOf(url)}`;
 }
 
 type Connector = ReturnType<typeof buildConnector>;
 
 /** One connection set-up to `url`'s origin; `started` gets the socket at once, so the set-up can be given up. */
 function connectTo(connect: Connector, url: URL, started: (socket: Socket) => void): Promise<Socket> {
-  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   // undici's own clients pass an IPv6 literal without its brackets.
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const params = { hostname, host: url.host, protocol: url.protocol, port, localAddress: null };
+  const params = { hostname, host: url.host, protocol: url.protocol, port: portOf(url), localAddress: null };
   return new Promise((resolve, reject) => {
     // undici's connector returns the socket it is setting up, though its type does not say so.
     const socket: unknown = connect(params, (err, connected) => (err ? reject(err) : resolve(connected)));
@@ -216,7 +216,10 @@ export function createConnectionPools(
 ): ConnectionPools {
   const pools = new Map<string, KeptPool>();
   const multiplexedOrigins = new Set<string>();
-  /** HTTPS origins whose protocol is known, and those whose first request is finding it out (with its release). */
+  /**
+   * HTTPS origins whose first connection set-up has ended (it told the protocol, or it failed and each request
+   * then tries its own), and those whose first request is still setting it up (with the release of the others).
+   */
   const knownOrigins = new Set<string>();
   const firsts = new Map<string, { ready: Promise<void>; release(): void }>();
   const settle = (origin: string): void => {
