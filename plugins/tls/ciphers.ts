@@ -2,7 +2,7 @@
 // through node:tls one class at a time; the ones it dropped go out in hand-built ClientHellos.
 import type { Net } from '../../src/net/types.ts';
 import { buildClientHello, SUITE_CLASSES, TLS12 } from './client-hello.ts';
-import { acceptance, attempt, firstFailure, mapLimited, type Attempt } from './handshake.ts';
+import { acceptance, attempt, firstFailure, mapLimited, UNVERIFIED, type Attempt } from './handshake.ts';
 import { rawHello, type RawResult } from './raw-exchange.ts';
 
 export interface CipherFacts {
@@ -51,7 +51,7 @@ const ORDER_TEST = [
 
 const RAW_CLASSES = ['triple_des', 'rc4', 'export', 'null_cipher', 'anonymous'] as const;
 
-const UP_TO_TLS12 = { minVersion: 'TLSv1', maxVersion: 'TLSv1.2' } as const;
+const UP_TO_TLS12 = { minVersion: 'TLSv1', maxVersion: 'TLSv1.2', ...UNVERIFIED } as const;
 
 function ephemeralBits(info: object | null): number | null {
   const size = (info as { size?: unknown } | null)?.size;
@@ -103,6 +103,7 @@ export async function collectCiphers(net: Net, domain: string, signal: AbortSign
         maxVersion: 'TLSv1.2',
         ciphers: 'ALL:@SECLEVEL=0',
         sigalgs: 'RSA+SHA1:ECDSA+SHA1',
+        ...UNVERIFIED,
         signal,
       },
       () => true,
@@ -110,7 +111,7 @@ export async function collectCiphers(net: Net, domain: string, signal: AbortSign
     attempt(
       net,
       domain,
-      { minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3', ciphers: 'TLS_AES_128_CCM_8_SHA256', signal },
+      { minVersion: 'TLSv1.3', maxVersion: 'TLSv1.3', ciphers: 'TLS_AES_128_CCM_8_SHA256', ...UNVERIFIED, signal },
       () => true,
     ),
     mapLimited(RAW_CLASSES, 2, (cls) =>

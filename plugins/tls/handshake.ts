@@ -25,6 +25,13 @@ export function errorCode(err: unknown): { refused: boolean; code: string } {
   return { refused: REFUSAL_CODES.has(netCode) && !LOCAL_CODES.has(code), code };
 }
 
+/**
+ * Options of a handshake that only asks what the server accepts (a version, a cipher, a signature algorithm): the
+ * chain is the default handshake's to judge, so these are made without a trust store, whose contexts cost nothing
+ * to build (see TlsConnectOptions.verify).
+ */
+export const UNVERIFIED = { verify: false } as const;
+
 /** One handshake; `read` runs on the live connection, which is always destroyed afterwards. */
 export async function attempt<T>(
   net: Net,

@@ -2,7 +2,7 @@
 // SSL 3.0 ClientHello because OpenSSL 3 cannot speak SSL 3.0 at all.
 import type { Net } from '../../src/net/types.ts';
 import { buildClientHello, SSL3, SUITE_CLASSES } from './client-hello.ts';
-import { acceptance, attempt, firstFailure, mapLimited } from './handshake.ts';
+import { acceptance, attempt, firstFailure, mapLimited, UNVERIFIED } from './handshake.ts';
 import { rawHello, type RawResult } from './raw-exchange.ts';
 
 export interface VersionFacts {
@@ -65,12 +65,12 @@ export async function collectVersions(
       attempt(
         net,
         domain,
-        { minVersion: v, maxVersion: v, ciphers: v === 'TLSv1.3' ? undefined : ANY_SUITE, signal },
+        { minVersion: v, maxVersion: v, ciphers: v === 'TLSv1.3' ? undefined : ANY_SUITE, ...UNVERIFIED, signal },
         () => true,
       ),
     ),
     needsControl
-      ? (modern ?? attempt(net, domain, { minVersion: 'TLSv1.2', signal }, () => true).then(accepted))
+      ? (modern ?? attempt(net, domain, { minVersion: 'TLSv1.2', ...UNVERIFIED, signal }, () => true).then(accepted))
       : false,
     wanted('ssl3') ? rawHello(net, domain, hello, signal) : null,
   ]);

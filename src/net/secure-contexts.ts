@@ -5,11 +5,17 @@
 import { createHash } from 'node:crypto';
 import { createSecureContext, rootCertificates, type SecureContext, type SecureContextOptions } from 'node:tls';
 
-/** The options of a context that probes vary; everything else about a connection is set per socket. */
+/**
+ * The options of a context that probes vary; everything else about a connection is set per socket. `verify: false`
+ * gives a context with an empty trust store: building one never parses the store, which with NODE_EXTRA_CA_CERTS
+ * in the environment costs 30 ms or more per context (the TLS probe's capability handshakes need a dozen).
+ */
 export type ContextOptions = Pick<
   SecureContextOptions,
   'minVersion' | 'maxVersion' | 'ciphers' | 'sigalgs' | 'ecdhCurve'
->;
+> & {
+  verify?: boolean;
+};
 
 export interface SecureContexts {
   get(options?: ContextOptions): SecureContext;
@@ -43,7 +49,9 @@ export function secureContexts(ca: readonly string[]): SecureContexts {
   return {
     get(options = {}) {
       const { minVersion, maxVersion, ciphers, sigalgs, ecdhCurve } = options;
-      const key = `${digest} ${JSON.stringify([minVersion, maxVersion, ciphers, sigalgs, ecdhCurve])}`;
+      const verify = options.verify !== false;
+      // An unverified context trusts nothing, whatever the store: one serves every store.
+      const key = `${verify ? digest : 'none'} ${JSON.stringify([minVersion, maxVersion, ciphers, sigalgs, ecdhCurve])}`;
       const cached = cache.get(key);
       if (cached) {
         // Re-inserted so the map's order is least recently used first.
@@ -52,9 +60,10 @@ export function secureContexts(ca: readonly string[]): SecureContexts {
         return cached;
       }
       const chosen = { minVersion, maxVersion, ciphers, sigalgs, ecdhCurve };
-      const context = createSecureContext(defaultStoreIsBundled ? chosen : { ...chosen, ca: [...ca] });
+      const trust = !verify ? { ca: [] } : defaultStoreIsBundled ? {} : { ca: [...ca] };
+      const context = createSecureContext({ ...chosen, ...trust });
       // Without `ca` the context trusts Node's roots; adding a certificate gives it a copy of that store plus it.
-      if (defaultStoreIsBundled)
+      if (verify && defaultStoreIsBundled)
         for (const pem of added) (context.context as { addCACert(pem: string): void }).addCACert(pem);
       cache.set(key, context);
       if (cache.size > MAX_CONTEXTS) cache.delete(cache.keys().next().value!);

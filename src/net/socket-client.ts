@@ -136,6 +136,8 @@ export function createSocketClients(deps: SocketClientDeps): SocketClients {
           return ready;
         });
       });
+      if (opts.verify === false)
+        return { socket, address, authorized: false, authorizationError: 'NOT_VERIFIED', ocspResponse, handshakeMs };
       const authorizationError = socket.authorizationError as unknown as string | Error | undefined | null;
       return {
         socket,

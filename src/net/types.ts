@@ -135,12 +135,21 @@ export interface TlsConnectOptions extends Pick<
   servername?: string | false;
   signal?: AbortSignal;
   address?: ResolvedAddress;
+  /**
+   * Check the server's chain and name against the trust store (the default). A handshake that only asks what the
+   * server accepts (a version, a cipher) passes false: it is made with an empty trust store, whose context costs
+   * nothing to build, and its connection says `authorized` false with the error NOT_VERIFIED.
+   */
+  verify?: boolean;
 }
 
 export interface TlsConnection {
   socket: TLSSocket;
   address: string;
-  /** Whether the chain validated against the trust store (system roots plus DVS_EXTRA_CA) and the name. */
+  /**
+   * Whether the chain validated against the trust store (system roots plus DVS_EXTRA_CA) and the name; always false
+   * for a handshake made with `verify: false`.
+   */
   authorized: boolean;
   authorizationError: string | null;
   /** The stapled OCSP response, when requestOCSP was set and the server sent one. */

@@ -94,6 +94,21 @@ describe('tls()', () => {
     expect(untrusted.authorizationError).toMatch(/UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE)/);
   });
 
+  it('makes a handshake that only asks what the server accepts without the trust store, and verifies the others', async () => {
+    const net = createNet(config());
+    const options = { port: tlsPort, minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' } as const;
+    const unverified = await net.tls('secure.test', { ...options, verify: false });
+    expect(unverified.socket.getProtocol()).toBe('TLSv1.2');
+    unverified.socket.destroy();
+    expect([unverified.authorized, unverified.authorizationError]).toEqual([false, 'NOT_VERIFIED']);
+    // Trusting nothing, not a store without the test CA: the socket itself could not verify the chain either.
+    expect(String(unverified.socket.authorizationError)).toMatch(/UNABLE_TO_(GET_ISSUER_CERT|VERIFY_LEAF_SIGNATURE)/);
+    // The same versions with verification are another context, which trusts the scan's store.
+    const verified = await net.tls('secure.test', options);
+    verified.socket.destroy();
+    expect([verified.authorized, verified.authorizationError]).toEqual([true, null]);
+  });
+
   it('sends no SNI when told, yet checks the name against the host', async () => {
     const conn = await createNet(config()).tls('secure.test', { port: tlsPort, servername: false });
     const [greeting] = (await once(conn.socket, 'data')) as [Buffer];
