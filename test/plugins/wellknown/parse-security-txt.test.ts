@@ -243,6 +243,12 @@ describe('parseSecurityTxt against the RFC 9116 grammar', () => {
       }),
     );
   });
+
+  // The registry's first record (Afar, "aa", at position 0) is registered like any other.
+  it('finds every subtag the registry lists, its first record included', () => {
+    const p = parseSecurityTxt(bytes('Preferred-Languages: aa, aa-ET, en-Latn-US, zza, de-CH-1996\n'));
+    expect(p.errors).toEqual([]);
+  });
 });
 
 describe('rfc3339ToIso', () => {
