@@ -2,7 +2,7 @@
 // the evidence the certificate names (its digest), judge it again with this dvs's ruleset (only when it is the
 // ruleset the certificate names, by digest), and compare every outcome and the verdict byte for byte.
 import { createHash } from 'node:crypto';
-import { evaluate, loadRuleset, type Observations } from '../engine/index.ts';
+import { evaluate, type Observations, type Ruleset } from '../engine/index.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { parseStrictJson } from '../lib/strict-json.ts';
 import type { IssuerClient } from '../signing/issuer-client.ts';
@@ -38,7 +38,12 @@ function differences(stated: Certificate['payload'], found: Certificate['payload
   return out;
 }
 
-export async function reevaluationChecks(client: IssuerClient, cert: Certificate): Promise<Check[]> {
+/** `loadRuleset` gives this dvs's ruleset; it is called only once the evidence is the certificate's. */
+export async function reevaluationChecks(
+  client: IssuerClient,
+  cert: Certificate,
+  loadRuleset: () => Ruleset,
+): Promise<Check[]> {
   const { payload } = cert;
   let bytes: Buffer;
   try {

@@ -4,6 +4,7 @@
 // and fetches keys only from a trusted issuer's JWK set URL, unless --jwks hands them over.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
 import { originProblem } from '../lib/https-origin.ts';
 import { parseStrictJson, StrictJsonError } from '../lib/strict-json.ts';
 import { loadTrustStore } from '../net/trust-store.ts';
@@ -161,7 +162,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (values.reevaluate) {
       if (!issuer || values.offline)
         throw new UsageError('--reevaluate fetches the evidence from the issuer: drop --jwks and --offline');
-      if (checks[0]?.ok) checks.push(...(await reevaluationChecks(issuer, cert as Certificate)));
+      // The checked ruleset from the cache, as a scan loads it: checking every rule again took seconds.
+      const ruleset = () => loadRunRuleset(io.config.cacheDir);
+      if (checks[0]?.ok) checks.push(...(await reevaluationChecks(issuer, cert as Certificate, ruleset)));
     }
     return report(checks, io);
   } finally {
