@@ -187,6 +187,31 @@ describe('host classification', () => {
     }
   });
 
+  it('tells IPv4 spellings exactly as ipaddr.js does, names told without asking it', () => {
+    // Numbers in decimal, octal and hex, one to four parts: the spellings ipaddr.js reads, and some it refuses.
+    const part = fc
+      .tuple(fc.integer({ min: 0, max: 300 }), fc.constantFrom(10, 8, 16))
+      .map(([n, radix]) => (radix === 10 ? String(n) : radix === 8 ? `0${n.toString(8)}` : `0x${n.toString(16)}`));
+    const host = fc.oneof(
+      fc.array(part, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('.')),
+      fc.stringMatching(/^[0-9a-fxA-FX.]{1,20}$/),
+      fc.stringMatching(/^[0-9a-z.-]{1,20}$/),
+    );
+    fc.assert(
+      fc.property(host, (h) => {
+        const lower = h.toLowerCase().replace(/\.$/, '');
+        const last = lower.split('.').pop() ?? '';
+        const want = ipaddr.IPv4.isValidFourPartDecimal(lower)
+          ? 'ip'
+          : ipaddr.IPv4.isValid(lower) || /^(?:0x[0-9a-f]*|\d+)$/.test(last)
+            ? 'odd-ip'
+            : 'name';
+        expect(classifyHost(h).kind, h).toBe(want);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('reads the host of a URL as written, before WHATWG parsing rewrites it', () => {
     expect(rawUrlHost('http://0x7f.1:8080/x')).toBe('0x7f.1');
     expect(rawUrlHost('https://user:pw@2130706433/')).toBe('2130706433');
