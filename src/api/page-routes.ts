@@ -2,13 +2,12 @@
 // then a redirect), the report page of the latest Quick Scan (a GET never scans) and the badge.
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import type { CertificateReader } from '../service/certificate-view.ts';
 import type { QuickScanReports } from '../service/report-view.ts';
 import { badgeSvg } from './badge.ts';
 import { ApiError } from './errors.ts';
-import { BODY_LIMIT } from './json-body.ts';
+import { BODY_LIMIT, lazyBodyParser } from './json-body.ts';
 import { pageErrors } from './page-errors.ts';
 import { sendPage } from './page-layout.ts';
 import { noReportPage, notJudgedPage, reportPage } from './report-page.ts';
@@ -28,7 +27,7 @@ export interface PageDeps {
 /** Badges are fetched by every view of a README: a few minutes of caching, revalidated by ETag. */
 const BADGE_MAX_AGE = 300;
 
-const formBody = bodyParser({ enableTypes: ['form'], formLimit: BODY_LIMIT, encoding: 'utf-8' });
+const formBody = lazyBodyParser({ enableTypes: ['form'], formLimit: BODY_LIMIT, encoding: 'utf-8' });
 
 const formDomain = (ctx: Context): string => {
   const body = ctx.request.body as Record<string, unknown> | undefined;
