@@ -25,7 +25,7 @@ import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import type { LogStore } from '../payments/store.ts';
 import { createScanner } from '../service/scanner.ts';
-import { CallerIdentities, netDirectoryFetcher } from '../service/caller-identity.ts';
+import { CallerIdentities, netDirectoryFetcher, type CallerMetrics } from '../service/caller-identity.ts';
 import { createNet } from '../net/index.ts';
 import { AgentDirectories } from '../signing/agent-directories.ts';
 import { Certificates } from '../service/certificates.ts';
@@ -33,6 +33,7 @@ import { LedgerCertificates } from '../service/certificate-view.ts';
 import { createScanSlots } from '../service/scan-slots.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
+import type { ServiceMetrics } from '../service/metrics.ts';
 import { QuickScans } from '../service/quick-scans.ts';
 import { TransparencyLog } from '../service/transparency-log.ts';
 import { openSharedState, type SharedState } from '../service/shared-state.ts';
@@ -40,7 +41,7 @@ import { SigningKeyStore } from '../signing/key-store.ts';
 import { loadAgentKey, type SigningKey } from '../signing/keys.ts';
 import { clientTimeoutOptions } from './client-timeouts.ts';
 import { startRedirectServer } from './http-redirect.ts';
-import { PromMetrics, startMetricsServer } from './metrics.ts';
+import type { PromMetrics } from './metrics.ts';
 import { selfSignedForLocalhost } from './self-signed.ts';
 
 /** What the payments side hands the server (src/payments/index.ts `openPayments`). */
@@ -76,8 +77,18 @@ export interface RunningService {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The metrics of a service without a metrics listener: nothing could read a count, so nothing is counted, and
+ * prom-client (30 ms of a start, an event-loop monitor while running) is never loaded.
+ */
+const UNCOUNTED: ServiceMetrics & CallerMetrics = {
+  scanFinished: () => undefined,
+  cacheHit: () => undefined,
+  callerSignature: () => undefined,
+};
+
 /** Web Bot Auth on incoming requests, unless configured off. */
-function callerIdentities(config: Config, metrics: PromMetrics): CallerIdentities | null {
+function callerIdentities(config: Config, metrics: CallerMetrics): CallerIdentities | null {
   if (!config.callerIdentity.enabled) return null;
   return new CallerIdentities({
     // One guarded network for every directory fetch: the address policy, CA and limits of the probes.
@@ -94,7 +105,9 @@ interface Core {
   /** Re-read at each signature when `dvs keys rotate` replaced the key file: a rotation needs no restart. */
   signingKeys: SigningKeyStore;
   agentKey: SigningKey | null;
-  metrics: PromMetrics;
+  metrics: ServiceMetrics & CallerMetrics;
+  /** What the metrics listener exports; null without one. */
+  prometheus: PromMetrics | null;
   shared: SharedState;
   quickScans: QuickScans;
   fullValidations: FullValidations;
@@ -148,7 +161,8 @@ async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger
   const ruleset = loadRunRuleset(config.cacheDir);
   const signingKeys = await SigningKeyStore.open(config.dataDir, log);
   const agentKey = config.net.agentSigning ? await loadAgentKey(config.dataDir) : null;
-  const metrics = new PromMetrics();
+  const prometheus = config.listen.metricsPort === null ? null : new (await import('./metrics.ts')).PromMetrics();
+  const metrics = prometheus ?? UNCOUNTED;
   const shared = openSharedState(config, log);
   const services = scanServices(config, payments, { log, ruleset, signingKeys, agentKey, metrics, shared });
   let draining = false;
@@ -165,6 +179,7 @@ async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger
     signingKeys,
     agentKey,
     metrics,
+    prometheus,
     shared,
     ...services,
     ops,
@@ -202,7 +217,7 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core): Koa {
     trustProxy: config.trustProxy,
     log,
     ...(identities ? { identify: callerIdentity(identities, config.baseUrl, log) } : {}),
-    wrap: [core.metrics.requestCounter(), signResponses(core.signingKeys)],
+    wrap: [...(core.prometheus ? [core.prometheus.requestCounter()] : []), signResponses(core.signingKeys)],
     // Each router a request passes costs a host and path match: the busiest routes come first.
     routers: [
       scanRoutes(ops),
@@ -300,10 +315,12 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     config.listen.httpPort === null
       ? null
       : await startRedirectServer(config.listen.host, config.listen.httpPort, config.baseUrl);
+  const { prometheus } = core;
+  const { metricsHost, metricsPort } = config.listen;
   const metricsServer =
-    config.listen.metricsPort === null
+    prometheus === null || metricsPort === null
       ? null
-      : await startMetricsServer(core.metrics, config.listen.metricsHost, config.listen.metricsPort);
+      : await import('./metrics.ts').then((m) => m.startMetricsServer(prometheus, metricsHost, metricsPort));
   log.info(
     {
       url: `https://localhost:${port}`,
