@@ -5,10 +5,11 @@
 // stream of that one connection (h2-connection.ts); a host that answers http/1.1 gets an undici Pool of a few
 // kept-alive connections, the first of them that one. The scan closes them all when it ends.
 import type { LookupFunction, Socket } from 'node:net';
-import type { SecureContext, TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import type { Client, Pool, buildConnector } from 'undici';
 import { NetError, type ResolvedAddress } from './types.ts';
 import { openH2Connection, type H2Connection, type HopRequest, type HopResponse } from './h2-connection.ts';
+import type { SecureContexts } from './secure-contexts.ts';
 
 // undici is loaded by the first scan's first connection, not by every process that can scan (a starting service);
 // imported rather than required, so the command line's bundle carries it as a chunk of its own.
@@ -97,7 +98,7 @@ function connectTo(connect: Connector, url: URL, started: (socket: Socket) => vo
 interface EndpointContext {
   limits: PoolLimits;
   sizes: PoolSizes;
-  secureContext: SecureContext;
+  secureContexts: SecureContexts;
   /** Whether the latest connection set up to the origin speaks HTTP/2. */
   multiplexed(origin: string, speaksH2: boolean): void;
   /** A connection to the origin has told which protocol it speaks. */
@@ -122,13 +123,13 @@ async function http1Pool(url: URL, limits: PoolLimits, sizes: PoolSizes, connect
 }
 
 function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: EndpointContext): KeptPool {
-  const { limits, sizes, secureContext } = ctx;
+  const { limits, sizes, secureContexts } = ctx;
   // The connect timer is a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more: the
   // request's deadline, on host time, is the one limit.
   const connector = async (allowH2: boolean): Promise<Connector> =>
     (await undici()).buildConnector({
       lookup: pinnedLookup(pin),
-      secureContext,
+      secureContext: secureContexts.get(),
       timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
       allowH2,
     });
@@ -212,7 +213,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
 export function createConnectionPools(
   limits: PoolLimits,
   sizes: PoolSizes,
-  secureContext: SecureContext,
+  secureContexts: SecureContexts,
 ): ConnectionPools {
   const pools = new Map<string, KeptPool>();
   const multiplexedOrigins = new Set<string>();
@@ -243,7 +244,7 @@ export function createConnectionPools(
       let kept = pools.get(key);
       if (!kept) {
         kept = openEndpoint(url, pin, endpoint, {
-          ...{ limits, sizes, secureContext },
+          ...{ limits, sizes, secureContexts },
           multiplexed: (origin, speaksH2) =>
             speaksH2 ? multiplexedOrigins.add(origin) : multiplexedOrigins.delete(origin),
           discovered(origin) {

@@ -2,7 +2,6 @@
 // the scan's kept connections to exactly the checked address (connection-pools.ts), with the certificate checked
 // against the URL's host. Redirects are followed here, by hand, so every hop passes the same checks.
 import { setImmediate } from 'node:timers/promises';
-import type { SecureContext } from 'node:tls';
 import type { Readable } from 'node:stream';
 import type { NetLimits } from '../lib/config.ts';
 import { NetError, type HttpExchange, type HttpHop, type HttpRequestOptions, type ResolvedAddress } from './types.ts';
@@ -14,6 +13,7 @@ import { createDeadline, type Deadline } from './deadline.ts';
 import { readCappedBody } from './body-reader.ts';
 import { toNetError } from './errors.ts';
 import { createConnectionPools, type ConnectionPools, type KeptPool, type PoolSizes } from './connection-pools.ts';
+import type { SecureContexts } from './secure-contexts.ts';
 import type { HopResponse } from './h2-connection.ts';
 import { onAbort } from './on-abort.ts';
 import type { Asked, RequestTrace } from './request-trace.ts';
@@ -28,8 +28,8 @@ export interface HttpClientDeps {
   streams: Semaphore;
   sizes: PoolSizes;
   limits: NetLimits;
-  /** Built once per Net from the trust store: building one per connection would re-parse every root. */
-  secureContext: SecureContext;
+  /** The trust store's contexts, built at the first connection that needs one and kept for the process. */
+  secureContexts: SecureContexts;
   userAgent: string;
   signer: RequestSigner | null;
   trace: RequestTrace | null;
@@ -282,7 +282,7 @@ function readyWithin(ready: Promise<void>, signal: AbortSignal | undefined): Pro
 
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { limits } = deps;
-  const pools = createConnectionPools(limits, deps.sizes, deps.secureContext);
+  const pools = createConnectionPools(limits, deps.sizes, deps.secureContexts);
 
   async function send(startUrl: string, opts: HttpRequestOptions = {}): Promise<Sent> {
     const cap = Math.min(opts.maxBodyBytes ?? limits.maxBodyBytes, limits.maxBodyBytes);

@@ -102,14 +102,15 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
         opts.signatureAgentUrl ?? `${config.baseUrl}/.well-known/http-message-signatures-directory`,
       )
     : null;
-  const secureContext = secureContexts(ca).get();
   const http = createHttpClient({
     resolver,
     semaphore,
     limits,
     streams: createSemaphore(concurrency * STREAMS_PER_SLOT),
     sizes: { connectionsPerEndpoint: concurrency },
-    secureContext,
+    // A context is built at the first HTTPS connection, not here: a Net that makes none (a DNS-only check, a
+    // service that has not scanned yet) never pays for one (30 ms or more with NODE_EXTRA_CA_CERTS set).
+    secureContexts: secureContexts(ca),
     userAgent: config.net.userAgent,
     signer,
     trace,
