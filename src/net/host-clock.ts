@@ -16,13 +16,12 @@ let ticker: NodeJS.Timeout | null = null;
 
 function tick(): void {
   const now = performance.now();
-  if (!process.env.HC_OFF) stalledMs += Math.max(0, now - lastTick - TOLERANCE_MS);
+  stalledMs += Math.max(0, now - lastTick - TOLERANCE_MS);
   lastTick = now;
 }
 
 /** Stalls so far, the gap since the last tick included (a deadline may fire before a late ticker runs). */
 function stalledNow(now: number): number {
-  if (process.env.HC_OFF) return 0;
   return stalledMs + Math.max(0, now - lastTick - TOLERANCE_MS);
 }
 
