@@ -242,6 +242,9 @@ function redirect(status: number, location: string): Reply {
   return { status, headers: { location }, body: Buffer.alloc(0) };
 }
 
+/** Why a reply's wait ends when its response closes: one reason for all, not an exception made per response. */
+const RESPONSE_CLOSED = new Error('the response closed');
+
 /** The request handler of one site for one scheme (exported for the shared [::1] front). */
 export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
   const { site, ports, signal } = ctx;
@@ -252,7 +255,7 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
     if (route.sign_directory) signers.set(routePath, directorySigner(route.sign_directory));
   const answer = async (req: SiteRequest, res: SiteResponse): Promise<void> => {
     const closed = new AbortController();
-    res.on('close', () => closed.abort());
+    res.on('close', () => closed.abort(RESPONSE_CLOSED));
     try {
       const urlPath = requestPath(req);
       const route = spec.routes[urlPath];
