@@ -7,7 +7,7 @@
 import type { LookupFunction, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Client, Pool, buildConnector } from 'undici';
-import { NetError, type ResolvedAddress } from './types.ts';
+import { NetError, type HttpExchange, type ResolvedAddress } from './types.ts';
 import { openH2Connection, type H2Connection, type HopRequest, type HopResponse } from './h2-connection.ts';
 import type { SecureContexts } from './secure-contexts.ts';
 
@@ -28,8 +28,6 @@ export interface PoolSizes {
   connectionsPerEndpoint: number;
 }
 
-export type HttpVersion = '1.1' | '2';
-
 /** The connections kept to one endpoint. */
 export interface KeptPool {
   /** `scheme//address:port`: what one connection set-up reaches. */
@@ -37,7 +35,7 @@ export interface KeptPool {
   /** Whether any connection set-up to the endpoint has completed. */
   connected: boolean;
   /** What the endpoint's connections speak: HTTP/1.1 until a connection's ALPN settles on h2. */
-  httpVersion: HttpVersion;
+  httpVersion: HttpExchange['httpVersion'];
   request(req: HopRequest): Promise<HopResponse>;
   destroy(): Promise<void>;
 }

@@ -9,7 +9,8 @@
 // so a later caller asks afresh: no socket outlives the scan, and one caller giving up never fails another.
 import type { DnsClient, DnsQueryOptions } from './dns-client.ts';
 import { normaliseName, wireTypeName } from './dns-records.ts';
-import { callerAborted, shareOperation, type SharedOperation } from './shared-operation.ts';
+import { callerAborted } from './on-abort.ts';
+import { shareOperation, type SharedOperation } from './shared-operation.ts';
 import type { DnsRecord, DnsRecordType, DnsResponse } from './types.ts';
 
 const DNSSEC_TYPES = new Set(['RRSIG', 'NSEC', 'NSEC3']);

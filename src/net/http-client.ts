@@ -15,7 +15,7 @@ import { toNetError } from './errors.ts';
 import { createConnectionPools, type ConnectionPools, type KeptPool, type PoolSizes } from './connection-pools.ts';
 import type { SecureContexts } from './secure-contexts.ts';
 import type { HopResponse } from './h2-connection.ts';
-import { onAbort } from './on-abort.ts';
+import { onAbort, waitUnder } from './on-abort.ts';
 import type { Asked, RequestTrace } from './request-trace.ts';
 import { locationOf } from './location.ts';
 import { memoiseRequests, type Sent } from './request-memo.ts';
@@ -268,18 +268,6 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
   }
 }
 
-/** Waits for `ready` unless the caller gives up first. */
-function readyWithin(ready: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return ready;
-  return new Promise((resolve, reject) => {
-    const unsubscribe = onAbort(signal, () => reject(new NetError('aborted', 'the caller aborted the operation')));
-    void ready.then(() => {
-      unsubscribe();
-      resolve();
-    });
-  });
-}
-
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { limits } = deps;
   const pools = createConnectionPools(limits, deps.sizes, deps.secureContexts);
@@ -293,7 +281,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const turn = pools.turn(url);
     let release: () => void;
     try {
-      await readyWithin(turn.ready, opts.signal);
+      await waitUnder(turn.ready, opts.signal);
       release = await (pools.multiplexed(url) ? deps.streams : deps.semaphore).acquire(opts.signal);
     } catch (err) {
       turn.done();

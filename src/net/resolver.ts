@@ -4,7 +4,7 @@ import { NetError, type DnsResponse, type ResolvedAddress } from './types.ts';
 import type { DnsClient } from './dns-client.ts';
 import { classifyHost, type AddressPolicy } from './address-policy.ts';
 import { normaliseName } from './dns-records.ts';
-import { onAbort } from './on-abort.ts';
+import { waitUnder } from './on-abort.ts';
 
 export interface Resolver {
   resolve(host: string, opts?: { signal?: AbortSignal }): Promise<ResolvedAddress[]>;
@@ -23,16 +23,6 @@ function addressesIn(response: DnsResponse, name: string, type: 'A' | 'AAAA'): s
     target = alias.data as string;
   }
   return response.answers.filter((r) => r.type === type && r.name === target).map((r) => r.data as string);
-}
-
-/** The shared lookup's outcome, unless this caller's own signal fires first. */
-function waitUnder<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return pending;
-  if (signal.aborted) return Promise.reject(new NetError('aborted', 'the caller aborted the operation'));
-  return new Promise<T>((resolve, reject) => {
-    const unsubscribe = onAbort(signal, () => reject(new NetError('aborted', 'the caller aborted the operation')));
-    pending.then(resolve, reject).finally(unsubscribe);
-  });
 }
 
 const RCODE_ERRORS: Record<string, NetError['code']> = {

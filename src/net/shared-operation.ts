@@ -1,11 +1,7 @@
 // An operation several callers share (one scan's DNS question, one scan's GET): it runs under none of their
 // signals, each waits under its own, and it is cancelled only when every caller waiting on it gave up before it
 // settled. One caller giving up never fails another, and nothing outlives the callers that wanted it.
-import { onAbort } from './on-abort.ts';
-import { NetError } from './types.ts';
-
-/** The error a caller gets when its own signal ends its wait. */
-export const callerAborted = (): NetError => new NetError('aborted', 'the caller aborted the operation');
+import { callerAborted, onAbort } from './on-abort.ts';
 
 export interface SharedOperation<T> {
   /** The answer, waited for under the caller's own signal; a caller without one never gives up. */
