@@ -15,6 +15,7 @@ import dnsPacket from 'dns-packet';
 import * as x509 from '@peculiar/x509';
 import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { listenUdpAndTcp } from '../world/dns-server.ts';
+import { trackSockets } from '../world/open-sockets.ts';
 
 export interface DnsQuery {
   name: string;
@@ -136,16 +137,12 @@ export interface LocalServer {
 }
 
 async function listen(server: net.Server, host: string, port = 0): Promise<LocalServer> {
-  const sockets = new Set<net.Socket>();
-  server.on('connection', (s: net.Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
+  const destroySockets = trackSockets(server);
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return {
     port: (server.address() as AddressInfo).port,
     close: async () => {
-      for (const s of sockets) s.destroy();
+      destroySockets();
       await new Promise((resolve) => server.close(resolve));
     },
   };
@@ -169,22 +166,12 @@ export const startHttp2Server = (
 ): Promise<LocalServer> => listen(http2.createSecureServer({ ...tls, allowHTTP1: true, settings }, handler), host);
 
 /** A raw TCP server for misbehaving peers (endless headers, trickling bytes). */
-export async function startRawServer(host: string, onSocket: (socket: net.Socket) => void): Promise<LocalServer> {
-  const sockets = new Set<net.Socket>();
+export function startRawServer(host: string, onSocket: (socket: net.Socket) => void): Promise<LocalServer> {
   const server = net.createServer((s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
     s.on('error', () => undefined);
     onSocket(s);
   });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return listen(server, host);
 }
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;

@@ -5,7 +5,6 @@ import https from 'node:https';
 import http2 from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import type { Socket } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +16,7 @@ import type { BotAuthVerifier } from './bot-auth.ts';
 import { answerMcp } from './mcp-responder.ts';
 import { preferredIndex } from './negotiate.ts';
 import { directorySigner, type DirectorySigner } from './sign-directory.ts';
+import { trackSockets } from './open-sockets.ts';
 import { findFile } from './site-files.ts';
 
 /** A site answers HTTP/1.1 and, where its ALPN list offers h2, HTTP/2 through Node's compatibility API. */
@@ -327,17 +327,7 @@ function roundTrips(ctx: SiteServerContext, req: SiteRequest): number {
 
 /** Lets an HTTP/2 server, which has no closeAllConnections, end its connections when the world stops. */
 function withConnectionsClosable(server: http2.Http2SecureServer): SiteHttpsServer {
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  return Object.assign(server, {
-    closeAllConnections() {
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-    },
-  });
+  return Object.assign(server, { closeAllConnections: trackSockets(server) });
 }
 
 export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCredentials): SiteHttpsServer {
