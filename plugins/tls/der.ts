@@ -1,10 +1,12 @@
-// A minimal DER reader for the few certificate fields node:crypto on Node 20 does not expose (signature algorithm,
-// TLS Feature, SCT list). It reads definite-length TLVs only, which is all DER allows.
+// A minimal DER reader for the certificate fields node:crypto on Node 20 does not expose (certificate-fields.ts).
+// It reads definite-length TLVs only, which is all DER allows.
 
 export interface Tlv {
   tag: number;
   /** The value bytes. */
   value: Buffer;
+  /** The whole TLV: tag, length and value. */
+  raw: Buffer;
   /** Offset just past this TLV in the buffer it was read from. */
   end: number;
 }
@@ -27,7 +29,7 @@ export function readTlv(buf: Buffer, offset = 0): Tlv {
     at += n;
   }
   if (at + len > buf.length) throw new DerError('truncated value');
-  return { tag, value: buf.subarray(at, at + len), end: at + len };
+  return { tag, value: buf.subarray(at, at + len), raw: buf.subarray(offset, at + len), end: at + len };
 }
 
 /** The TLVs inside a constructed value (a SEQUENCE's or SET's contents). */

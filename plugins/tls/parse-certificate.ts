@@ -1,8 +1,17 @@
-// Certificate facts from DER bytes: node:crypto for what it exposes (names, key, fingerprint, host match) and
-// @peculiar/x509 plus a small DER walk for the extensions Node 20 does not parse.
-import 'reflect-metadata';
+// Certificate facts from DER bytes: node:crypto for what it exposes (serial, key, fingerprint, CA flag,
+// signature check) and a DER walk (certificate-fields.ts) for the names, validity and extensions Node 20 does not
+// parse.
 import { X509Certificate as NodeCertificate } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import {
+  certificateFields,
+  crlUris,
+  DNS_NAME,
+  generalNames,
+  keyPurposes,
+  nameField,
+  nameText,
+  ocspUris,
+} from './certificate-fields.ts';
 import { children, intValue, oidText, readTlv } from './der.ts';
 
 export interface CertificateFacts {
@@ -35,6 +44,11 @@ export interface CertificateFacts {
 
 const OID_TLS_FEATURE = '1.3.6.1.5.5.7.1.24';
 const OID_SCT_LIST = '1.3.6.1.4.1.11129.2.4.2';
+const OID_SUBJECT_ALT_NAME = '2.5.29.17';
+const OID_AUTHORITY_INFO_ACCESS = '1.3.6.1.5.5.7.1.1';
+const OID_CRL_DISTRIBUTION_POINTS = '2.5.29.31';
+const OID_EXTENDED_KEY_USAGE = '2.5.29.37';
+const OID_COMMON_NAME = '2.5.4.3';
 const OID_RSASSA_PSS = '1.2.840.113549.1.1.10';
 const TLS_FEATURE_STATUS_REQUEST = 5;
 
@@ -92,9 +106,9 @@ function signatureAlgorithm(der: Buffer): { name: string; hash: string | null } 
 }
 
 /** TLS Feature (RFC 7633) lists status_request: the certificate demands a stapled OCSP response. */
-function mustStaple(ext: x509.Extension | null): boolean {
-  if (!ext) return false;
-  return children(readTlv(Buffer.from(ext.value)).value).some(
+function mustStaple(extValue: Buffer | undefined): boolean {
+  if (!extValue) return false;
+  return children(readTlv(extValue).value).some(
     (f) => f.tag === 0x02 && intValue(f.value) === TLS_FEATURE_STATUS_REQUEST,
   );
 }
@@ -113,29 +127,6 @@ export function sctLogIds(extValue: Buffer): string[] {
   return [...ids].sort();
 }
 
-function commonName(dn: x509.Name): string | null {
-  const cn = dn.getField('CN')[0];
-  return cn === undefined ? null : cn;
-}
-
-function generalNameUrls(names: x509.GeneralName[]): string[] {
-  return names
-    .filter((n) => n.type === 'url')
-    .map((n) => n.value)
-    .sort();
-}
-
-function crlUrls(ext: x509.CRLDistributionPointsExtension | null): string[] {
-  if (!ext) return [];
-  const urls: string[] = [];
-  for (const point of ext.distributionPoints) {
-    for (const name of point.distributionPoint?.fullName ?? []) {
-      if (name.uniformResourceIdentifier) urls.push(name.uniformResourceIdentifier);
-    }
-  }
-  return urls.sort();
-}
-
 function keyFacts(cert: NodeCertificate): Pick<CertificateFacts, 'key_type' | 'key_bits' | 'key_curve'> {
   const key = cert.publicKey;
   const details = key.asymmetricKeyDetails ?? {};
@@ -148,34 +139,33 @@ function keyFacts(cert: NodeCertificate): Pick<CertificateFacts, 'key_type' | 'k
 /** Reads one certificate into facts. Throws only on bytes that are not a certificate. */
 export function describeCertificate(der: Buffer): CertificateFacts {
   const node = new NodeCertificate(der);
-  const cert = new x509.X509Certificate(der);
-  const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
-  const aia = cert.getExtension(x509.AuthorityInfoAccessExtension);
-  const eku = cert.getExtension(x509.ExtendedKeyUsageExtension);
-  const sct = cert.getExtension(OID_SCT_LIST);
+  const fields = certificateFields(der);
+  const ext = (oid: string) => fields.extensions.get(oid);
+  const san = ext(OID_SUBJECT_ALT_NAME);
+  const aia = ext(OID_AUTHORITY_INFO_ACCESS);
+  const crl = ext(OID_CRL_DISTRIBUTION_POINTS);
+  const eku = ext(OID_EXTENDED_KEY_USAGE);
+  const sct = ext(OID_SCT_LIST);
   const sig = signatureAlgorithm(der);
   return {
-    subject: cert.subject,
-    subject_cn: commonName(cert.subjectName),
-    issuer: cert.issuer,
-    issuer_cn: commonName(cert.issuerName),
+    subject: nameText(fields.subject),
+    subject_cn: nameField(fields.subject, OID_COMMON_NAME),
+    issuer: nameText(fields.issuer),
+    issuer_cn: nameField(fields.issuer, OID_COMMON_NAME),
     serial: node.serialNumber.toUpperCase(),
-    not_before: cert.notBefore.toISOString(),
-    not_after: cert.notAfter.toISOString(),
-    sans: (san?.names.items ?? [])
-      .filter((n) => n.type === 'dns')
-      .map((n) => n.value.toLowerCase().replace(/\.$/, ''))
-      .sort(),
+    not_before: fields.notBefore.toISOString(),
+    not_after: fields.notAfter.toISOString(),
+    sans: (san ? generalNames(readTlv(san).value, DNS_NAME) : []).map((n) => n.toLowerCase().replace(/\.$/, '')).sort(),
     ...keyFacts(node),
     signature_algorithm: sig.name,
     signature_hash: sig.hash,
     sha256: node.fingerprint256.replaceAll(':', '').toLowerCase(),
     self_signed: node.subject === node.issuer && node.verify(node.publicKey),
     is_ca: node.ca,
-    must_staple: mustStaple(cert.getExtension(OID_TLS_FEATURE)),
-    sct_log_ids: sct ? sctLogIds(Buffer.from(sct.value)) : [],
-    ocsp_urls: aia ? generalNameUrls(aia.ocsp) : [],
-    crl_urls: crlUrls(cert.getExtension(x509.CRLDistributionPointsExtension)),
-    extended_key_usage: eku ? Array.from(eku.usages, String).sort() : null,
+    must_staple: mustStaple(ext(OID_TLS_FEATURE)),
+    sct_log_ids: sct ? sctLogIds(sct) : [],
+    ocsp_urls: aia ? ocspUris(aia).sort() : [],
+    crl_urls: crl ? crlUris(crl).sort() : [],
+    extended_key_usage: eku ? keyPurposes(eku).sort() : null,
   };
 }
