@@ -1,7 +1,18 @@
 // The CLI bundle is rebuilt when one of its sources changes, and reused while none does. Run on a copy of the
 // sources, so the repository's own bundle cache is never touched; packages are linked, not copied.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -45,5 +56,17 @@ describe('CLI bundle', () => {
     writeFileSync(cli, readFileSync(cli, 'utf8').replace("'usage: dvs <command> [options]'", "'usage: dvs <cmd>'"));
     expect(await help()).toBe('usage: dvs <cmd>');
     expect(builds()).toHaveLength(2);
+
+    // Rewritten with the same contents: the stamp changes, the contents' key does not, and the build is kept.
+    writeFileSync(cli, readFileSync(cli, 'utf8'));
+    expect(await help()).toBe('usage: dvs <cmd>');
+    expect(builds()).toHaveLength(2);
+
+    // Changed to text of the same length with its modification time put back: the change time still tells.
+    const { atime, mtime } = statSync(cli);
+    writeFileSync(cli, readFileSync(cli, 'utf8').replace("'usage: dvs <cmd>'", "'usage: dvs <CMD>'"));
+    utimesSync(cli, atime, mtime);
+    expect(await help()).toBe('usage: dvs <CMD>');
+    expect(builds()).toHaveLength(3);
   }, 120_000);
 });
