@@ -25,7 +25,7 @@ import type { LoadedRule } from './types.ts';
 interface Artifact {
   version: string;
   digest: string;
-  rules: Omit<LoadedRule, 'reads' | 'readSegments' | 'compiled'>[];
+  rules: Omit<LoadedRule, 'reads' | 'compiled'>[];
   /** CommonJS source of the complete observation validators (ObservationSchemas.standaloneCode). */
   validators: string;
 }
@@ -46,10 +46,30 @@ function inputsKey(rulesDir: string, schemasDir: string): string {
   return hash.digest('hex');
 }
 
+/** Defines `key` on `target` as worked out on first read, then kept as a plain value. */
+function onFirstRead<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: true,
+    get(): T[K] {
+      const value = make();
+      Object.defineProperty(target, key, { value, configurable: true, enumerable: true, writable: true });
+      return value;
+    },
+  });
+}
+
+/**
+ * A run's rules, each compiled when a tier first judges with it: a Quick Scan judges 100 of the catalogue's 430,
+ * and compiling all of them was a fifth of loading the artifact. The artifact holds only rules that were checked
+ * and compiled when it was written, so compiling one later cannot fail.
+ */
 function fromArtifact(a: Artifact, schemas: ObservationSchemas): Ruleset {
   const rules: LoadedRule[] = a.rules.map((r) => {
-    const reads = readPaths(r);
-    return { ...r, reads, readSegments: reads.map((p) => p.split('.')), compiled: compileRule(r) };
+    const rule = { ...r } as LoadedRule;
+    onFirstRead(rule, 'reads', () => readPaths(r));
+    onFirstRead(rule, 'compiled', () => compileRule(r));
+    return rule;
   });
   return { version: a.version, digest: a.digest, rules, byId: new Map(rules.map((r) => [r.id, r])), schemas };
 }
@@ -86,7 +106,7 @@ export function loadRunRuleset(cacheDir: string): Ruleset {
     const artifact: Artifact = {
       version: ruleset.version,
       digest: ruleset.digest,
-      rules: ruleset.rules.map(({ reads: _r, readSegments: _s, compiled: _c, examples: _e, ...rule }) => ({
+      rules: ruleset.rules.map(({ reads: _r, compiled: _c, examples: _e, ...rule }) => ({
         ...rule,
         examples: [],
       })),

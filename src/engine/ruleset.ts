@@ -168,13 +168,11 @@ export function loadRuleset(opts: LoadOptions = {}): Ruleset {
       problems.push(...own.map((message) => ({ file: rel(file), message })));
       continue;
     }
-    const reads = readPaths(rule);
     rules.push({
       ...rule,
       file: rel(file),
       digest: semanticDigest(rule),
-      reads,
-      readSegments: reads.map((p) => p.split('.')),
+      reads: readPaths(rule),
       compiled: compileRule(rule),
     });
   }

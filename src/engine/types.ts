@@ -90,8 +90,6 @@ export interface LoadedRule extends Rule {
   digest: string;
   /** The observation paths its `when` and `check` read, sorted: the keys of its results' `observed`. */
   reads: string[];
-  /** The same paths split at the dots. */
-  readSegments: string[][];
   /** Its requires and logic compiled at load (src/engine/compile.ts). */
   compiled: CompiledRule;
 }
