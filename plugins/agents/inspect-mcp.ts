@@ -3,8 +3,7 @@
 // `mcp.json` manifest (`serverInfo`, `transport.endpoint`, `authentication`, `tools`), and the client
 // configuration many sites publish as it is (`mcpServers` or `servers`). All are read; the shape found is itself
 // a fact so rules can tell them apart, and every endpoint records the member that declared it.
-import { InitializeResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { asArray, asObject, asString, isHttpsUrl, objectKeys, parseJson, resolveUrl, urlOnSite } from './json-value.ts';
+import { asArray, asObject, asString, isHttpsUrl, parseJson, resolveUrl, urlOnSite } from './json-value.ts';
 import { declaredEndpoints, type DeclaredEndpoint, type EndpointSource } from './mcp-endpoints.ts';
 import { judgeServerCard, type ServerCardJudgement } from './mcp-server-card-schema.ts';
 import { parseSse } from './parse-sse.ts';
@@ -132,31 +131,4 @@ export function readJsonRpc(body: string, mediaType: string | null, id: number):
     };
   }
   return { framing: null, result: null, error_code: null };
-}
-
-export interface InitializeFacts {
-  result_valid: boolean;
-  server_name: string | null;
-  server_version: string | null;
-  protocol_version: string | null;
-  capabilities: string[];
-}
-
-/** Facts of an initialize result; `result_valid` says whether it has the shape the MCP schema requires. */
-export function inspectInitializeResult(result: Record<string, unknown> | null): InitializeFacts {
-  const serverInfo = asObject(result?.serverInfo);
-  return {
-    result_valid: result !== null && InitializeResultSchema.safeParse(result).success,
-    server_name: asString(serverInfo?.name),
-    server_version: asString(serverInfo?.version),
-    protocol_version: asString(result?.protocolVersion),
-    capabilities: objectKeys(result?.capabilities),
-  };
-}
-
-/** The number of tools in a tools/list result, or null when the result is not a valid list. */
-export function countListedTools(result: Record<string, unknown> | null): number | null {
-  if (result === null) return null;
-  const parsed = ListToolsResultSchema.safeParse(result);
-  return parsed.success ? parsed.data.tools.length : null;
 }

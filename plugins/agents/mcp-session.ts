@@ -1,15 +1,9 @@
 // One short conversation with a declared MCP endpoint over Streamable HTTP: initialize, the initialized
 // notification, and tools/list. Three POSTs at most; nothing is called. A stateless server answers without a
 // session; a stateful one hands out Mcp-Session-Id, which the later requests carry.
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { challengeSchemes } from './inspect-payment.ts';
-import {
-  countListedTools,
-  inspectInitializeResult,
-  readJsonRpc,
-  type InitializeFacts,
-  type McpRemote,
-} from './inspect-mcp.ts';
+import { readJsonRpc, type McpRemote } from './inspect-mcp.ts';
+import type { InitializeFacts } from './mcp-results.ts';
 import { parseContentType } from '../../src/net/content-type.ts';
 import { failureFact } from '../../src/net/failure-fact.ts';
 import { NetError } from '../../src/net/types.ts';
@@ -49,7 +43,12 @@ function resourceMetadata(header: string | undefined): string | null {
   return header ? (/resource_metadata\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? null) : null;
 }
 
+/** The judgements of answers, loaded with the SDK's schemas when a scan first talks to an endpoint. */
+let results: Promise<typeof import('./mcp-results.ts')> | null = null;
+
 export async function talkToEndpoint(fetcher: DocumentFetcher, remote: McpRemote): Promise<McpEndpointFacts> {
+  const { countListedTools, inspectInitializeResult, LATEST_PROTOCOL_VERSION } = await (results ??=
+    import('./mcp-results.ts'));
   const facts: McpEndpointFacts = {
     url: remote.url,
     status: null,

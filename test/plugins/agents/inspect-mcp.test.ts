@@ -1,11 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import {
-  countListedTools,
-  inspectInitializeResult,
-  inspectMcpCard,
-  pickEndpoint,
-  readJsonRpc,
-} from '../../../plugins/agents/inspect-mcp.ts';
+import { inspectMcpCard, pickEndpoint, readJsonRpc } from '../../../plugins/agents/inspect-mcp.ts';
+import { countListedTools, inspectInitializeResult } from '../../../plugins/agents/mcp-results.ts';
 
 const BASE = 'https://example.com/.well-known/mcp.json';
 
