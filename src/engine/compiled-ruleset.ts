@@ -74,7 +74,7 @@ function fromArtifact(a: Artifact, schemas: ObservationSchemas): Ruleset {
   return { version: a.version, digest: a.digest, rules, byId: new Map(rules.map((r) => [r.id, r])), schemas };
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** The artifact's bytes: its checksum on the first line, then the artifact as JSON. */
 function artifactText(artifact: Artifact): string {
@@ -90,14 +90,14 @@ export function loadRunRuleset(cacheDir: string): Ruleset {
   const rulesDir = path.join(REPO_ROOT, 'rules');
   const schemasDir = path.join(REPO_ROOT, 'schemas', 'observations');
   const file = path.join(cacheDir, `ruleset-${inputsKey(rulesDir, schemasDir)}.json`);
-  let text: string | null = null;
+  let bytes: Buffer | null = null;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch {
     // No artifact yet: build it below.
   }
-  if (text !== null) {
-    const cached = fromArtifactText(text, file, schemasDir);
+  if (bytes !== null) {
+    const cached = fromArtifactBytes(bytes, file, schemasDir);
     if (cached) return cached;
   }
   const ruleset = loadRuleset();
@@ -120,20 +120,22 @@ export function loadRunRuleset(cacheDir: string): Ruleset {
     renameSync(tmp, file);
     // The run goes on from what it wrote, as the next run will: the full load (examples, every schema compiled
     // twice, the YAML) is left to the garbage collector instead of being held for the life of the service.
-    return fromArtifactText(written, file, schemasDir) ?? ruleset;
+    return fromArtifactBytes(Buffer.from(written), file, schemasDir) ?? ruleset;
   }
   return ruleset;
 }
 
-function fromArtifactText(text: string, file: string, schemasDir: string): Ruleset | null {
-  const newline = text.indexOf('\n');
-  const body = text.slice(newline + 1);
-  if (newline !== 64 || sha256(body) !== text.slice(0, newline)) return null;
-  const artifact = JSON.parse(body) as Partial<Artifact>;
+/** The ruleset in an artifact's bytes, checked and hashed as bytes: decoded once, never encoded again to hash. */
+function fromArtifactBytes(bytes: Buffer, file: string, schemasDir: string): Ruleset | null {
+  const newline = bytes.indexOf(0x0a);
+  if (newline !== 64) return null;
+  const checksum = bytes.toString('latin1', 0, newline);
+  if (sha256(bytes.subarray(newline + 1)) !== checksum) return null;
+  const artifact = JSON.parse(bytes.toString('utf8', newline + 1)) as Partial<Artifact>;
   // An artifact of an earlier layout under the same inputs is rebuilt, not half used.
   if (typeof artifact.validators !== 'string' || !Array.isArray(artifact.rules)) return null;
   // The code cache is named by the artifact's checksum, which changes with the validators' code.
-  const codeCache = path.join(path.dirname(file), `validators-${text.slice(0, newline)}.v8`);
+  const codeCache = path.join(path.dirname(file), `validators-${checksum}.v8`);
   const validators = ObservationSchemas.loadStandalone(artifact.validators, `${file}#validators`, codeCache);
   return fromArtifact(artifact as Artifact, ObservationSchemas.fromDirectory(schemasDir, validators));
 }
