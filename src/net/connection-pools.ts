@@ -6,17 +6,41 @@
 // kept-alive connections, the first of them that one. The scan closes them all when it ends.
 import type { LookupFunction, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { Client, Pool, buildConnector } from 'undici';
+import type { Client, Dispatcher, Pool, buildConnector } from 'undici';
 import { NetError, type HttpExchange, type ResolvedAddress } from './types.ts';
 import { openH2Connection, type H2Connection, type HopRequest, type HopResponse } from './h2-connection.ts';
 import type { SecureContexts } from './secure-contexts.ts';
 
-// undici is loaded by the first scan's first connection, not by every process that can scan (a starting service);
-// imported rather than required, so the command line's bundle carries it as a chunk of its own.
-// Its module object is the package's exports both from Node and from the bundle (which names no other export).
-type Undici = (typeof import('undici'))['default'];
+/** What a scan uses of undici: a pool of clients, their connector, and the request API called on a pool. */
+interface Undici {
+  Client: typeof Client;
+  Pool: typeof Pool;
+  buildConnector: typeof buildConnector;
+  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+}
+// undici is loaded by the first scan's first connection, not by every process that can scan (a starting service),
+// and only the four modules of it a scan uses: the package's index loads the whole of undici (fetch, WebSocket,
+// caches, mocks; and its cookies module touches the Headers global, which loads Node's own copy of undici too),
+// 1.1 MB that a cold `dvs scan` spent 25 to 40 ms compiling and running. Imported rather than required, so the
+// command line's bundle carries them as a chunk of their own; undici-modules.d.ts types them as the package does.
 let loading: Promise<Undici> | null = null;
-const undici = (): Promise<Undici> => (loading ??= import('undici').then((loaded) => loaded.default));
+const undici = (): Promise<Undici> =>
+  (loading ??= Promise.all([
+    import('undici/lib/dispatcher/client.js'),
+    import('undici/lib/dispatcher/pool.js'),
+    import('undici/lib/core/connect.js'),
+    import('undici/lib/api/api-request.js'),
+  ]).then(([client, pool, connect, request]) => ({
+    Client: client.default,
+    Pool: pool.default,
+    buildConnector: connect.default,
+    request: request.default,
+  })));
+
+/** A request on a pool, through the API undici's index would have added to its prototype. */
+async function poolRequest(pool: Pool, req: HopRequest): Promise<HopResponse> {
+  return (await undici()).request.call(pool, req);
+}
 
 export interface PoolLimits {
   requestTimeoutMs: number;
@@ -185,7 +209,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     connected: false,
     httpVersion: '1.1',
     async request(req) {
-      if (url.protocol === 'http:') return (await poolOf()).request(req);
+      if (url.protocol === 'http:') return poolRequest(await poolOf(), req);
       // Requests that arrive while the first connection is being set up wait for it to say which protocol.
       while (!pool && !h2) {
         discovery ??= discover().finally(() => {
@@ -194,7 +218,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
         });
         await discovery;
       }
-      return h2 ? h2.request(req) : (await poolOf()).request(req);
+      return h2 ? h2.request(req) : poolRequest(await poolOf(), req);
     },
     async destroy() {
       destroyed = true;
