@@ -37,6 +37,9 @@ function cutString(s: string): string {
  * and a copy would be equal to it.
  */
 export function bounded(value: unknown): unknown {
+  // Most observed values are scalars: nothing to count.
+  if (typeof value === 'string') return cutString(value);
+  if (value === null || typeof value !== 'object') return value ?? null;
   nodesLeft = MAX_NODES;
   if (fits(value, 0)) return value;
   budget = MAX_NODES;
@@ -67,6 +70,13 @@ function fits(v: unknown, depth: number): boolean {
   return true;
 }
 
+/** An object's own keys counted without listing them (a parsed document's objects inherit none that enumerate). */
+function keyCount(v: object): number {
+  let n = 0;
+  for (const key in v) if (Object.hasOwn(v, key)) n += 1;
+  return n;
+}
+
 /** Nodes `cut` may still keep of the value it is cutting (module-level, as for `fits`). */
 let budget = 0;
 
@@ -76,15 +86,19 @@ function cut(v: unknown, depth: number): unknown {
   if (v === null || typeof v !== 'object') return v ?? null;
   if (Array.isArray(v)) {
     if (depth >= MAX_DEPTH) return `[${v.length} items]`;
-    const out: unknown[] = [];
-    for (let i = 0; i < v.length; i++) {
-      if (out.length === MAX_ITEMS || budget <= 0) break;
-      out.push(cut(v[i], depth + 1));
+    // Made at its final length where it can be: grown item by item, it was copied as it grew.
+    const room = Math.min(v.length, MAX_ITEMS, Math.max(budget, 0));
+    const out = new Array<unknown>(room);
+    let kept = 0;
+    while (kept < room && budget > 0) {
+      out[kept] = cut(v[kept], depth + 1);
+      kept += 1;
     }
-    if (out.length < v.length) out.push(`… ${v.length - out.length} more`);
+    if (kept < room) out.length = kept;
+    if (kept < v.length) out.push(`… ${v.length - kept} more`);
     return out;
   }
-  if (depth >= MAX_DEPTH) return `{${Object.keys(v).length} keys}`;
+  if (depth >= MAX_DEPTH) return `{${keyCount(v)} keys}`;
   const keys = sortedKeys(v);
   const out: Record<string, unknown> = {};
   let kept = 0;
