@@ -1,13 +1,13 @@
 // The command line as an ESM bundle of the TypeScript sources (esbuild), so a command does not load two hundred
 // modules one by one through tsx's loader (over half the CPU of `dvs serve` starting, a third of a cold `dvs
-// scan`). Built on first use in node_modules/.cache/dvs-cli/, so a clean `npm ci` needs no build step, and
-// rebuilt whenever one of the files it was built from changes: each start checks exactly those files, as listed
-// by the last build (their metadata, and their contents where that changed). What the sources import lazily (a command, a probe, a heavy package) is a chunk of its own,
-// loaded when first imported. Packages stay external (Node loads them), except a few made of many modules, which
-// Node would load one at a time (zod alone is 96; undici and @peculiar/x509 with its ASN.1 packages took 120 and
-// 170 ms of a `dvs scan` each), and the small pure-JS ones a scan imports: Node resolves, reads and scans each
-// external CommonJS package for its exports apart, which for seven of them was 30 ms of a `dvs scan`'s wall time
-// and 100 ms of its CPU.
+// scan`). Built on first use in node_modules/.cache/dvs-cli/, so a clean `npm ci` needs no build step, and rebuilt
+// whenever one of the files it was built from changes: each start checks exactly those files, as listed by the
+// last build (their metadata, and their contents where that changed). What the sources import lazily (a command, a
+// probe, a heavy package) is a chunk of its own, loaded when first imported. Packages stay external (Node loads
+// them), except a few made of many modules, which Node would load one at a time (zod alone is 96; undici and
+// @peculiar/x509 with its ASN.1 packages took 120 and 170 ms of a `dvs scan` each), and the small pure-JS ones a
+// scan imports: Node resolves, reads and scans each external CommonJS package for its exports apart, which for
+// seven of them was 30 ms of a `dvs scan`'s wall time and 100 ms of its CPU.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

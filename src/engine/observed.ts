@@ -70,7 +70,7 @@ function fits(v: unknown, depth: number): boolean {
   return true;
 }
 
-/** An object's own keys counted without listing them (a parsed document's objects inherit none that enumerate). */
+/** How many own keys an object has, counted without listing them. */
 function keyCount(v: object): number {
   let n = 0;
   for (const key in v) if (Object.hasOwn(v, key)) n += 1;
