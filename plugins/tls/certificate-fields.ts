@@ -7,8 +7,9 @@ import { children, DerError, oidText, readTlv, type Tlv } from './der.ts';
 export interface CertificateFields {
   issuer: Tlv;
   subject: Tlv;
-  notBefore: Date;
-  notAfter: Date;
+  /** Null for a time in a form DER does not allow (an offset, say), which node:crypto still reads. */
+  notBefore: Date | null;
+  notAfter: Date | null;
   /** Each extension's extnValue (the OCTET STRING's contents), by OID; the first where one repeats. */
   extensions: ReadonlyMap<string, Buffer>;
 }
@@ -44,13 +45,13 @@ export function certificateFields(der: Buffer): CertificateFields {
 const UTC_TIME = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?Z$/;
 const GENERALIZED_TIME = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?(?:[.,](\d{1,3})\d*)?Z$/;
 
-/** A Time (UTCTime or GeneralizedTime, RFC 5280 section 4.1.2.5), in UTC. */
-function timeOf(t: Tlv): Date {
+/** A Time (UTCTime or GeneralizedTime, RFC 5280 section 4.1.2.5), in UTC; null when not in its DER form. */
+function timeOf(t: Tlv): Date | null {
   const text = t.value.toString('latin1');
   const utc = t.tag === 0x17 ? UTC_TIME.exec(text) : null;
   const general = t.tag === 0x18 ? GENERALIZED_TIME.exec(text) : null;
   const m = utc ?? general;
-  if (!m) throw new DerError(`unreadable time ${JSON.stringify(text)}`);
+  if (!m) return null;
   // A two-digit year below 50 is 20YY, else 19YY (RFC 5280 section 4.1.2.5.1).
   const year = utc ? Number(m[1]) + (Number(m[1]) < 50 ? 2000 : 1900) : Number(m[1]);
   const ms = general?.[7] ? Number(general[7].padEnd(3, '0')) : 0;

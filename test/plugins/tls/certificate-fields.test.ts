@@ -7,7 +7,7 @@ import * as x509 from '@peculiar/x509';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nameField, nameText } from '../../../plugins/tls/certificate-fields.ts';
-import { readTlv } from '../../../plugins/tls/der.ts';
+import { children, readTlv } from '../../../plugins/tls/der.ts';
 import { describeCertificate } from '../../../plugins/tls/parse-certificate.ts';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
@@ -144,6 +144,28 @@ describe('certificates', () => {
   const url = host.map((h) => `http://${h}/x`);
   const seconds = (from: string, to: string) =>
     fc.integer({ min: Date.parse(from) / 1000, max: Date.parse(to) / 1000 }).map((s) => new Date(s * 1000));
+
+  it('reads a validity time in a form DER forbids (an offset) as node:crypto reads it', async () => {
+    const cert = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: '01',
+      name: 'CN=a.test',
+      notBefore: new Date('2026-01-01T00:00:00Z'),
+      notAfter: new Date('2027-01-01T00:00:00Z'),
+      signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
+      keys,
+    });
+    const [tbs, algorithm, signature] = children(readTlv(Buffer.from(cert.rawData)).value);
+    const fields = children(tbs!.value);
+    // version, serial, signature algorithm, issuer, then validity: notBefore becomes 01:00 at +01:00.
+    const notAfter = children(fields[4]!.value)[1]!;
+    const validity = tlv(0x30, Buffer.concat([tlv(0x17, Buffer.from('2601010100+0100')), notAfter.raw]));
+    const patchedTbs = tlv(0x30, Buffer.concat(fields.map((f, i) => (i === 4 ? validity : f.raw))));
+    const der = tlv(0x30, Buffer.concat([patchedTbs, algorithm!.raw, signature!.raw]));
+    expect(describeCertificate(der)).toMatchObject({
+      not_before: '2026-01-01T00:00:00.000Z',
+      not_after: '2027-01-01T00:00:00.000Z',
+    });
+  });
 
   it('reads names, validity and extensions as the reference does', async () => {
     await fc.assert(
