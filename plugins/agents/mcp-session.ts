@@ -43,12 +43,9 @@ function resourceMetadata(header: string | undefined): string | null {
   return header ? (/resource_metadata\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? null) : null;
 }
 
-/** The judgements of answers, loaded with the SDK's schemas when a scan first talks to an endpoint. */
-let results: Promise<typeof import('./mcp-results.ts')> | null = null;
-
 export async function talkToEndpoint(fetcher: DocumentFetcher, remote: McpRemote): Promise<McpEndpointFacts> {
-  const { countListedTools, inspectInitializeResult, LATEST_PROTOCOL_VERSION } = await (results ??=
-    import('./mcp-results.ts'));
+  // The judgements of answers come with the SDK's schemas, loaded when a scan first talks to an endpoint.
+  const { countListedTools, inspectInitializeResult, LATEST_PROTOCOL_VERSION } = await import('./mcp-results.ts');
   const facts: McpEndpointFacts = {
     url: remote.url,
     status: null,
