@@ -3,7 +3,8 @@
 // wrote itself sits further left. So the chain is walked from the right, from the socket's peer, past the
 // trusted proxies (a hop count, or the proxies' networks), and the first address they did not add themselves is
 // the client. Its protocol is read from the same hop.
-import type { Context, Middleware } from 'koa';
+import type { IncomingMessage } from 'node:http';
+import type { Middleware } from 'koa';
 import parseForwarded from 'forwarded-parse';
 import ipaddr from 'ipaddr.js';
 import type { ProxyTrust } from '../lib/config.ts';
@@ -14,6 +15,9 @@ export interface Hop {
   address: string | null;
   proto: string | null;
 }
+
+/** A request header's value, or '' when it is absent (as Koa's ctx.get reads it). */
+const header = (req: IncomingMessage, name: string): string => String(req.headers[name] ?? '');
 
 const list = (value: string): string[] => (value === '' ? [] : value.split(',').map((s) => s.trim().toLowerCase()));
 
@@ -29,9 +33,9 @@ export function nodeAddress(node: string | null | undefined): string | null {
  * The hops the headers name, leftmost first: each proxy appends to both lists, so entries pair from the right
  * (a proxy that writes only X-Forwarded-Proto leaves the hop's address unknown).
  */
-function xForwardedHops(ctx: Context): Hop[] {
-  const fors = list(ctx.get('x-forwarded-for'));
-  const protos = list(ctx.get('x-forwarded-proto'));
+function xForwardedHops(req: IncomingMessage): Hop[] {
+  const fors = list(header(req, 'x-forwarded-for'));
+  const protos = list(header(req, 'x-forwarded-proto'));
   const n = Math.max(fors.length, protos.length);
   return Array.from({ length: n }, (_, i) => ({
     address: nodeAddress(fors[i - (n - fors.length)]),
@@ -39,8 +43,8 @@ function xForwardedHops(ctx: Context): Hop[] {
   }));
 }
 
-function forwardedHops(ctx: Context): Hop[] {
-  const value = ctx.get('forwarded');
+function forwardedHops(req: IncomingMessage): Hop[] {
+  const value = header(req, 'forwarded');
   if (value === '') return [];
   try {
     return parseForwarded(value).map((e) => ({ address: nodeAddress(e.for), proto: e.proto?.toLowerCase() ?? null }));
@@ -64,16 +68,23 @@ export function clientHop(chain: readonly Hop[], trust: Pick<ProxyTrust, 'hops' 
   return chain[i]!;
 }
 
+/**
+ * The client's hop behind the trusted proxies: its address (the socket's peer when the proxies name none) and the
+ * protocol it used (lower case). A malformed Forwarded header is the caller's 400.
+ */
+export function forwardedHop(req: IncomingMessage, trust: ProxyTrust): { address: string; proto: string } {
+  const peer = nodeAddress(req.socket.remoteAddress) ?? req.socket.remoteAddress ?? '';
+  const hops = trust.header === 'forwarded' ? forwardedHops(req) : xForwardedHops(req);
+  const hop = clientHop([...hops, { address: peer, proto: 'https' }], trust);
+  return { address: hop.address ?? peer, proto: hop.proto ?? 'https' };
+}
+
 /** Sets ctx.ip to the client's address and ctx.state.forwardedProto to the protocol it used (lower case). */
 export function forwardedClient(trust: ProxyTrust): Middleware {
   return async function findClient(ctx, next) {
-    const peer = nodeAddress(ctx.req.socket.remoteAddress) ?? ctx.req.socket.remoteAddress ?? '';
-    const hops = trust.header === 'forwarded' ? forwardedHops(ctx) : xForwardedHops(ctx);
-    const hop = clientHop([...hops, { address: peer, proto: 'https' }], trust);
-    // A client whose address a proxy hid ("unknown", an obfuscated name) is keyed by the nearest proxy: such
-    // clients share one budget rather than each writing its own key.
-    ctx.request.ip = hop.address ?? peer;
-    ctx.state.forwardedProto = hop.proto ?? 'https';
+    const hop = forwardedHop(ctx.req, trust);
+    ctx.request.ip = hop.address;
+    ctx.state.forwardedProto = hop.proto;
     await next();
   };
 }

@@ -3,7 +3,7 @@
 // Content-Encoding is a 415, and a body that does not decode is the caller's 400, never a 500. The usual call
 // (no content coding, a declared length within the limit) is read directly: it needs none of the parser's
 // decoding and limits, which cost more than the rest of a cached Quick Scan (bench/service.bench.ts).
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware } from 'koa';
 import { lazyRequire } from '../lib/lazy-require.ts';
@@ -68,10 +68,10 @@ function isDecodingFailure(err: unknown): boolean {
 }
 
 /** The declared length of a body that comes without a content coding and within the limit, else null. */
-function plainLength(ctx: Context): number | null {
-  const coding = ctx.get('content-encoding');
+export function plainLength(headers: IncomingHttpHeaders): number | null {
+  const coding = headers['content-encoding'] ?? '';
   if (coding !== '' && coding.trim().toLowerCase() !== 'identity') return null;
-  const declared = ctx.get('content-length');
+  const declared = headers['content-length'] ?? '';
   if (!/^\d{1,6}$/.test(declared)) return null;
   const length = Number(declared);
   return length <= BODY_LIMIT_BYTES ? length : null;
@@ -81,8 +81,18 @@ function plainLength(ctx: Context): number | null {
 const aborted = () =>
   Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted', expose: true });
 
-/** All of a body whose length Node's HTTP parser holds to the declared one. */
-function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
+/** Bodies read before the request reached Koa (quick-scan-lane.ts), as the reading ended. */
+const handedOver = new WeakMap<IncomingMessage, Promise<Buffer>>();
+
+/** Gives Koa's routes a body already read from the request (which no longer streams it). */
+export function handOverBody(req: IncomingMessage, body: Promise<Buffer>): void {
+  handedOver.set(req, body);
+}
+
+/** All of a body whose length Node's HTTP parser holds to the declared one (see plainLength). */
+export function readPlainBody(req: IncomingMessage, length: number): Promise<Buffer> {
+  const given = handedOver.get(req);
+  if (given) return given;
   if (length === 0 || req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   // Listeners stay on the finished request, and are passed inline: each named closure made per request costs a
   // name definition under tsx. The error is made only for a request that did not arrive whole (an Error's stack
@@ -101,9 +111,9 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
 
 /** Parses the JSON body into ctx.request.body, turning a body that does not decompress into a 400. */
 export async function parseJsonBody(ctx: Context): Promise<void> {
-  const length = plainLength(ctx);
+  const length = plainLength(ctx.req.headers);
   if (length !== null && ctx.request.body === undefined) {
-    ctx.request.body = parseRequestJson((await readBody(ctx.req, length)).toString('utf8'));
+    ctx.request.body = parseRequestJson((await readPlainBody(ctx.req, length)).toString('utf8'));
     return;
   }
   requireKnownEncoding(ctx);

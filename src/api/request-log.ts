@@ -1,5 +1,6 @@
 // A request id on every request (kept from X-Request-Id when it is sane) and one log line per response.
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import type { AppLogger } from '../lib/log.ts';
 
@@ -11,27 +12,58 @@ export interface RequestState {
   verifiedAgent?: string;
 }
 
-export function requestLog(log: AppLogger): Middleware<RequestState> {
-  // The request line holds only the fields below, none of them a secret, so it is written without the search for
+/** The caller's X-Request-Id when it is sane, else a new id. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
+}
+
+/** What the line written for each response says. */
+export interface RequestLine {
+  req_id: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  verified_agent?: string;
+}
+
+export type RequestLineWriter = (line: RequestLine) => void;
+
+/** Writes request lines, or null when the log's level leaves them out. */
+export function requestLines(log: AppLogger): RequestLineWriter | null {
+  // The request line holds only the fields above, none of them a secret, so it is written without the search for
   // secrets every other line pays for: on a cached answer that search cost as much as the rest of the line.
   const lines = log.child({}, { redact: [] });
-  const enabled = lines.isLevelEnabled('info');
+  return lines.isLevelEnabled('info') ? (line) => lines.info(line, 'request') : null;
+}
+
+/** Whole milliseconds since `started` (process.hrtime.bigint()). */
+export const msSince = (started: bigint): number => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+
+export function requestLog(log: AppLogger): Middleware<RequestState> {
+  const write = requestLines(log);
   return async function logRequest(ctx, next) {
     // Read and set on the raw request and response, past Koa's delegating accessors (a hot path).
-    const given = ctx.req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
+    const requestId = requestIdOf(ctx.req);
     ctx.state.requestId = requestId;
     ctx.res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      if (enabled) {
-        const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+      if (write) {
         const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
-        const line = { req_id: requestId, method: ctx.method, path: ctx.path, status, ms };
+        const line: RequestLine = {
+          req_id: requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status,
+          ms: msSince(started),
+        };
         const agent = ctx.state.verifiedAgent;
-        lines.info(agent ? { ...line, verified_agent: agent } : line, 'request');
+        if (agent) line.verified_agent = agent;
+        write(line);
       }
     }
   };

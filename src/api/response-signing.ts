@@ -1,10 +1,11 @@
 // Response integrity: every response the Koa layer writes carries a Content-Digest (RFC 9530) of its bytes and
 // an RFC 9421 signature over the status, that digest and the content type, made with the key that signs
 // certificates, so a caller can check a result came from this service unaltered. An answer sent in a content
-// coding (the Quick Scan's, see content-coding.ts) is digested as sent, coded, and its Content-Encoding is signed. MCP answers on the raw
-// response (ctx.respond = false) and is not covered. A response that carries its own signature (the Web Bot
-// Auth key directory, signed as its draft requires) keeps it alone: verifiers of that profile accept exactly
-// one signature per message, so a second one beside it would make the directory unverifiable for them.
+// coding (the Quick Scan's, see content-coding.ts) is digested as sent, coded, and its Content-Encoding is
+// signed. Cached Quick Scans answered before Koa (quick-scan-lane.ts) are signed by the same signer. MCP answers
+// on the raw response (ctx.respond = false) and is not covered. A response that carries its own signature (the
+// Web Bot Auth key directory, signed as its draft requires) keeps it alone: verifiers of that profile accept
+// exactly one signature per message, so a second one beside it would make the directory unverifiable for them.
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { createSigner, httpbis } from 'http-message-signatures';
@@ -18,8 +19,8 @@ export const CODED_RESPONSE_SIGNATURE_FIELDS = [...RESPONSE_SIGNATURE_FIELDS, 'c
 
 const digests = new WeakMap<Buffer, string>();
 
-/** Memoised per body buffer: a cached result is sent as the same buffer every time. */
-function contentDigest(bytes: Buffer): string {
+/** The Content-Digest of a body, memoised per buffer: a cached result is sent as the same buffer every time. */
+export function contentDigest(bytes: Buffer): string {
   let digest = digests.get(bytes);
   if (digest === undefined) {
     digest = `sha-256=:${createHash('sha256').update(bytes).digest('base64')}:`;
@@ -39,9 +40,9 @@ const MAX_KEPT_SIGNATURES = 256;
  */
 class SecondSignatures {
   private second = -1;
-  private readonly kept = new Map<string, { input: string; signature: string }>();
+  private readonly kept = new Map<string, ResponseSignature>();
 
-  get(created: number, key: string): { input: string; signature: string } | undefined {
+  get(created: number, key: string): ResponseSignature | undefined {
     if (created !== this.second) {
       this.second = created;
       this.kept.clear();
@@ -49,7 +50,7 @@ class SecondSignatures {
     return this.kept.get(key);
   }
 
-  set(key: string, value: { input: string; signature: string }): void {
+  set(key: string, value: ResponseSignature): void {
     if (this.kept.size < MAX_KEPT_SIGNATURES) this.kept.set(key, value);
   }
 }
@@ -70,14 +71,57 @@ function headerOf(headers: Record<string, string | string[]>, name: string): str
   return found ? String(found[1]) : '';
 }
 
-export function signResponses(keys: SigningKeySource): Middleware {
+/** A response's Signature-Input and Signature fields. */
+export interface ResponseSignature {
+  input: string;
+  signature: string;
+}
+
+/** Signs responses with the service's current key (a rotation takes effect at the next response). */
+export class ResponseSigner {
   // One signer per key: rebuilt only when a rotation hands over a new key.
-  let signerOf: { key: SigningKey; signer: ReturnType<typeof createSigner> } | null = null;
-  const signerFor = (key: SigningKey) =>
-    signerOf?.key === key
-      ? signerOf.signer
-      : (signerOf = { key, signer: createSigner(key.privateKeyObject, 'ed25519', key.kid) }).signer;
-  const recent = new SecondSignatures();
+  private signerOf: { key: SigningKey; signer: ReturnType<typeof createSigner> } | null = null;
+  private readonly recent = new SecondSignatures();
+
+  constructor(private readonly keys: SigningKeySource) {}
+
+  private signerFor(key: SigningKey) {
+    if (this.signerOf?.key !== key)
+      this.signerOf = { key, signer: createSigner(key.privateKeyObject, 'ed25519', key.kid) };
+    return this.signerOf.signer;
+  }
+
+  /** The signature over a response's status, Content-Digest, Content-Type and Content-Encoding (if any). */
+  async sign(status: number, digest: string, contentType: string, encoding: string): Promise<ResponseSignature> {
+    const key = this.keys.settled?.() ?? (await this.keys.current());
+    const created = Math.floor(Date.now() / 1000);
+    // The key id is part of the key: a rotated signing key must not reuse the old key's signature.
+    const covered = `${key.kid}|${status}|${digest}|${contentType}|${encoding}`;
+    const kept = this.recent.get(created, covered);
+    if (kept) return kept;
+    const headers: Record<string, string> = { 'content-digest': digest, 'content-type': contentType };
+    // A coded answer's digest is over the coded bytes; the coding is signed too, so how to read them is vouched for.
+    if (encoding) headers['content-encoding'] = encoding;
+    const signed = await httpbis.signMessage(
+      {
+        key: this.signerFor(key),
+        name: RESPONSE_SIGNATURE_LABEL,
+        fields: encoding ? CODED_RESPONSE_SIGNATURE_FIELDS : RESPONSE_SIGNATURE_FIELDS,
+        params: ['created', 'keyid', 'alg'],
+        paramValues: { keyid: key.kid, alg: 'ed25519', created: new Date(created * 1000) },
+      },
+      { status, headers },
+    );
+    const made = {
+      input: headerOf(signed.headers, 'signature-input'),
+      signature: headerOf(signed.headers, 'signature'),
+    };
+    this.recent.set(covered, made);
+    return made;
+  }
+}
+
+export function signResponses(signer: ResponseSigner): Middleware {
   return async function signResponse(ctx, next) {
     await next();
     // A 304 has no content to vouch for: the client reuses the signed response it revalidated.
@@ -91,36 +135,15 @@ export function signResponses(keys: SigningKeySource): Middleware {
       ctx.body = bytes;
       ctx.status = status;
     }
-    const status = ctx.status;
     const digest = contentDigest(bytes);
     ctx.set('Content-Digest', digest);
     if (ctx.response.get('Signature')) return;
-    const headers: Record<string, string> = {
-      'content-digest': digest,
-      'content-type': ctx.response.get('Content-Type'),
-    };
-    // A coded answer's digest is over the coded bytes; the coding is signed too, so how to read them is vouched for.
-    const encoding = ctx.response.get('Content-Encoding');
-    if (encoding) headers['content-encoding'] = encoding;
-    const key = keys.settled?.() ?? (await keys.current());
-    const created = Math.floor(Date.now() / 1000);
-    // The key id is part of the key: a rotated signing key must not reuse the old key's signature.
-    const covered = `${key.kid}|${status}|${headers['content-digest']}|${headers['content-type']}|${encoding}`;
-    let made = recent.get(created, covered);
-    if (!made) {
-      const signed = await httpbis.signMessage(
-        {
-          key: signerFor(key),
-          name: RESPONSE_SIGNATURE_LABEL,
-          fields: encoding ? CODED_RESPONSE_SIGNATURE_FIELDS : RESPONSE_SIGNATURE_FIELDS,
-          params: ['created', 'keyid', 'alg'],
-          paramValues: { keyid: key.kid, alg: 'ed25519', created: new Date(created * 1000) },
-        },
-        { status, headers },
-      );
-      made = { input: headerOf(signed.headers, 'signature-input'), signature: headerOf(signed.headers, 'signature') };
-      recent.set(covered, made);
-    }
+    const made = await signer.sign(
+      ctx.status,
+      digest,
+      ctx.response.get('Content-Type'),
+      ctx.response.get('Content-Encoding'),
+    );
     ctx.set('Signature-Input', made.input);
     ctx.set('Signature', made.signature);
   };

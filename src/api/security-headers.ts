@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** Set on the raw response, one by one: Koa's ctx.set(object) goes through two more calls per header. */
-const HEADERS: readonly (readonly [string, string])[] = Object.entries({
+export const SECURITY_HEADERS: readonly (readonly [string, string])[] = Object.entries({
   'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
@@ -20,7 +20,7 @@ const HEADERS: readonly (readonly [string, string])[] = Object.entries({
 export function securityHeaders(): Middleware {
   // Returns next's promise rather than awaiting it: one async frame fewer on every request.
   return function headers(ctx, next) {
-    for (const [name, value] of HEADERS) ctx.res.setHeader(name, value);
+    for (const [name, value] of SECURITY_HEADERS) ctx.res.setHeader(name, value);
     return next();
   };
 }

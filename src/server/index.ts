@@ -16,7 +16,9 @@ import { logRoutes } from '../api/log-routes.ts';
 import { mcpRoutes } from '../api/mcp-routes.ts';
 import { pageRoutes } from '../api/page-routes.ts';
 import { paymentRoutes } from '../api/payment-routes.ts';
-import { signResponses } from '../api/response-signing.ts';
+import { quickScanLane, type RequestHandler } from '../api/quick-scan-lane.ts';
+import { requestLines } from '../api/request-log.ts';
+import { ResponseSigner, signResponses } from '../api/response-signing.ts';
 import { ScanOperations } from '../api/scan-operations.ts';
 import { scanRoutes } from '../api/scan-routes.ts';
 import { createLogger, type AppLogger } from '../lib/log.ts';
@@ -209,7 +211,7 @@ function readiness(core: Core, payments: PaymentsHandle) {
   };
 }
 
-function buildApp(config: Config, payments: PaymentsHandle, core: Core): Koa {
+function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: ResponseSigner): Koa {
   const { log, ops, certificates, transparency } = core;
   const identities = callerIdentities(config, core.metrics);
   return createApp({
@@ -217,7 +219,7 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core): Koa {
     trustProxy: config.trustProxy,
     log,
     ...(identities ? { identify: callerIdentity(identities, config.baseUrl, log) } : {}),
-    wrap: [...(core.prometheus ? [core.prometheus.requestCounter()] : []), signResponses(core.signingKeys)],
+    wrap: [...(core.prometheus ? [core.prometheus.requestCounter()] : []), signResponses(signer)],
     // Each router a request passes costs a host and path match: the busiest routes come first.
     routers: [
       scanRoutes(ops),
@@ -243,16 +245,36 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core): Koa {
   });
 }
 
+/** What answers on the HTTPS listener: the Koa app, behind the lane that answers cached Quick Scans. */
+function httpsHandler(config: Config, payments: PaymentsHandle, core: Core): RequestHandler {
+  const signer = new ResponseSigner(core.signingKeys);
+  const handle = buildApp(config, payments, core, signer).callback();
+  const { prometheus } = core;
+  return quickScanLane(
+    {
+      ops: core.ops,
+      signer,
+      logLine: requestLines(core.log),
+      ...(prometheus ? { countAnswer: prometheus.countAnswer.bind(prometheus) } : {}),
+      trustProxy: config.trustProxy,
+    },
+    // Koa's handler answers every error itself (ctx.onerror), so its promise never rejects.
+    (req, res) => void handle(req, res),
+  );
+}
+
 /** The HTTPS listener, bound; on failure it closes what the service was given, so nothing stays open. */
-async function listenHttps(config: Config, app: Koa, release: () => Promise<void>): Promise<https.Server> {
+async function listenHttps(
+  config: Config,
+  handler: RequestHandler,
+  release: () => Promise<void>,
+): Promise<https.Server> {
   const tlsMaterial = config.tls.certFile
     ? { cert: readFileSync(config.tls.certFile, 'utf8'), key: readFileSync(config.tls.keyFile!, 'utf8') }
     : await selfSignedForLocalhost(config.dataDir);
-  const handle = app.callback();
   const server = https.createServer(
     { ...tlsMaterial, minVersion: 'TLSv1.2', ...clientTimeoutOptions(config.clientTimeouts) },
-    // Koa's handler answers every error itself (ctx.onerror), so its promise never rejects.
-    (req, res) => void handle(req, res),
+    handler,
   );
   try {
     await new Promise<void>((resolve, reject) => {
@@ -309,7 +331,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
     await core.shared.close();
     await payments.close();
   };
-  const server = await listenHttps(config, buildApp(config, payments, core), release);
+  const server = await listenHttps(config, httpsHandler(config, payments, core), release);
   const port = (server.address() as AddressInfo).port;
   const redirect =
     config.listen.httpPort === null

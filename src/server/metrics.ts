@@ -80,18 +80,26 @@ export class PromMetrics implements ServiceMetrics, CallerMetrics {
     this.callerSignatures.inc({ outcome });
   }
 
-  /** Counts every response by its matched route (a low-cardinality label), or "unmatched". */
+  /** Counts one response by its route (a low-cardinality label: the matched pattern, or "unmatched"). */
+  countAnswer(method: string, route: string, status: number): void {
+    const key = `${method} ${route} ${status}`;
+    const entry = this.answered.get(key);
+    if (entry) entry.count++;
+    else this.answered.set(key, { labels: { method, route, status: String(status) }, count: 1 });
+  }
+
+  /** Counts every response the Koa app writes by its matched route. */
   requestCounter(): Middleware {
     return async (ctx, next) => {
       try {
         await next();
       } finally {
-        const route = String((ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? 'unmatched');
-        const status = String(ctx.respond === false ? ctx.res.statusCode : ctx.status);
-        const key = `${ctx.method} ${route} ${status}`;
-        const entry = this.answered.get(key);
-        if (entry) entry.count++;
-        else this.answered.set(key, { labels: { method: ctx.method, route, status }, count: 1 });
+        const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute;
+        this.countAnswer(
+          ctx.method,
+          String(route ?? 'unmatched'),
+          ctx.respond === false ? ctx.res.statusCode : ctx.status,
+        );
       }
     };
   }
