@@ -18,11 +18,14 @@ import { Agent, request } from 'undici';
 import { loadConfig } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/log.ts';
 import { logDestination } from '../src/lib/log-destination.ts';
+import { boundHeapGrowth } from '../src/server/heap-growth.ts';
 import { startService } from '../src/server/index.ts';
 import { MemoryGate } from '../test/server/memory-gate.ts';
 import { startWorld } from '../test/world/index.ts';
 import type { BenchServers } from './bench-servers.ts';
 
+// As `dvs serve` sets its process up.
+boundHeapGrowth();
 const world = await startWorld();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-bench-'));
 const config = loadConfig({

@@ -6,9 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/lib/config.ts';
 import { createLogger } from '../src/lib/log.ts';
+import { boundHeapGrowth } from '../src/server/heap-growth.ts';
 import { startService } from '../src/server/index.ts';
 import { MemoryGate } from '../test/server/memory-gate.ts';
 
+// As `dvs serve` sets its process up.
+boundHeapGrowth();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dvs-bench-memory-'));
 const config = loadConfig({
   ...process.env,
