@@ -1,11 +1,12 @@
-// Requests per second of a cached Quick Scan (the whole service path: request log, metrics, response signing,
-// errors, security headers, body parsing, validation, rate limit, cache) next to a bare Koa route on HTTPS, on
-// this machine in the same run. The servers run in one child process with the same certificate and TLS
-// settings; one autocannon client in this process loads each case in turn with the same connections and
-// duration. A third case, a bare route sending the Quick Scan's own bytes, tells what the answer's size costs
-// on the wire (both ends pay for it: TLS, the kernel, the client reading it) apart from the service's path; a
-// fourth sends the Quick Scan's whole br answer (its headers and coded bytes) from a bare route, which is what
-// any path through Koa pays for that answer, so the service's own path is read against it.
+// Requests per second of a cached Quick Scan (the whole service path: the lane that answers hits before Koa, with
+// its request id and log line, metrics, body read and validated, cache lookup, security headers and response
+// signature) next to a bare Koa route on HTTPS, on this machine in the same run. The servers run in one child
+// process with the same certificate and TLS settings; one autocannon client in this process loads each case in
+// turn with the same connections and duration. A third case, a bare route sending the Quick Scan's own bytes,
+// tells what the answer's size costs on the wire (both ends pay for it: TLS, the kernel, the client reading it)
+// apart from the service's path; a fourth sends the Quick Scan's whole br answer (its headers and coded bytes)
+// from a bare route, which is what any path through Koa pays for that answer, so the service's own path is read
+// against it.
 // The Quick Scan is loaded twice: with Accept-Encoding as browsers, undici, curl --compressed and httpx send it
 // (answered in br, coded once per cache entry), and without it (answered uncoded), each on its own line.
 // Throughput swings when other work shares the machine, so the servers' own CPU time per request is printed
@@ -52,7 +53,7 @@ const CASES: Case[] = [
   },
   {
     name: 'quick',
-    what: 'cached Quick Scan (POST /api/quickscan, good.test): every middleware of the service, a hit, sending Accept-Encoding: gzip, deflate, br as real clients do (answered in br)',
+    what: 'cached Quick Scan (POST /api/quickscan, good.test): the service as it serves, a hit, sending Accept-Encoding: gzip, deflate, br as real clients do (answered in br)',
     url: (r) => r.quickUrl,
     body: JSON.stringify({ domain: 'good.test' }),
     headers: { 'accept-encoding': 'gzip, deflate, br' },
