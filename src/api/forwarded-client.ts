@@ -76,6 +76,8 @@ export function forwardedHop(req: IncomingMessage, trust: ProxyTrust): { address
   const peer = nodeAddress(req.socket.remoteAddress) ?? req.socket.remoteAddress ?? '';
   const hops = trust.header === 'forwarded' ? forwardedHops(req) : xForwardedHops(req);
   const hop = clientHop([...hops, { address: peer, proto: 'https' }], trust);
+  // A client whose address a proxy hid ("unknown", an obfuscated name) is keyed by the nearest proxy: such
+  // clients share one budget rather than each writing its own key.
   return { address: hop.address ?? peer, proto: hop.proto ?? 'https' };
 }
 
