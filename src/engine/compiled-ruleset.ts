@@ -12,7 +12,7 @@
 // digests it carries are the lock's; they are not recomputed at each start (canonical JSON of 400 rules was
 // a third of what loading the artifact cost).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../lib/paths.ts';
 import { compileRule } from './compile.ts';
@@ -30,20 +30,85 @@ interface Artifact {
   validators: string;
 }
 
-/** SHA-256 over the names and contents of every input of the ruleset. */
-function inputsKey(rulesDir: string, schemasDir: string): string {
-  const hash = createHash('sha256');
+/** The ruleset's inputs: its files, and the directories they were listed from. */
+function inputsOf(rulesDir: string, schemasDir: string): { files: string[]; dirs: string[] } {
+  const dirs: string[] = [];
   const files = [
     path.join(rulesDir, 'ruleset.yaml'),
     path.join(rulesDir, 'ruleset.lock.json'),
-    ...listYaml(rulesDir),
+    ...listYaml(rulesDir, dirs),
     ...readdirSync(schemasDir)
       .filter((f) => f.endsWith('.json'))
       .sort()
       .map((f) => path.join(schemasDir, f)),
   ];
+  dirs.push(schemasDir);
+  return { files, dirs };
+}
+
+/** SHA-256 over the names and contents of the files. */
+function contentsKey(files: readonly string[]): string {
+  const hash = createHash('sha256');
   for (const f of files) hash.update(f).update('\0').update(readFileSync(f)).update('\0');
   return hash.digest('hex');
+}
+
+/**
+ * A digest of the paths' metadata (size, inode, modification and change times, as git's index compares them),
+ * or null when one is gone. A file written in place changes its times; one added, removed or renamed changes its
+ * directory's; no one can set a change time back.
+ */
+function metadataStamp(paths: readonly string[]): string | null {
+  const hash = createHash('sha256');
+  for (const p of paths) {
+    let s: BigIntStats;
+    try {
+      s = statSync(p, { bigint: true });
+    } catch {
+      return null;
+    }
+    hash.update(`${p}\0${s.size}\0${s.ino}\0${s.mtimeNs}\0${s.ctimeNs}\0`);
+  }
+  return hash.digest('hex');
+}
+
+/** The last key worked out, with the inputs it was worked out from and their stamp. */
+interface KeyRecord {
+  key: string;
+  paths: string[];
+  stamp: string;
+}
+
+/**
+ * SHA-256 over the names and contents of every input of the ruleset. Reading the 430 rule files and listing their
+ * directories was a twentieth of a cold `dvs scan`, so the key is kept in `cacheDir` with a stamp of its inputs'
+ * metadata and worked out again only when the stamp differs, as the CLI bundle (bin/cli-bundle.js) does.
+ */
+export function inputsKey(rulesDir: string, schemasDir: string, cacheDir: string): string {
+  const recordFile = path.join(
+    cacheDir,
+    `ruleset-inputs-${createHash('sha256').update(rulesDir).digest('hex').slice(0, 16)}.json`,
+  );
+  let record: Partial<KeyRecord> | null = null;
+  try {
+    record = JSON.parse(readFileSync(recordFile, 'utf8')) as Partial<KeyRecord>;
+  } catch {
+    // None yet, or unreadable: worked out below.
+  }
+  if (typeof record?.key === 'string' && Array.isArray(record.paths) && metadataStamp(record.paths) === record.stamp)
+    return record.key;
+  const { files, dirs } = inputsOf(rulesDir, schemasDir);
+  const paths = [...dirs, ...files];
+  // Stamped before the contents are read: a file changed meanwhile no longer matches the stamp next time.
+  const stamp = metadataStamp(paths);
+  const key = contentsKey(files);
+  if (stamp !== null) {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const tmp = `${recordFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ key, paths, stamp } satisfies KeyRecord), { mode: 0o600 });
+    renameSync(tmp, recordFile);
+  }
+  return key;
 }
 
 /** Defines `key` on `target` as worked out on first read, then kept as a plain value. */
@@ -89,7 +154,7 @@ function artifactText(artifact: Artifact): string {
 export function loadRunRuleset(cacheDir: string): Ruleset {
   const rulesDir = path.join(REPO_ROOT, 'rules');
   const schemasDir = path.join(REPO_ROOT, 'schemas', 'observations');
-  const file = path.join(cacheDir, `ruleset-${inputsKey(rulesDir, schemasDir)}.json`);
+  const file = path.join(cacheDir, `ruleset-${inputsKey(rulesDir, schemasDir, cacheDir)}.json`);
   let bytes: Buffer | null = null;
   try {
     bytes = readFileSync(file);

@@ -42,11 +42,13 @@ const semver = lazyRequire<typeof import('semver')>('semver');
 /** Files under rules/ that are not rule files. */
 const NOT_RULES = new Set(['ruleset.yaml']);
 
-export function listYaml(dir: string): string[] {
+/** The rule files under `dir`, sorted; each directory walked is added to `visited` when given. */
+export function listYaml(dir: string, visited?: string[]): string[] {
+  visited?.push(dir);
   const out: string[] = [];
   for (const entry of readdirSync(dir).sort()) {
     const full = path.join(dir, entry);
-    if (statSync(full).isDirectory()) out.push(...listYaml(full));
+    if (statSync(full).isDirectory()) out.push(...listYaml(full, visited));
     else if (entry.endsWith('.yaml') && !NOT_RULES.has(entry)) out.push(full);
   }
   return out;

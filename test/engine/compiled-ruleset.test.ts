@@ -1,10 +1,20 @@
 // The run-time ruleset: built and checked once, then loaded from its artifact; an artifact that does not
 // match its rules is never used.
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
+import { inputsKey, loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
 import { evaluate } from '../../src/engine/evaluate.ts';
 import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
 import type { Observations } from '../../src/engine/types.ts';
@@ -34,7 +44,7 @@ it(
     const built = rulesFromFiles();
     const { dir, loaded } = builtArtifact();
     expect(loaded.digest).toBe(built.digest);
-    const files = readdirSync(dir);
+    const files = readdirSync(dir).filter((f) => !f.startsWith('ruleset-inputs-'));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^ruleset-[0-9a-f]{64}\.json$/);
     const cached = loadRunRuleset(dir);
@@ -64,7 +74,7 @@ it(
   () => {
     // A copy of an artifact built here, so this test damages its own file and pays for one build, the rebuild.
     const { dir: builtDir, loaded: built } = builtArtifact();
-    const name = readdirSync(builtDir)[0]!;
+    const name = readdirSync(builtDir).find((f) => !f.startsWith('ruleset-inputs-'))!;
     const dir = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-cache-'));
     const file = path.join(dir, name);
     copyFileSync(path.join(builtDir, name), file);
@@ -81,3 +91,44 @@ it(
   },
   BUILDS_MS,
 );
+
+it("keys the artifact by its inputs' contents, worked out again whenever a file or a directory changed", () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'dvs-ruleset-inputs-'));
+  const rules = path.join(root, 'rules');
+  const schemas = path.join(root, 'schemas');
+  mkdirSync(path.join(rules, 'dns', 'spf'), { recursive: true });
+  mkdirSync(schemas);
+  writeFileSync(path.join(rules, 'ruleset.yaml'), 'version: 1.0.0\n');
+  writeFileSync(path.join(rules, 'ruleset.lock.json'), '{}\n');
+  writeFileSync(path.join(rules, 'dns', 'spf', 'published.yaml'), 'id: dns.spf.published\n');
+  writeFileSync(path.join(schemas, 'dns.json'), '{}\n');
+  const warm = path.join(root, 'cache');
+  /** The key a warm cache gives, checked against the one worked out from nothing. */
+  const key = () => {
+    const kept = inputsKey(rules, schemas, warm);
+    expect(kept).toBe(inputsKey(rules, schemas, mkdtempSync(path.join(root, 'cold-'))));
+    return kept;
+  };
+  // A whole second, so putting it back below restores it to the nanosecond.
+  const rule = path.join(rules, 'dns', 'spf', 'published.yaml');
+  utimesSync(rule, 1_700_000_000, 1_700_000_000);
+  try {
+    const first = key();
+    expect(key()).toBe(first);
+    // The same length and the modification time put back: the change time still moves.
+    writeFileSync(rule, 'id: dns.spf.publishes\n');
+    utimesSync(rule, 1_700_000_000, 1_700_000_000);
+    const edited = key();
+    expect(edited).not.toBe(first);
+    writeFileSync(path.join(rules, 'dns', 'spf', 'valid.yaml'), 'id: dns.spf.valid\n');
+    const added = key();
+    expect(added).not.toBe(edited);
+    renameSync(path.join(rules, 'dns', 'spf'), path.join(rules, 'dns', 'sender'));
+    const moved = key();
+    expect(moved).not.toBe(added);
+    rmSync(path.join(rules, 'dns', 'sender', 'valid.yaml'));
+    expect(key()).not.toBe(moved);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
