@@ -5,7 +5,7 @@ import { providers } from '../../plugins/index.ts';
 import { DomainError, normaliseDomain } from '../lib/domain-name.ts';
 import { summarise } from '../engine/index.ts';
 import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
-import { createLogger } from '../lib/log.ts';
+import { lazyLogger } from '../lib/log.ts';
 import { createScanner } from '../service/scanner.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { loadAgentKey } from '../signing/keys.ts';
@@ -29,7 +29,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw err;
   }
   const ruleset = loadRunRuleset(io.config.cacheDir);
-  const log = createLogger({ logLevel: process.env.DVS_LOG_LEVEL ?? 'warn' });
+  const log = lazyLogger({ logLevel: process.env.DVS_LOG_LEVEL ?? 'warn' });
   const agentKey = io.config.net.agentSigning ? await loadAgentKey(io.config.dataDir) : null;
   const scanner = createScanner({ config: io.config, ruleset, providers, log, agentKey });
   const tier = values.full ? 'full' : 'quick';
