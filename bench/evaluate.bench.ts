@@ -11,15 +11,22 @@ import type { Observations } from '../src/engine/types.ts';
 import { canonicalJson, digestOf } from '../src/lib/canonical-json.ts';
 
 /**
- * Mean CPU microseconds per call of `fn` after `warmUp` calls: the process's user and system time, so other work
- * on a shared machine inflates it far less than wall time would.
+ * CPU microseconds per call of `fn` after `warmUp` calls: the process's user and system time, so other work on a
+ * shared machine inflates it far less than wall time would. Measured in `rounds` rounds and the median round
+ * taken: a burst of other work on the machine (seen here to slow it by two to six times for seconds) then
+ * decides at most the rounds it falls in, not the figure.
  */
-function perCall(fn: () => unknown, runs: number, warmUp = Math.min(200, runs)): number {
+function perCall(fn: () => unknown, runs: number, warmUp = Math.min(200, runs), rounds = 9): number {
   for (let i = 0; i < warmUp; i++) fn();
-  const t0 = process.cpuUsage();
-  for (let i = 0; i < runs; i++) fn();
-  const used = process.cpuUsage(t0);
-  return (used.user + used.system) / runs;
+  const perRound = Math.max(1, Math.round(runs / rounds));
+  const figures: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = process.cpuUsage();
+    for (let i = 0; i < perRound; i++) fn();
+    const used = process.cpuUsage(t0);
+    figures.push((used.user + used.system) / perRound);
+  }
+  return figures.sort((a, b) => a - b)[rounds >> 1]!;
 }
 
 export default function bench(): Promise<void> {
@@ -33,7 +40,7 @@ export default function bench(): Promise<void> {
   const plan = planEvaluation(ruleset.rules);
   // V8 optimises the catalogue's hundreds of small functions over the first thousands of evaluations: the first
   // ones are printed apart, and the figure is the steady state a running service reaches.
-  const first = perCall(() => evaluateRules(doc, ruleset, 'full'), 1000, 0);
+  const first = perCall(() => evaluateRules(doc, ruleset, 'full'), 1000, 0, 1);
   const rules = perCall(() => evaluateRules(doc, ruleset, 'full'), 5000, 5000);
   const view = perCall(() => new PlannedDocument(plan, doc), 5000);
   const report = perCall(() => buildReport(doc, ruleset, 'full', results, digest), 5000);
