@@ -10,7 +10,8 @@
 // The Quick Scan is loaded twice: with Accept-Encoding as browsers, undici, curl --compressed and httpx send it
 // (answered in br, coded once per cache entry), and without it (answered uncoded), each on its own line.
 // Throughput swings when other work shares the machine, so the servers' own CPU time per request is printed
-// too. BENCH_CPU_PROF=<dir> writes a CPU profile of each case alone there (service-<case>.cpuprofile).
+// too, and the cases are loaded in rounds (figures: the median round). BENCH_CPU_PROF=<dir> writes a CPU profile
+// of each case alone there (service-<case>.cpuprofile, from the last round).
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
@@ -28,7 +29,8 @@ interface Case {
   coding?: string;
 }
 
-const DURATION_S = 5;
+const DURATION_S = 2;
+const ROUNDS = 3;
 const CONNECTIONS = 10;
 
 const CASES: Case[] = [
@@ -112,17 +114,22 @@ function ask<T>(child: ChildProcess, message: CaseMessage): Promise<T> {
   });
 }
 
+/** One case's load: its results, and the servers' CPU time while it ran. */
+interface Measured {
+  r: autocannon.Result;
+  cpuUs: number;
+}
+
 /** One case under load, with the servers' CPU time while it ran. */
-async function measure(
-  child: ChildProcess,
-  ready: BenchServers,
-  c: Case,
-): Promise<{ r: autocannon.Result; cpuUs: number }> {
+async function measure(child: ChildProcess, ready: BenchServers, c: Case): Promise<Measured> {
   await ask(child, { op: 'begin', name: c.name });
   const r = await load(c.url(ready), ready.ca, c.body, undefined, c.headers);
   const { cpuUs } = await ask<CaseCost>(child, { op: 'end', name: c.name });
   return { r, cpuUs };
 }
+
+/** The median of the numbers. */
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export default async function bench(): Promise<void> {
   const { child, servers: ready } = await forkBenchServers();
@@ -133,48 +140,52 @@ export default async function bench(): Promise<void> {
     if (warm.non2xx > 0) throw new Error(`the quick scan warm-up got ${warm.non2xx} non-2xx answers`);
     for (const c of CASES) await checkCoding(c, ready);
     for (const c of CASES) await load(c.url(ready), ready.ca, c.body, 2000, c.headers);
-    const rows: { c: Case; r: autocannon.Result; cpuUs: number }[] = [];
-    for (const c of CASES) rows.push({ c, ...(await measure(child, ready, c)) });
+    // Every case once per round, round after round: a burst of other work on the machine (seen here to halve its
+    // speed for seconds) falls on the cases of one round, and each figure below is the median of the rounds'.
+    const rounds: Map<string, Measured>[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const round = new Map<string, Measured>();
+      for (const c of CASES) round.set(c.name, await measure(child, ready, c));
+      rounds.push(round);
+    }
     console.log(
-      `${CONNECTIONS} connections, ${DURATION_S} s each, all servers in one child process, one client; bytes per answer counts the headers too\n`,
+      `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per case, all servers in one child process, one client; each row is the case's median round by rate; bytes per answer counts the headers too\n`,
     );
-    for (const { c } of rows) console.log(`- ${c.what}`);
+    for (const c of CASES) console.log(`- ${c.what}`);
     console.log(
       '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | bytes per answer | non-2xx | errors |\n|---|---|---|---|---|---|---|---|',
     );
-    const perRequest = rows.map(({ r, cpuUs }) => cpuUs / Math.max(1, r.requests.total));
-    rows.forEach(({ c, r }, i) => {
+    const perRequest = ({ r, cpuUs }: Measured) => cpuUs / Math.max(1, r.requests.total);
+    for (const c of CASES) {
+      const all = rounds.map((round) => round.get(c.name)!);
+      const rate = median(all.map((m) => m.r.requests.average));
+      const { r } = all.find((m) => m.r.requests.average === rate)!;
       console.log(
-        `| ${c.name} | ${r.requests.average.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${perRequest[i]!.toFixed(0)} us | ${(r.throughput.total / Math.max(1, r.requests.total)).toFixed(0)} | ${r.non2xx} | ${r.errors} |`,
+        `| ${c.name} | ${rate.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${median(all.map(perRequest)).toFixed(0)} us | ${(r.throughput.total / Math.max(1, r.requests.total)).toFixed(0)} | ${all.reduce((n, m) => n + m.r.non2xx, 0)} | ${all.reduce((n, m) => n + m.r.errors, 0)} |`,
       );
-    });
-    const rate = (name: string) => rows.find((r) => r.c.name === name)!.r.requests.average;
-    const cpu = (name: string) => perRequest[rows.findIndex((r) => r.c.name === name)]!;
+    }
     const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
-    console.log(
-      `\ncached Quick Scan (br, as real clients ask) at ${pct(rate('quick') / rate('bare'))} of the bare route's rate`,
+    /** `a` against `b`: the median of the rounds' ratios of rates, and of CPU per request (b's over a's). */
+    const against = (a: string, b: string, what: string) => {
+      const rates = rounds.map((round) => round.get(a)!.r.requests.average / round.get(b)!.r.requests.average);
+      const cpus = rounds.map((round) => perRequest(round.get(b)!) / perRequest(round.get(a)!));
+      console.log(`${what.replace('%', pct(median(rates)))}\n  (by server CPU per request: ${pct(median(cpus))})`);
+    };
+    console.log('');
+    against('quick', 'bare', "cached Quick Scan (br, as real clients ask) at % of the bare route's rate");
+    against('same-bytes', 'bare', "the same bytes from a bare route at % of the bare route's rate");
+    against(
+      'same-answer',
+      'bare',
+      "the same br answer from a bare route (what sending it costs in Koa, with no path before it) at % of the bare route's rate",
     );
-    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('quick'))})`);
-    console.log(
-      `the same bytes from a bare route at ${pct(rate('same-bytes') / rate('bare'))} of the bare route's rate`,
+    against('quick', 'same-answer', "cached Quick Scan (br) at % of the same answer's rate: the service's path");
+    against('quick-identity', 'bare', "cached Quick Scan without Accept-Encoding at % of the bare route's rate");
+    against(
+      'quick-identity',
+      'same-bytes',
+      "cached Quick Scan without Accept-Encoding at % of the same bytes' rate: the service's path",
     );
-    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('same-bytes'))})`);
-    console.log(
-      `the same br answer from a bare route (what sending it costs in Koa, with no path before it) at ${pct(rate('same-answer') / rate('bare'))} of the bare route's rate`,
-    );
-    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('same-answer'))})`);
-    console.log(
-      `cached Quick Scan (br) at ${pct(rate('quick') / rate('same-answer'))} of the same answer's rate: the service's path`,
-    );
-    console.log(`  (by server CPU per request: ${pct(cpu('same-answer') / cpu('quick'))})`);
-    console.log(
-      `cached Quick Scan without Accept-Encoding at ${pct(rate('quick-identity') / rate('bare'))} of the bare route's rate`,
-    );
-    console.log(`  (by server CPU per request: ${pct(cpu('bare') / cpu('quick-identity'))})`);
-    console.log(
-      `cached Quick Scan without Accept-Encoding at ${pct(rate('quick-identity') / rate('same-bytes'))} of the same bytes' rate: the service's path`,
-    );
-    console.log(`  (by server CPU per request: ${pct(cpu('same-bytes') / cpu('quick-identity'))})`);
   } finally {
     child.kill('SIGTERM');
   }
