@@ -172,20 +172,23 @@ export default async function bench(): Promise<void> {
       console.log(`${what.replace('%', pct(median(rates)))}\n  (by server CPU per request: ${pct(median(cpus))})`);
     };
     console.log('');
-    against('quick', 'bare', "cached Quick Scan (br, as real clients ask) at % of the bare route's rate");
-    against('same-bytes', 'bare', "the same bytes from a bare route at % of the bare route's rate");
-    against(
-      'same-answer',
-      'bare',
-      "the same br answer from a bare route (what sending it costs in Koa, with no path before it) at % of the bare route's rate",
-    );
-    against('quick', 'same-answer', "cached Quick Scan (br) at % of the same answer's rate: the service's path");
-    against('quick-identity', 'bare', "cached Quick Scan without Accept-Encoding at % of the bare route's rate");
-    against(
-      'quick-identity',
-      'same-bytes',
-      "cached Quick Scan without Accept-Encoding at % of the same bytes' rate: the service's path",
-    );
+    const LINES: [string, string, string][] = [
+      ['quick', 'bare', "cached Quick Scan (br, as real clients ask) at % of the bare route's rate"],
+      ['same-bytes', 'bare', "the same bytes from a bare route at % of the bare route's rate"],
+      [
+        'same-answer',
+        'bare',
+        "the same br answer from a bare route (what sending it costs in Koa, with no path before it) at % of the bare route's rate",
+      ],
+      ['quick', 'same-answer', "cached Quick Scan (br) at % of the same answer's rate: the service's path"],
+      ['quick-identity', 'bare', "cached Quick Scan without Accept-Encoding at % of the bare route's rate"],
+      [
+        'quick-identity',
+        'same-bytes',
+        "cached Quick Scan without Accept-Encoding at % of the same bytes' rate: the service's path",
+      ],
+    ];
+    for (const [a, b, what] of LINES) against(a, b, what);
   } finally {
     child.kill('SIGTERM');
   }
