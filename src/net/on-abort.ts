@@ -30,12 +30,18 @@ export function onAbort(signal: AbortSignal, fn: () => void): () => void {
 /** The error a caller gets when its own signal ends its wait. */
 export const callerAborted = (): NetError => new NetError('aborted', 'the caller aborted the operation');
 
-/** What `pending` settles with, unless the caller's signal fires first (a caller without one never gives up). */
-export function waitUnder<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+/**
+ * What `pending` settles with, unless the caller's signal fires first (a caller without one never gives up);
+ * `gaveUp` runs when it does, before the caller hears so.
+ */
+export function waitUnder<T>(pending: Promise<T>, signal: AbortSignal | undefined, gaveUp?: () => void): Promise<T> {
   if (!signal) return pending;
   if (signal.aborted) return Promise.reject(callerAborted());
   return new Promise<T>((resolve, reject) => {
-    const unsubscribe = onAbort(signal, () => reject(callerAborted()));
+    const unsubscribe = onAbort(signal, () => {
+      gaveUp?.();
+      reject(callerAborted());
+    });
     pending.then(resolve, reject).finally(unsubscribe);
   });
 }

@@ -1,7 +1,7 @@
 // An operation several callers share (one scan's DNS question, one scan's GET): it runs under none of their
 // signals, each waits under its own, and it is cancelled only when every caller waiting on it gave up before it
 // settled. One caller giving up never fails another, and nothing outlives the callers that wanted it.
-import { callerAborted, onAbort } from './on-abort.ts';
+import { callerAborted, waitUnder } from './on-abort.ts';
 
 export interface SharedOperation<T> {
   /** The answer, waited for under the caller's own signal; a caller without one never gives up. */
@@ -31,14 +31,7 @@ export function shareOperation<T>(run: (signal: AbortSignal) => Promise<T>, forg
     wait(signal) {
       if (signal?.aborted) return Promise.reject(callerAborted());
       waiting += 1;
-      if (!signal) return answer;
-      return new Promise<T>((resolve, reject) => {
-        const unsubscribe = onAbort(signal, () => {
-          leave();
-          reject(callerAborted());
-        });
-        answer.then(resolve, reject).finally(unsubscribe);
-      });
+      return waitUnder(answer, signal, leave);
     },
   };
 }
