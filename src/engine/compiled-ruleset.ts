@@ -103,12 +103,21 @@ export function inputsKey(rulesDir: string, schemasDir: string, cacheDir: string
   const stamp = metadataStamp(paths);
   const key = contentsKey(files);
   if (stamp !== null) {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    const tmp = `${recordFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ key, paths, stamp } satisfies KeyRecord), { mode: 0o600 });
-    renameSync(tmp, recordFile);
+    try {
+      writeAside(recordFile, JSON.stringify({ key, paths, stamp } satisfies KeyRecord));
+    } catch {
+      // A cache dir this process may not write: the key is worked out from the contents at each start.
+    }
   }
   return key;
+}
+
+/** Written aside and renamed (private to this user), so a concurrent start never reads half a file. */
+function writeAside(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, file);
 }
 
 /** Defines `key` on `target` as worked out on first read, then kept as a plain value. */
@@ -177,12 +186,8 @@ export function loadRunRuleset(cacheDir: string): Ruleset {
       })),
       validators: ruleset.schemas.standaloneCode(),
     };
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    // Written aside and renamed, so a concurrent start never reads half a file.
-    const tmp = `${file}.${process.pid}.tmp`;
     const written = artifactText(artifact);
-    writeFileSync(tmp, written, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeAside(file, written);
     // The run goes on from what it wrote, as the next run will: the full load (examples, every schema compiled
     // twice, the YAML) is left to the garbage collector instead of being held for the life of the service.
     return fromArtifactBytes(Buffer.from(written), file, schemasDir) ?? ruleset;

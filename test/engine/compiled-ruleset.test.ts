@@ -127,7 +127,10 @@ it("keys the artifact by its inputs' contents, worked out again whenever a file 
     const moved = key();
     expect(moved).not.toBe(added);
     rmSync(path.join(rules, 'dns', 'sender', 'valid.yaml'));
-    expect(key()).not.toBe(moved);
+    const removed = key();
+    expect(removed).not.toBe(moved);
+    // A cache dir that cannot be written (here, under a file) keeps nothing and still gives the key.
+    expect(inputsKey(rules, schemas, path.join(rules, 'ruleset.yaml', 'cache'))).toBe(removed);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
