@@ -22,13 +22,16 @@ export interface SecureContexts {
 }
 
 /**
- * Node's default store is its bundled roots (`rootCertificates`) unless the process was told to add certificates
- * or to use the system's store; then contexts are given the whole trust store as before, so a scan never trusts
- * what the operator's environment added for the service's own outgoing calls.
+ * A context made without `ca` trusts Node's default store: its bundled roots (`rootCertificates`), plus
+ * NODE_EXTRA_CA_CERTS when the environment sets it. Adding a certificate to such a context gives it a store of its
+ * own, the bundled roots (parsed once per process) plus that certificate, and never the environment's: a scan does
+ * not trust what the operator added for the service's own outgoing calls (test/net/trust-environment.test.ts).
+ * Started with the system's store instead (`--use-openssl-ca`, `--use-system-ca`), that copy would be the system's,
+ * so contexts are then given the whole trust store as `ca`, which OpenSSL parses again for each.
  */
-const defaultStoreIsBundled = ((): boolean => {
+const copiesBundledRoots = ((): boolean => {
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  return !process.env.NODE_EXTRA_CA_CERTS && !flags.some((f) => /^--use-(openssl|system)-ca/.test(f));
+  return !flags.some((f) => /^--use-(openssl|system)-ca/.test(f));
 })();
 
 /** Probes use a small fixed set of option combinations; the bound only guards against trust-store churn. */
@@ -60,11 +63,12 @@ export function secureContexts(ca: readonly string[]): SecureContexts {
         return cached;
       }
       const chosen = { minVersion, maxVersion, ciphers, sigalgs, ecdhCurve };
-      const trust = !verify ? { ca: [] } : defaultStoreIsBundled ? {} : { ca: [...ca] };
+      const trust = !verify ? { ca: [] } : copiesBundledRoots ? {} : { ca: [...ca] };
       const context = createSecureContext({ ...chosen, ...trust });
-      // Without `ca` the context trusts Node's roots; adding a certificate gives it a copy of that store plus it.
-      if (verify && defaultStoreIsBundled)
-        for (const pem of added) (context.context as { addCACert(pem: string): void }).addCACert(pem);
+      // With nothing to add, one of the bundled roots is added again: the store becomes the context's own copy.
+      if (verify && copiesBundledRoots)
+        for (const pem of added.length > 0 ? added : rootCertificates.slice(0, 1))
+          (context.context as { addCACert(pem: string): void }).addCACert(pem);
       cache.set(key, context);
       if (cache.size > MAX_CONTEXTS) cache.delete(cache.keys().next().value!);
       return context;

@@ -187,14 +187,14 @@ export interface TestCa {
 }
 
 /** A CA made for one test file, its certificate written to a temp file for DVS_EXTRA_CA. */
-export async function makeTestCa(): Promise<TestCa> {
+export async function makeTestCa(commonName = 'DVS net test CA'): Promise<TestCa> {
   x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
   const notBefore = new Date(Date.now() - 3600_000);
   const notAfter = new Date(Date.now() + 86400_000);
   const caKeys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '01',
-    name: 'CN=DVS net test CA',
+    name: `CN=${commonName}`,
     notBefore,
     notAfter,
     keys: caKeys,
