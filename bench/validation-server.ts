@@ -21,20 +21,23 @@ const config = loadConfig({
   DVS_LOG_LEVEL: 'silent',
 });
 const gate = new MemoryGate();
-const service = await startService(config, {
+
+// No top-level await: the bundle this runs from is a CommonJS script (bin/cli-bundle.js).
+void startService(config, {
   log: createLogger(config),
   payments: { gate, certificates: gate, close: async () => {} },
-});
-const tokens = Array.from({ length: Number(process.env.BENCH_TOKENS ?? 100) }, () => gate.issue());
-(globalThis as { gc?: () => void }).gc?.();
-const idleRss = process.memoryUsage().rss;
-let peakRss = idleRss;
-setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20).unref();
+}).then((service) => {
+  const tokens = Array.from({ length: Number(process.env.BENCH_TOKENS ?? 100) }, () => gate.issue());
+  (globalThis as { gc?: () => void }).gc?.();
+  const idleRss = process.memoryUsage().rss;
+  let peakRss = idleRss;
+  setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20).unref();
 
-process.on('message', () => process.send!({ idleRss, peakRss }));
-process.send!({
-  url: `https://127.0.0.1:${service.port}/api/fullvalidation`,
-  ca: readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8'),
-  tokens,
+  process.on('message', () => process.send!({ idleRss, peakRss }));
+  process.send!({
+    url: `https://127.0.0.1:${service.port}/api/fullvalidation`,
+    ca: readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8'),
+    tokens,
+  });
+  process.on('SIGTERM', () => void service.close().then(() => process.exit(0)));
 });
-process.on('SIGTERM', () => void service.close().then(() => process.exit(0)));

@@ -1,24 +1,33 @@
-// The command line as an ESM bundle of the TypeScript sources (esbuild), so a command does not load two hundred
-// modules one by one through tsx's loader (over half the CPU of `dvs serve` starting, a third of a cold `dvs
+// The command line as one CommonJS bundle of the TypeScript sources (esbuild), so a command does not load two
+// hundred modules one by one through tsx's loader (over half the CPU of `dvs serve` starting, a third of a cold `dvs
 // scan`). Built on first use in node_modules/.cache/dvs-cli/, so a clean `npm ci` needs no build step, and rebuilt
 // whenever one of the files it was built from changes: each start checks exactly those files, as listed by the
 // last build (their metadata, and their contents where that changed). What the sources import lazily (a command, a
-// probe, a heavy package) is a chunk of its own, loaded when first imported. Packages stay external (Node loads
-// them), except a few made of many modules, which Node would load one at a time (zod alone is 96; undici and
-// @peculiar/x509 with its ASN.1 packages took 120 and 170 ms of a `dvs scan` each), and the small pure-JS ones a
-// scan imports: Node resolves, reads and scans each external CommonJS package for its exports apart, which for
-// seven of them was 30 ms of a `dvs scan`'s wall time and 100 ms of its CPU.
+// probe, a heavy package) runs when first imported, as before. Packages stay external (Node loads them), except a
+// few made of many modules, which Node would load one at a time (zod alone is 96; undici and @peculiar/x509 with
+// its ASN.1 packages took 120 and 170 ms of a `dvs scan` each), and the small pure-JS ones a scan imports: Node
+// resolves, reads and scans each external CommonJS package for its exports apart, which for seven of them was 30
+// ms of a `dvs scan`'s wall time and 100 ms of its CPU.
+//
+// CommonJS rather than ES modules because a script compiled through node:vm can be given V8's code cache, and
+// Node 20 offers none for ES modules: parsing and compiling the bundle's code was a quarter of a `dvs scan`. Each
+// command keeps its own cache beside the build, written when the process exits, so it holds what that command
+// compiled.
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'dvs-cli');
 /**
  * Builds that are no longer current are removed when a new one is built once they are this old: a process
- * started from one still loads its chunks lazily, and a service runs long.
+ * started from one writes its code cache there when it exits, and a service runs long.
  */
 const STALE_MS = 24 * 60 * 60 * 1000;
 /** Bundled into the build: none holds native code or reads its own files. */
@@ -92,11 +101,15 @@ function inputsStamp(inputs) {
   return hash.digest('hex');
 }
 
-/** Records which build is current, with its inputs and their stamp; renamed into place, never half written. */
-function writeCurrent(entryDir, current) {
-  const file = path.join(entryDir, 'current.json');
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify(current));
+/** Written aside and renamed into place, so a process starting beside this one reads a whole file or none. */
+function replaceFile(file, data) {
+  writeFileSync(`${file}.${process.pid}`, data);
   renameSync(`${file}.${process.pid}`, file);
+}
+
+/** Records which build is current, with its inputs and their stamp. */
+function writeCurrent(entryDir, current) {
+  replaceFile(path.join(entryDir, 'current.json'), JSON.stringify(current));
 }
 
 /** Where an entry's builds live: one directory per entry module (src/cli.ts: `cli`). */
@@ -105,7 +118,7 @@ function dirOf(entry) {
 }
 
 /** The output file of an entry in a build directory. */
-const outputOf = (dir, entry) => path.join(dir, `${path.basename(entry, '.ts')}.mjs`);
+const outputOf = (dir, entry) => path.join(dir, `${path.basename(entry, '.ts')}.cjs`);
 
 /** The bundle of the current sources, if the last build is still current. */
 function currentBundle(entry) {
@@ -171,19 +184,12 @@ async function build(entry) {
     absWorkingDir: ROOT,
     entryPoints: [path.join(ROOT, entry)],
     outdir: tmp,
-    splitting: true,
     bundle: true,
     platform: 'node',
-    format: 'esm',
-    // Named as ES modules: the build has no package.json saying so, and Node reads a .js file outside any
-    // package scope twice to tell its format (a tenth of a cold `dvs scan`'s module loading).
-    outExtension: { '.js': '.mjs' },
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
     target: `node${process.versions.node.split('.')[0]}`,
     external: externals(),
-    // A bundled CommonJS package requires Node's own modules: an ES module has no `require` unless it makes one.
-    banner: {
-      js: "import { createRequire as createRequireOfChunk } from 'node:module'; const require = createRequireOfChunk(import.meta.url);",
-    },
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'silent',
@@ -211,19 +217,72 @@ async function bundleOf(entry) {
   return currentBundle(entry) ?? (await build(entry));
 }
 
-/** Imports `entry` from its bundle. */
-export async function importBundled(entry) {
-  return import(pathToFileURL(await bundleOf(entry)).href);
+/** A name that can be a file's: a command's, or none. */
+const CACHE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+/**
+ * Runs a bundle as Node runs a CommonJS module and returns its exports. With `cacheName`, V8's code cache is read
+ * from the build's `code-cache/<cacheName>.bin`, and when it was missing, damaged or refused (another Node, other V8
+ * flags), written at exit if `keep(exports)` says so, holding every function the process compiled. V8 tells a
+ * cache from its source by length only; the cache lives in the build it was made from, so it never meets other
+ * code. A process that changed V8's flags while it ran (`dvs serve` bounds heap growth) writes none: its cache
+ * would carry those flags and be refused by the next start, which has not set them yet.
+ */
+function runBundle(file, cacheName, keep) {
+  const cacheFile =
+    cacheName && CACHE_NAME.test(cacheName) ? path.join(path.dirname(file), 'code-cache', `${cacheName}.bin`) : null;
+  const cachedData = cacheFile === null ? undefined : readCodeCache(cacheFile);
+  const flags = v8.cachedDataVersionTag();
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
+    { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
+  );
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
+  if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected) && keep(module.exports)) {
+    process.once('exit', () => {
+      if (v8.cachedDataVersionTag() !== flags) return;
+      try {
+        mkdirSync(path.dirname(cacheFile), { recursive: true });
+        const data = script.createCachedData();
+        replaceFile(cacheFile, Buffer.concat([createHash('sha256').update(data).digest(), data]));
+      } catch {
+        // A read-only install compiles the code at each start instead.
+      }
+    });
+  }
+  return module.exports;
 }
 
 /**
- * The CLI module: from the bundle (built now if the sources changed), or through tsx when no bundle can be
- * built (a read-only install, or esbuild missing), which is slower to start but runs the same code.
+ * The code cache in `file` if it is whole. V8 checks a cache's version, flags and source length, but not its
+ * bytes: a damaged one stopped the process with a fatal error. So the file starts with the SHA-256 of the rest.
  */
-export async function loadCli() {
+function readCodeCache(file) {
+  let bytes;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const data = bytes.subarray(32);
+  return createHash('sha256').update(data).digest().equals(bytes.subarray(0, 32)) ? data : undefined;
+}
+
+/** Runs `entry` from its bundle and returns its exports. */
+export async function runBundled(entry) {
+  return runBundle(await bundleOf(entry));
+}
+
+/**
+ * The CLI module: from the bundle (built now if the sources changed) with the code cache of `command`, or through
+ * tsx when no bundle can be built (a read-only install, or esbuild missing), which is slower to start but runs the
+ * same code. Only the CLI's own commands keep a cache: a mistyped word leaves none behind.
+ */
+export async function loadCli(command) {
   if (process.env.DVS_CLI_BUNDLE !== '0') {
     try {
-      return await importBundled('src/cli.ts');
+      return runBundle(await bundleOf('src/cli.ts'), command, (cli) => cli.COMMAND_NAMES.includes(command));
     } catch (err) {
       if (process.env.DVS_CLI_BUNDLE === '1') throw err;
       process.stderr.write(`dvs: starting through tsx, the CLI bundle failed (${err.message.split('\n')[0]})\n`);

@@ -3,5 +3,5 @@
 import process from 'node:process';
 import { loadCli } from './cli-bundle.js';
 
-const { main } = await loadCli();
+const { main } = await loadCli(process.argv[2]);
 process.exitCode = await main(process.argv.slice(2));

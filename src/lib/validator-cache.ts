@@ -33,7 +33,7 @@ export function runStandalone(
   filename: string,
   codeCacheFile?: string,
 ): Record<string, ValidateFunction> {
-  const cachedData = codeCacheFile === undefined ? undefined : readOrNull(codeCacheFile);
+  const cachedData = codeCacheFile === undefined ? undefined : readCodeCache(codeCacheFile);
   const script = new vm.Script(`(function (exports, require, module) {${code}\n})`, {
     filename,
     ...(cachedData ? { cachedData } : {}),
@@ -51,10 +51,24 @@ export function runStandalone(
 /** Scripts whose code cache is written at exit, by file: one listener however many loads a process makes. */
 const unwrittenCaches = new Map<string, vm.Script>();
 
-/** Writes the code caches still to write (done at exit; exported for the tests). */
+/** Writes the code caches still to write (done at exit; exported for the tests), each after its digest. */
 export function writeCodeCaches(): void {
-  for (const [file, script] of unwrittenCaches) writeAside(file, script.createCachedData());
+  for (const [file, script] of unwrittenCaches) {
+    const data = script.createCachedData();
+    writeAside(file, Buffer.concat([createHash('sha256').update(data).digest(), data]));
+  }
   unwrittenCaches.clear();
+}
+
+/**
+ * The code cache in `file` if it is whole. V8 checks a cache's version, flags and source length, but not its
+ * bytes, and a damaged one is a fatal error of the process; so the file starts with the SHA-256 of the rest.
+ */
+function readCodeCache(file: string): Buffer | null {
+  const bytes = readOrNull(file);
+  if (bytes === null) return null;
+  const data = bytes.subarray(32);
+  return createHash('sha256').update(data).digest().equals(bytes.subarray(0, 32)) ? data : null;
 }
 
 function readOrNull(file: string): Buffer | null {

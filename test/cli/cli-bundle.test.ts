@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -15,7 +16,6 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
@@ -34,16 +34,32 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-/** `dvs help` from the copy's bundle (DVS_CLI_BUNDLE=1: a failed build fails the run, no fallback to tsx). */
-async function help(): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(copy, 'bin', 'dvs.js'), 'help'], {
-    env: { ...process.env, DVS_CLI_BUNDLE: '1' },
+/** `dvs <args>` from the copy's bundle (DVS_CLI_BUNDLE=1: a failed build fails the run, no fallback to tsx). */
+async function dvs(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(copy, 'bin', 'dvs.js'), ...args],
+      { env: { ...process.env, DVS_CLI_BUNDLE: '1' } },
+      (err, stdout, stderr) => resolve({ code: typeof err?.code === 'number' ? err.code : 0, stdout, stderr }),
+    );
   });
-  return stdout.split('\n')[0]!;
 }
+
+/** The first line `dvs help` prints. */
+const help = async (): Promise<string> => (await dvs('help')).stdout.split('\n')[0]!;
 
 const builds = (): string[] =>
   readdirSync(path.join(copy, 'node_modules', '.cache', 'dvs-cli', 'cli')).filter((n) => n.startsWith('build-'));
+
+/** The current build's code caches, by name, with their bytes. */
+function codeCaches(): Map<string, Buffer> {
+  const cli = path.join(copy, 'node_modules', '.cache', 'dvs-cli', 'cli');
+  const { key } = JSON.parse(readFileSync(path.join(cli, 'current.json'), 'utf8')) as { key: string };
+  const dir = path.join(cli, `build-${key}`, 'code-cache');
+  const names = existsSync(dir) ? readdirSync(dir) : [];
+  return new Map(names.map((name) => [name, readFileSync(path.join(dir, name))]));
+}
 
 describe('CLI bundle', () => {
   it('is built on first use, reused while the sources are unchanged, and rebuilt when one changes', async () => {
@@ -69,4 +85,29 @@ describe('CLI bundle', () => {
     expect(await help()).toBe('usage: dvs <CMD>');
     expect(builds()).toHaveLength(3);
   }, 120_000);
+
+  it("keeps V8's code cache per command, reuses it, and makes it again when it is damaged", async () => {
+    // `dvs verify` without a certificate is a usage error, after the command's module has loaded.
+    const usage = await dvs('verify');
+    expect(usage.code).toBe(2);
+    const first = codeCaches().get('verify.bin');
+    expect(first?.length).toBeGreaterThan(10_000);
+
+    // Taken as it is: a cache V8 accepted is not written again.
+    expect(await dvs('verify')).toEqual(usage);
+    expect(codeCaches().get('verify.bin')).toEqual(first);
+
+    // A damaged cache is refused by V8: the command runs from the source alike, and writes a good cache.
+    const cli = path.join(copy, 'node_modules', '.cache', 'dvs-cli', 'cli');
+    const { key } = JSON.parse(readFileSync(path.join(cli, 'current.json'), 'utf8')) as { key: string };
+    const damaged = Buffer.from(first!);
+    damaged.fill(0x5a, 64, 4096);
+    writeFileSync(path.join(cli, `build-${key}`, 'code-cache', 'verify.bin'), damaged);
+    expect(await dvs('verify')).toEqual(usage);
+    expect(codeCaches().get('verify.bin')?.equals(damaged)).toBe(false);
+
+    // Neither help nor a word that is no command leaves a cache.
+    await dvs('frobnicate');
+    expect([...codeCaches().keys()]).toEqual(['verify.bin']);
+  }, 60_000);
 });

@@ -1,10 +1,13 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import serverCardSchema from '../../plugins/agents/schemas/mcp-server-card-v1.json' with { type: 'json' };
 import { cachedValidator, runStandalone, writeCodeCaches } from '../../src/lib/validator-cache.ts';
 
+const ROOT = path.join(import.meta.dirname, '..', '..');
 const OPTIONS = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true };
 const DOCUMENTS: unknown[] = [
   {},
@@ -66,6 +69,14 @@ describe('cachedValidator', () => {
   });
 });
 
+/** Runs argv[1]'s code with the code cache in argv[2], as a new process would, and prints what it gives. */
+const NEXT_START = `
+import { runStandalone, writeCodeCaches } from './src/lib/validator-cache.ts';
+const loaded = runStandalone(process.argv[1], 'inline', process.argv[2]);
+console.log(JSON.stringify([loaded.positive(2), loaded.name()]));
+writeCodeCaches();
+`;
+
 describe('runStandalone with a code cache', () => {
   // Each test its own source: V8 reuses a script compiled earlier in the process without reading any cache.
   const source = (tag: string) => `module.exports = { positive: (n) => n > 0, name: () => "cached" }; // ${tag}`;
@@ -86,6 +97,25 @@ describe('runStandalone with a code cache', () => {
       first.name!(),
     ]);
   });
+
+  it('compiles the code over a damaged cache, which V8 would take and fail on, and writes a good one', async () => {
+    const file = path.join(cacheDir(), 'code.v8');
+    const code = source('damaged');
+    runStandalone(code, 'inline', file);
+    writeCodeCaches();
+    // The cache's header (what V8 checks) kept, its body spoiled.
+    const damaged = readFileSync(file);
+    damaged.fill(0x5a, 32 + 64);
+    writeFileSync(file, damaged);
+    // The next start is another process: this one would reuse the script it compiled, reading no cache.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', NEXT_START, code, file],
+      { cwd: ROOT },
+    );
+    expect(JSON.parse(stdout)).toEqual([true, 'cached']);
+    expect(readFileSync(file).equals(damaged)).toBe(false);
+  }, 30_000);
 
   it('compiles the code over a cache V8 refuses, and writes a good one', () => {
     const file = path.join(cacheDir(), 'code.v8');
