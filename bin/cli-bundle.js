@@ -5,9 +5,8 @@
 // last build (their metadata, and their contents where that changed). What the sources import lazily (a command, a
 // probe, a heavy package) runs when first imported, as before. Packages stay external (Node loads them), except a
 // few made of many modules, which Node would load one at a time (zod alone is 96; undici and @peculiar/x509 with
-// its ASN.1 packages took 120 and 170 ms of a `dvs scan` each), and the small pure-JS ones a scan imports: Node
-// resolves, reads and scans each external CommonJS package for its exports apart, which for seven of them was 30
-// ms of a `dvs scan`'s wall time and 100 ms of its CPU.
+// its ASN.1 packages took 120 and 170 ms of a `dvs scan` each), and the small pure-JS ones a scan imports, which
+// Node would resolve, read and compile apart (seven of them were 30 ms of a `dvs scan`'s wall time).
 //
 // CommonJS rather than ES modules because a script compiled through node:vm can be given V8's code cache, and
 // Node 20 offers none for ES modules: parsing and compiling the bundle's code was a quarter of a `dvs scan`. Each
@@ -226,9 +225,12 @@ const CACHE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
  * flags), written at exit if `keep(exports)` says so, holding every function the process compiled. V8 tells a
  * cache from its source by length only; the cache lives in the build it was made from, so it never meets other
  * code. A process that changed V8's flags while it ran (`dvs serve` bounds heap growth) writes none: its cache
- * would carry those flags and be refused by the next start, which has not set them yet.
+ * would carry those flags and be refused by the next start, which has not set them yet. Under
+ * `--enable-source-maps` the bundle is required as a module instead, since Node maps the stack traces of what its
+ * loader compiled and not of scripts compiled through node:vm.
  */
 function runBundle(file, cacheName, keep) {
+  if (process.sourceMapsEnabled) return createRequire(import.meta.url)(file);
   const cacheFile =
     cacheName && CACHE_NAME.test(cacheName) ? path.join(path.dirname(file), 'code-cache', `${cacheName}.bin`) : null;
   const cachedData = cacheFile === null ? undefined : readCodeCache(cacheFile);

@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
@@ -106,8 +107,16 @@ describe('CLI bundle', () => {
     expect(await dvs('verify')).toEqual(usage);
     expect(codeCaches().get('verify.bin')?.equals(damaged)).toBe(false);
 
-    // Neither help nor a word that is no command leaves a cache.
+    // Neither help (run above from this build) nor a word that is no command leaves a cache.
     await dvs('frobnicate');
     expect([...codeCaches().keys()]).toEqual(['verify.bin']);
   }, 60_000);
+
+  it('names the sources in stack traces under --enable-source-maps, and the bundle otherwise', async () => {
+    const fixture = path.join(import.meta.dirname, 'fixtures', 'bundle-stack.js');
+    const frame = async (...flags: string[]) =>
+      (await promisify(execFile)(process.execPath, [...flags, fixture])).stdout.trim();
+    expect(await frame('--enable-source-maps')).toMatch(/\(.*\/src\/cli\.ts:\d+:\d+\)$/);
+    expect(await frame()).toMatch(/\(.*\/node_modules\/\.cache\/dvs-cli\/cli\/build-[0-9a-f]{64}\/cli\.cjs:\d+:\d+\)$/);
+  }, 30_000);
 });
