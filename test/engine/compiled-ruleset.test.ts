@@ -16,20 +16,19 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { inputsKey, loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
 import { evaluate } from '../../src/engine/evaluate.ts';
-import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
 import type { Observations } from '../../src/engine/types.ts';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
-import { catalogue } from '../suite/ruleset.ts';
+import { catalogue, checkedCatalogue } from '../suite/ruleset.ts';
 
 const golden = JSON.parse(
   readFileSync(path.join(import.meta.dirname, '..', 'golden', 'http-no-hsts.test.observations.json'), 'utf8'),
 ) as Observations;
 
-// A full load checks every rule and compiles every schema, seconds on a busy machine: one, shared by the tests.
-// Building an artifact is a full load too, hence the time limit of the tests that build one.
+// A full load checks every rule and compiles every schema, seconds on a busy machine: the worker's one
+// (checkedCatalogue), shared by the tests. Building an artifact is a full load too, hence the time limit of the
+// tests that build one.
 const BUILDS_MS = 120_000;
-let reference: Ruleset | undefined;
-const rulesFromFiles = (): Ruleset => (reference ??= loadRuleset());
 let firstBuild: { dir: string; loaded: Ruleset } | undefined;
 /** A fresh cache dir in which loadRunRuleset built the artifact, and what that first call returned. */
 function builtArtifact(): { dir: string; loaded: Ruleset } {
@@ -41,7 +40,7 @@ function builtArtifact(): { dir: string; loaded: Ruleset } {
 it(
   'loads the same ruleset from its artifact as from the rule files, and judges alike',
   () => {
-    const built = rulesFromFiles();
+    const built = checkedCatalogue();
     const { dir, loaded } = builtArtifact();
     expect(loaded.digest).toBe(built.digest);
     const files = readdirSync(dir).filter((f) => !f.startsWith('ruleset-inputs-'));
@@ -58,7 +57,7 @@ it(
 it(
   "checks probe output with the artifact's precompiled validators exactly as with compiled ones",
   () => {
-    const built = rulesFromFiles();
+    const built = checkedCatalogue();
     const cached = catalogue();
     const broken = { ...(golden.http as object), status: 'teapot', unknown_member: true };
     for (const [ns, value] of [...Object.entries(golden), ['http', broken], ['dns', null]] as const) {

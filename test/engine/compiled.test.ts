@@ -10,11 +10,11 @@ import { planEvaluation, PlannedDocument } from '../../src/engine/evaluation-pla
 import { bounded, readPaths, valueAt } from '../../src/engine/observed.ts';
 import { refTarget, type SchemaNode } from '../../src/engine/observation-schemas.ts';
 import { registerOperations } from '../../src/engine/operations.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
 import type { LoadedRule, Observations, Outcome, ProbeRun } from '../../src/engine/types.ts';
+import { checkedCatalogue } from '../suite/ruleset.ts';
 
 registerOperations();
-const ruleset = loadRuleset();
+const ruleset = checkedCatalogue();
 
 const MISSING = Symbol('missing');
 

@@ -2,12 +2,12 @@
 // finds nothing (hollow evidence, house style, version lock, stale docs/rules.md, unfinished blanks).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
 import { REPO_ROOT } from '../../src/lib/paths.ts';
 import { reviewCatalogue } from '../../src/engine/catalogue-problems.ts';
+import { checkedCatalogue } from '../suite/ruleset.ts';
 
 const rulesDir = path.join(REPO_ROOT, 'rules');
-const ruleset = loadRuleset();
+const ruleset = checkedCatalogue();
 const review = reviewCatalogue(ruleset, { rulesDir, docsFile: path.join(REPO_ROOT, 'docs', 'rules.md'), fix: false });
 
 describe('rule catalogue', () => {
