@@ -1,5 +1,6 @@
 // `npm run bench [-- name...]`: every figure of issue 12's table in one run, in the table's order (or only the
-// named benches). Each bench/*.bench.ts prints its own figures; one not listed here runs after these.
+// named benches), after the machine's gauges. Each bench/*.bench.ts prints its own figures; one not listed here
+// runs after these.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -22,7 +23,13 @@ const wanted = process.argv.slice(2).filter((a) => a !== '--');
 const present = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.replace(/\.bench\.ts$/, ''));
-const order = [...TABLE.map((t) => t.bench), ...present.filter((b) => !TABLE.some((t) => t.bench === b)).sort()];
+/** Printed first: the gauges of the machine, to read every figure after them against. */
+const FIRST = 'machine';
+const order = [
+  FIRST,
+  ...TABLE.map((t) => t.bench),
+  ...present.filter((b) => b !== FIRST && !TABLE.some((t) => t.bench === b)).sort(),
+];
 for (const name of order.filter((b) => wanted.length === 0 || wanted.some((w) => b.startsWith(w)))) {
   const row = TABLE.find((t) => t.bench === name);
   console.log(`\n## ${name}${row ? `: ${row.figure}` : ''}\n`);
