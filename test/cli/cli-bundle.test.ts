@@ -53,11 +53,16 @@ const help = async (): Promise<string> => (await dvs('help')).stdout.split('\n')
 const builds = (): string[] =>
   readdirSync(path.join(copy, 'node_modules', '.cache', 'dvs-cli', 'cli')).filter((n) => n.startsWith('build-'));
 
-/** The current build's code caches, by name, with their bytes. */
-function codeCaches(): Map<string, Buffer> {
+/** Where the current build keeps its code caches. */
+function codeCacheDir(): string {
   const cli = path.join(copy, 'node_modules', '.cache', 'dvs-cli', 'cli');
   const { key } = JSON.parse(readFileSync(path.join(cli, 'current.json'), 'utf8')) as { key: string };
-  const dir = path.join(cli, `build-${key}`, 'code-cache');
+  return path.join(cli, `build-${key}`, 'code-cache');
+}
+
+/** The current build's code caches, by name, with their bytes. */
+function codeCaches(): Map<string, Buffer> {
+  const dir = codeCacheDir();
   const names = existsSync(dir) ? readdirSync(dir) : [];
   return new Map(names.map((name) => [name, readFileSync(path.join(dir, name))]));
 }
@@ -100,11 +105,9 @@ describe('CLI bundle', () => {
 
     // A cache damaged past V8's header fails its digest (V8 would take it and stop the process with a fatal
     // error): the command runs from the source alike, and writes a good cache.
-    const cli = path.join(copy, 'node_modules', '.cache', 'dvs-cli', 'cli');
-    const { key } = JSON.parse(readFileSync(path.join(cli, 'current.json'), 'utf8')) as { key: string };
     const damaged = Buffer.from(first!);
     damaged.fill(0x5a, 32 + 64, 4096);
-    writeFileSync(path.join(cli, `build-${key}`, 'code-cache', 'verify.bin'), damaged);
+    writeFileSync(path.join(codeCacheDir(), 'verify.bin'), damaged);
     expect(await dvs('verify')).toEqual(usage);
     expect(codeCaches().get('verify.bin')?.equals(damaged)).toBe(false);
 
