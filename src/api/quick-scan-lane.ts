@@ -44,20 +44,21 @@ const SHARED_FIELDS: readonly string[] = [
 ];
 
 /**
- * A request the lane may answer: POST of a plain JSON body of declared length to the exact path, from an
- * unsigned caller, over HTTPS all the way (behind trusted proxies: as the client's hop says). A malformed
- * Forwarded header is left to Koa, which answers it.
+ * The body's declared length when the lane may answer the request, else null: POST of a plain JSON body of
+ * declared length to the exact path, from an unsigned caller, over HTTPS all the way (behind trusted proxies: as
+ * the client's hop says). A malformed Forwarded header is left to Koa, which answers it.
  */
-function usual(req: IncomingMessage, trustProxy: ProxyTrust | null): boolean {
-  if (req.method !== 'POST' || req.url !== PATH) return false;
+function usualLength(req: IncomingMessage, trustProxy: ProxyTrust | null): number | null {
+  if (req.method !== 'POST' || req.url !== PATH) return null;
   const headers = req.headers;
-  if (headers['content-type'] !== 'application/json' || plainLength(headers) === null) return false;
-  if ((headers['signature-input'] ?? '') !== '') return false;
-  if (trustProxy === null) return true;
+  if (headers['content-type'] !== 'application/json') return null;
+  if ((headers['signature-input'] ?? '') !== '') return null;
+  const length = plainLength(headers);
+  if (length === null || trustProxy === null) return length;
   try {
-    return forwardedHop(req, trustProxy).proto === 'https';
+    return forwardedHop(req, trustProxy).proto === 'https' ? length : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -87,9 +88,9 @@ export function quickScanLane(deps: QuickScanLaneDeps, koa: RequestHandler): Req
     return { requestId, fields, bytes };
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse, length: number): Promise<void> {
     const started = process.hrtime.bigint();
-    const body = readPlainBody(req, plainLength(req.headers)!);
+    const body = readPlainBody(req, length);
     let made: Answer | null = null;
     try {
       made = await cachedAnswer(req, body);
@@ -107,7 +108,8 @@ export function quickScanLane(deps: QuickScanLaneDeps, koa: RequestHandler): Req
   }
 
   return (req, res) => {
-    if (usual(req, deps.trustProxy)) void answer(req, res);
+    const length = usualLength(req, deps.trustProxy);
+    if (length !== null) void answer(req, res, length);
     else koa(req, res);
   };
 }
