@@ -153,9 +153,14 @@ export class ScanOperations {
     return domain;
   }
 
+  /** Whether this instance still takes work (it is not shutting down). */
+  private accepting(): boolean {
+    return this.deps.accepting?.() ?? true;
+  }
+
   /** A scan may start only on an instance that still takes work. */
   private admit(): void {
-    if (this.deps.accepting && !this.deps.accepting())
+    if (!this.accepting())
       throw busy('this instance is shutting down and takes no new scans; retry, and another instance will answer');
   }
 
@@ -172,7 +177,7 @@ export class ScanOperations {
       if (err instanceof ApiError) return null;
       throw err;
     }
-    if (this.deps.accepting && !this.deps.accepting()) return null;
+    if (!this.accepting()) return null;
     const hit = await this.deps.quickScans.hit(domain);
     return hit && { domain, result: withStructuredContent(hit.result, hit.report), cached: true };
   }
