@@ -85,10 +85,9 @@ export class QuickScans {
 
   /** The cached outcome, counted as a scan answered from the cache; null when there is none. */
   async hit(domain: string): Promise<QuickScanOutcome | null> {
-    const hit = await this.deps.cache.get(this.key(domain));
-    if (!hit) return null;
-    this.deps.metrics.cacheHit();
-    return { ...hit, cached: true };
+    const hit = await this.cached(domain);
+    if (hit) this.deps.metrics.cacheHit();
+    return hit;
   }
 
   /** A cached outcome, without scanning (and not counted as an answer). */
