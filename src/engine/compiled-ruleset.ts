@@ -12,9 +12,10 @@
 // digests it carries are the lock's; they are not recomputed at each start (canonical JSON of 400 rules was
 // a third of what loading the artifact cost).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../lib/paths.ts';
+import { writeAside } from '../lib/write-aside.ts';
 import { compileRule } from './compile.ts';
 import { ObservationSchemas } from './observation-schemas.ts';
 import { readPaths } from './observed.ts';
@@ -104,20 +105,12 @@ export function inputsKey(rulesDir: string, schemasDir: string, cacheDir: string
   const key = contentsKey(files);
   if (stamp !== null) {
     try {
-      writeAside(recordFile, JSON.stringify({ key, paths, stamp } satisfies KeyRecord));
+      writeAside(recordFile, JSON.stringify({ key, paths, stamp } satisfies KeyRecord), { privateToUser: true });
     } catch {
       // A cache dir this process may not write: the key is worked out from the contents at each start.
     }
   }
   return key;
-}
-
-/** Written aside and renamed (private to this user), so a concurrent start never reads half a file. */
-function writeAside(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, file);
 }
 
 /** Defines `key` on `target` as worked out on first read, then kept as a plain value. */
@@ -187,7 +180,7 @@ export function loadRunRuleset(cacheDir: string): Ruleset {
       validators: ruleset.schemas.standaloneCode(),
     };
     const written = artifactText(artifact);
-    writeAside(file, written);
+    writeAside(file, written, { privateToUser: true });
     // The run goes on from what it wrote, as the next run will: the full load (examples, every schema compiled
     // twice, the YAML) is left to the garbage collector instead of being held for the life of the service.
     return fromArtifactBytes(Buffer.from(written), file, schemasDir) ?? ruleset;

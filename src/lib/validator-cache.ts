@@ -4,7 +4,7 @@
 // `dvs scan`. Like the CLI bundle, the cache lives in node_modules/.cache: it derives from committed files only.
 // Its first line is the SHA-256 of the rest, so a damaged file is compiled again, never run.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
@@ -12,6 +12,7 @@ import vm from 'node:vm';
 import type { AnySchema, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { lazyRequire } from './lazy-require.ts';
 import { REPO_ROOT } from './paths.ts';
+import { writeAside } from './write-aside.ts';
 
 const require = createRequire(import.meta.url);
 const ajvModule = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
@@ -55,7 +56,7 @@ const unwrittenCaches = new Map<string, vm.Script>();
 export function writeCodeCaches(): void {
   for (const [file, script] of unwrittenCaches) {
     const data = script.createCachedData();
-    writeAside(file, Buffer.concat([createHash('sha256').update(data).digest(), data]));
+    keep(file, Buffer.concat([createHash('sha256').update(data).digest(), data]));
   }
   unwrittenCaches.clear();
 }
@@ -79,13 +80,10 @@ function readOrNull(file: string): Buffer | null {
   }
 }
 
-/** Written aside and renamed, so a process starting beside this one reads a whole file or none. */
-function writeAside(file: string, data: string | Buffer): void {
+/** Kept on disk where it can be (written aside: a process starting beside this one reads a whole file or none). */
+function keep(file: string, data: string | Buffer): void {
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, data);
-    renameSync(tmp, file);
+    writeAside(file, data);
   } catch {
     // A read-only install: the code is compiled at each start instead, with the same result.
   }
@@ -112,6 +110,6 @@ export function cachedValidator(schema: AnySchema, options: Options, cacheDir = 
   const ajv = new (ajvModule().Ajv2020)({ ...options, code: { ...options.code, source: true } });
   const validate = ajv.compile(schema);
   const code = ajvStandalone().default(ajv, validate);
-  writeAside(file, `${sha256(code)}\n${code}`);
+  keep(file, `${sha256(code)}\n${code}`);
   return validate;
 }
