@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startWorld } from '../test/world/index.ts';
+import { median } from './median.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const DVS = path.join(ROOT, 'bin', 'dvs.js');
@@ -25,11 +26,11 @@ function processMs(args: string[], env: Record<string, string>): Promise<number>
   });
 }
 
-/** The median of `n` runs, one after another (a shared machine's noise moves single runs by 20 % and more). */
-async function median(n: number, run: () => Promise<number>): Promise<number> {
+/** The median of `n` runs, one after another. */
+async function medianOfRuns(n: number, run: () => Promise<number>): Promise<number> {
   const runs: number[] = [];
   for (let i = 0; i < n; i++) runs.push(await run());
-  return runs.sort((a, b) => a - b)[Math.floor(n / 2)]!;
+  return median(runs);
 }
 
 /** Milliseconds from spawning `dvs serve` to its "listening" line on stdout. */
@@ -55,12 +56,12 @@ export default async function bench(): Promise<void> {
   const quiet = { DVS_DATA_DIR: dataDir, DVS_LOG_LEVEL: 'silent' };
   const evidence = path.join(ROOT, 'test', 'golden', 'good.test.observations.json');
   const first = await processMs(['evaluate', evidence], quiet);
-  const warm = await median(3, () => processMs(['evaluate', evidence], quiet));
+  const warm = await medianOfRuns(3, () => processMs(['evaluate', evidence], quiet));
   const world = await startWorld();
   try {
     const env = { ...world.env, ...quiet };
-    const scan = await median(7, () => processMs(['scan', 'good.test'], env));
-    const serve = await median(3, () => serveReadyMs(env));
+    const scan = await medianOfRuns(7, () => processMs(['scan', 'good.test'], env));
+    const serve = await medianOfRuns(3, () => serveReadyMs(env));
     console.log('| figure | value | goal |\n|---|---|---|');
     console.log(
       `| \`dvs evaluate\` process, first run (full ruleset check and artifact built; the CLI bundle too after a source changed) | ${first.toFixed(0)} ms | |`,

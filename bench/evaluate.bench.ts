@@ -9,6 +9,7 @@ import { planEvaluation, PlannedDocument } from '../src/engine/evaluation-plan.t
 import { loadRuleset } from '../src/engine/ruleset.ts';
 import type { Observations } from '../src/engine/types.ts';
 import { canonicalJson, digestOf } from '../src/lib/canonical-json.ts';
+import { median } from './median.ts';
 
 /**
  * CPU microseconds per call of `fn` after `warmUp` calls: the process's user and system time, so other work on a
@@ -26,7 +27,7 @@ function perCall(fn: () => unknown, runs: number, warmUp = Math.min(200, runs), 
     const used = process.cpuUsage(t0);
     figures.push((used.user + used.system) / perRound);
   }
-  return figures.sort((a, b) => a - b)[rounds >> 1]!;
+  return median(figures);
 }
 
 export default function bench(): Promise<void> {

@@ -3,16 +3,17 @@
 // sessions) can be read side by side. Process start (with the environment's NODE_EXTRA_CA_CERTS, which Node reads
 // before it runs any code, and without), pure JavaScript, and first touches of fresh memory.
 import { execFileSync } from 'node:child_process';
+import { median } from './median.ts';
 
 /** The median of `n` timings of `run`, in milliseconds. */
-function median(n: number, run: () => void): number {
+function medianTime(n: number, run: () => void): number {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     run();
     times.push(performance.now() - t0);
   }
-  return times.sort((a, b) => a - b)[Math.floor(n / 2)]!;
+  return median(times);
 }
 
 /** Sorts 200,000 pseudo-random numbers (a fixed sequence) and round-trips them through JSON. */
@@ -31,14 +32,14 @@ export default async function bench(): Promise<void> {
   for (let i = 0; i < 3; i++) fixedWork();
   console.log('| gauge | value |\n|---|---|');
   console.log(
-    `| \`node -e 0\` as a process (median of 7)${extraCa ? `, NODE_EXTRA_CA_CERTS=${extraCa} as the environment sets it` : ''} | ${median(7, start(process.env)).toFixed(0)} ms |`,
+    `| \`node -e 0\` as a process (median of 7)${extraCa ? `, NODE_EXTRA_CA_CERTS=${extraCa} as the environment sets it` : ''} | ${medianTime(7, start(process.env)).toFixed(0)} ms |`,
   );
   if (extraCa)
-    console.log(`| the same without NODE_EXTRA_CA_CERTS | ${median(7, start(withoutExtraCa)).toFixed(0)} ms |`);
+    console.log(`| the same without NODE_EXTRA_CA_CERTS | ${medianTime(7, start(withoutExtraCa)).toFixed(0)} ms |`);
   console.log(
-    `| fixed JavaScript work: sort 200,000 numbers, JSON round trip (median of 7) | ${median(7, fixedWork).toFixed(0)} ms |`,
+    `| fixed JavaScript work: sort 200,000 numbers, JSON round trip (median of 7) | ${medianTime(7, fixedWork).toFixed(0)} ms |`,
   );
   console.log(
-    `| first touch of 64 MiB of fresh memory (median of 7) | ${median(7, () => Buffer.allocUnsafeSlow(64 << 20).fill(1)).toFixed(0)} ms |`,
+    `| first touch of 64 MiB of fresh memory (median of 7) | ${medianTime(7, () => Buffer.allocUnsafeSlow(64 << 20).fill(1)).toFixed(0)} ms |`,
   );
 }

@@ -16,6 +16,7 @@ import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { forkBenchServers, type BenchServers } from './bench-servers.ts';
+import { median } from './median.ts';
 import type { CaseCost, CaseMessage } from './service-server.ts';
 
 interface Case {
@@ -127,9 +128,6 @@ async function measure(child: ChildProcess, ready: BenchServers, c: Case): Promi
   const { cpuUs } = await ask<CaseCost>(child, { op: 'end', name: c.name });
   return { r, cpuUs };
 }
-
-/** The median of the numbers. */
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export default async function bench(): Promise<void> {
   const { child, servers: ready } = await forkBenchServers();
