@@ -26,7 +26,7 @@ beforeAll(async () => {
     mkdirSync(path.join(sitesDir, `slow-${i}`));
     writeFileSync(
       path.join(sitesDir, `slow-${i}`, 'site.yaml'),
-      `description: answers after 3 s\ndomain: slow-${i}.test\nhttps: {}\ndelay_ms: 3000\n`,
+      `description: answers after 1 s\ndomain: slow-${i}.test\nhttps: {}\ndelay_ms: 1000\n`,
     );
   }
   world = await startWorld({ sitesDir });
