@@ -3,6 +3,7 @@
 // URL of iodef (section 4.4). Pure; which tags a CA understands is for the rules.
 import type { CaaRecord } from '../../src/lib/schema-types/observations/dns.ts';
 import { parseUri } from '../shared/uri.ts';
+import { SPACE_OR_TAB, trimOf } from '../../src/lib/trim.ts';
 
 export type CaaRecordFacts = CaaRecord;
 
@@ -19,12 +20,12 @@ type IssueFacts = Pick<CaaRecordFacts, 'issuer' | 'parameters' | 'parse_error'>;
 /** issue-value = *WSP [issuer-domain-name *WSP] [";" *WSP [parameters *WSP]], parameters joined by *WSP ";" *WSP. */
 function parseIssueValue(value: string): IssueFacts {
   const semicolon = value.indexOf(';');
-  const issuer = (semicolon < 0 ? value : value.slice(0, semicolon)).replace(/^[ \t]+|[ \t]+$/g, '');
+  const issuer = trimOf(semicolon < 0 ? value : value.slice(0, semicolon), SPACE_OR_TAB);
   const parameters: Record<string, string> = {};
   if (issuer !== '' && !ISSUER.test(issuer))
     return { issuer: null, parameters, parse_error: `"${issuer}" breaks issuer-domain-name: not a domain name` };
-  const rest = semicolon < 0 ? '' : value.slice(semicolon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-  for (const raw of rest === '' ? [] : rest.split(/[ \t]*;[ \t]*/)) {
+  const rest = semicolon < 0 ? '' : trimOf(value.slice(semicolon + 1), SPACE_OR_TAB);
+  for (const raw of rest === '' ? [] : rest.split(';').map((p) => trimOf(p, SPACE_OR_TAB))) {
     const m = PARAMETER.exec(raw);
     if (!m) {
       const error = `"${raw}" breaks parameter: not tag=value (a trailing ";" after parameters is not allowed)`;

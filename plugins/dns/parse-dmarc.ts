@@ -3,6 +3,7 @@
 // built before RFC 9989 still apply: p required and right after v, pct, ri, rf). Pure; whether the policy is
 // strong enough is for the rules.
 import type { DmarcParsed } from '../../src/lib/schema-types/observations/dns.ts';
+import { SPACE_OR_TAB, trimEndOf } from '../../src/lib/trim.ts';
 import { parseTagList, tagValue, uriList, type TagList } from './parse-tags.ts';
 import { parseUri } from '../shared/uri.ts';
 
@@ -64,7 +65,9 @@ const fo7489: Check = (v) =>
  * registered formats (only afrf is); receivers may ignore others, but the record breaks that requirement.
  */
 const rf7489: Check = (v) => {
-  const keywords = v.split(/[ \t]*:/);
+  // *WSP before each ":" only: white space after the last Keyword breaks it.
+  const parts = v.split(':');
+  const keywords = parts.map((k, i) => (i < parts.length - 1 ? trimEndOf(k, SPACE_OR_TAB) : k));
   if (!keywords.every((k) => /^[A-Za-z0-9-]*[A-Za-z0-9]$/.test(k)))
     return 'breaks dmarc-rfmt: Keywords (letters, digits, inner "-") joined by ":"';
   return keywords.every((k) => k.toLowerCase() === 'afrf') ? null : 'breaks dmarc-rfmt: only afrf is registered';

@@ -35,7 +35,7 @@ export const LOOKUP_MECHANISMS: ReadonlySet<string> = new Set(['include', 'a', '
 /** modifier = name "=" ..., name = ALPHA *( ALPHA / DIGIT / "-" / "_" / "." ) (section 6). */
 const MODIFIER = /^([A-Za-z][A-Za-z0-9\-_.]*)=(.*)$/s;
 /** directive = [ qualifier ] mechanism: a name, then ":" or "/" and the argument (section 4.6.1). */
-const DIRECTIVE = /^([+\-~?]?)([A-Za-z][A-Za-z0-9\-_.]*)(.*)$/s;
+const DIRECTIVE = /^([+\-~?]?)([A-Za-z][A-Za-z0-9\-_.]*)/;
 
 interface Argument {
   domainSpec: string | null;
@@ -130,7 +130,7 @@ function readDirective(facts: SpfFacts, term: string, m: RegExpExecArray): void 
     facts.errors.push(`"${term}" breaks mechanism: "${name}" is not all, include, a, mx, ptr, ip4, ip6 or exists`);
     return;
   }
-  const rest = m[3]!;
+  const rest = term.slice(m[0].length);
   const { domainSpec, problem } = mechanismArgument(name, rest);
   const value = rest === '' ? null : rest.replace(/^:/, '');
   facts.terms.push({ qualifier, mechanism: name, value, domain_spec: domainSpec });

@@ -1,6 +1,7 @@
 // The "tag=value; tag=value" lists that DMARC, MTA-STS, TLS-RPT and BIMI publish in TXT records (after the
 // DKIM tag-list, RFC 6376 section 3.2). Each format gives its own productions for a tag's name and value and
 // says whether white space may surround "="; the separator is *WSP ";" *WSP in all of them. Pure.
+import { SPACE_OR_TAB, trimOf } from '../../src/lib/trim.ts';
 
 export interface TagGrammar {
   /** The format's production for a tag (named in messages), e.g. "dmarc-tag". */
@@ -18,8 +19,7 @@ export interface TagList {
   errors: string[];
 }
 
-const WSP = /^[ \t]+|[ \t]+$/g;
-const trimWsp = (s: string): string => s.replace(WSP, '');
+const trimWsp = (s: string): string => trimOf(s, SPACE_OR_TAB);
 
 /** Splits a tag list, checking each tag against the grammar; every message names the production it breaks. */
 export function parseTagList(text: string, grammar: TagGrammar): TagList {

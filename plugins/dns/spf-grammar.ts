@@ -17,7 +17,7 @@ const EXP_ONLY_MACRO_LETTERS = /^[crt]$/i;
 /** macro-expand's "%{" macro-letter transformers *delimiter "}", transformers = *DIGIT [ "r" ] (section 7.1). */
 const MACRO_BODY = /^([A-Za-z])(\d*)([rR]?)([.\-+,/_=]*)$/;
 /** toplabel (section 7.1): an alphanumeric label with a letter, or a hyphenated one not ending in "-". */
-const TOPLABEL = /^(?:[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*|[A-Za-z0-9]+-[A-Za-z0-9-]*[A-Za-z0-9])$/;
+const TOPLABEL = /^(?:[0-9]*[A-Za-z][A-Za-z0-9]*|[A-Za-z0-9]+-[A-Za-z0-9-]*[A-Za-z0-9])$/;
 const MACRO_LITERAL = /^[\x21-\x24\x26-\x7e]$/;
 /** What "%%", "%_" and "%-" expand to (section 7.3). */
 const ESCAPES: Readonly<Record<string, string>> = { '%': '%', _: ' ', '-': '%20' };

@@ -5,6 +5,7 @@
 // so a rule can tell the site that the cap cuts its cookie short.
 import { parseCookieDate } from './cookie-date.ts';
 import type { Cookie } from './types.ts';
+import { SPACE_OR_TAB, trimOf } from '../../src/lib/trim.ts';
 
 /** Where the cookie was set and the scan's fixed time, for the facts that depend on them. */
 export interface CookieContext {
@@ -21,7 +22,7 @@ function hasControl(value: string): boolean {
   }
   return false;
 }
-const WSP = /^[ \t]+|[ \t]+$/g;
+const trimWsp = (s: string): string => trimOf(s, SPACE_OR_TAB);
 const MAX_NAME_VALUE = 4096;
 const MAX_ATTRIBUTE_VALUE = 1024;
 const SAME_SITE: Record<string, Cookie['same_site']> = { none: 'none', strict: 'strict', lax: 'lax' };
@@ -61,8 +62,8 @@ export function parseCookiePair(header: string): CookiePair {
   const pair = semi === -1 ? header : header.slice(0, semi);
   const eq = pair.indexOf('=');
   // Without "=", the whole pair is the value and the name is empty.
-  const name = eq === -1 ? '' : pair.slice(0, eq).replace(WSP, '');
-  const value = eq === -1 ? pair.replace(WSP, '') : pair.slice(eq + 1).replace(WSP, '');
+  const name = eq === -1 ? '' : trimWsp(pair.slice(0, eq));
+  const value = eq === -1 ? trimWsp(pair) : trimWsp(pair.slice(eq + 1));
   if (name === '' && value === '')
     return { name, value, rejected: 'cookie-pair: the name and the value are both empty' };
   if (octets(name) + octets(value) > MAX_NAME_VALUE)
@@ -77,8 +78,8 @@ function attributes(header: string): [string, string][] {
   const out: [string, string][] = [];
   for (const av of header.slice(semi + 1).split(';')) {
     const eq = av.indexOf('=');
-    const name = (eq === -1 ? av : av.slice(0, eq)).replace(WSP, '').toLowerCase();
-    const value = eq === -1 ? '' : av.slice(eq + 1).replace(WSP, '');
+    const name = trimWsp(eq === -1 ? av : av.slice(0, eq)).toLowerCase();
+    const value = eq === -1 ? '' : trimWsp(av.slice(eq + 1));
     if (octets(value) <= MAX_ATTRIBUTE_VALUE) out.push([name, value]);
   }
   return out;

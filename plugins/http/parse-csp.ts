@@ -7,6 +7,7 @@
 import { parseSourceExpression, type SourceExpression } from './csp-source.ts';
 import { GrammarError } from '../../src/lib/http-grammar.ts';
 import type { CspEffective, CspPolicy } from './types.ts';
+import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 const SOURCE_LIST_DIRECTIVES = new Set([
   'base-uri',
@@ -47,7 +48,7 @@ const OTHER_DIRECTIVES = new Set([
 
 /** directive-name = 1*( ALPHA / DIGIT / "-" ) */
 const DIRECTIVE_NAME = /^[a-z0-9-]+$/;
-const ASCII_WHITESPACE = /[\t\n\f\r ]+/;
+const WHITESPACE_RUN = /[\t\n\f\r ]+/;
 /** Fallback lists (section 6.8.3) for the kinds of content the facts describe. */
 const FALLBACKS = {
   script_elem: ['script-src-elem', 'script-src', 'default-src'],
@@ -78,10 +79,10 @@ function parseDirectives(serialized: string): { directives: ParsedDirective[]; d
   const directives: ParsedDirective[] = [];
   const duplicates = new Set<string>();
   for (const raw of serialized.split(';')) {
-    const token = raw.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+    const token = trimOf(raw, ASCII_WHITESPACE);
     // A token with non-ASCII code points is skipped by the algorithm.
     if (token === '' || /[^\p{ASCII}]/u.test(token)) continue;
-    const [first = '', ...value] = token.split(ASCII_WHITESPACE);
+    const [first = '', ...value] = token.split(WHITESPACE_RUN);
     const name = first.toLowerCase();
     if (directives.some((d) => d.name === name)) duplicates.add(name);
     else directives.push({ name, value });

@@ -17,6 +17,7 @@
 //                 a MIME type, and whose purpose keeps at least one of « monochrome, maskable, any »
 import { parseContentType } from '../../src/net/content-type.ts';
 import type { ManifestFacet } from './types.ts';
+import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 type Processed = Omit<ManifestFacet, 'link' | 'on_site' | 'published' | 'document'>;
 type Ignored = Processed['ignored'][number];
@@ -35,8 +36,7 @@ const MAX_TEXT = 200;
 /** Icons described one by one; the rest are counted in icons_declared only. */
 const MAX_ICONS = 50;
 
-const ASCII_WS = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
-const strip = (s: string): string => s.replace(ASCII_WS, '');
+const strip = (s: string): string => trimOf(s, ASCII_WHITESPACE);
 const cut = (s: string): string => (s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) : s);
 /** A member's value as written, for the reader of an ignored member. */
 const shown = (v: unknown): string | null =>

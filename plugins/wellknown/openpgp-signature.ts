@@ -11,6 +11,7 @@
 // site's own hosts (fetched by the facet): a key the site serves is under the same control as the file.
 import { createHash } from 'node:crypto';
 import * as openpgp from 'openpgp';
+import { SPACE_OR_TAB, trimEndOf } from '../../src/lib/trim.ts';
 
 export type SignatureVerification = 'unreadable' | 'digest_mismatch' | 'no_known_key' | 'failed' | 'verified';
 
@@ -43,7 +44,7 @@ function canonicalText(text: string): Buffer {
   return Buffer.from(
     text
       .split(/\r?\n/)
-      .map((line) => line.replace(/[ \t]+$/, ''))
+      .map((line) => trimEndOf(line, SPACE_OR_TAB))
       .join('\r\n'),
     'utf8',
   );

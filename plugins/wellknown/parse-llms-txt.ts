@@ -1,6 +1,7 @@
 // llms.txt per the llmstxt.org proposal: an H1 naming the site (the only mandatory part), an optional
 // blockquote summary, free prose without headings, then H2 sections whose list items are
 // `[name](url)` links with optional `: notes`. The outline is read line by line; fenced code is skipped.
+import { SPACE_OR_TAB, trimEndOf, trimOf } from '../../src/lib/trim.ts';
 import { decodeUtf8, splitLines } from './text.ts';
 
 export type LlmsErrorCode =
@@ -44,16 +45,34 @@ export interface ParsedLlmsTxt {
   errors: { line: number; code: LlmsErrorCode }[];
 }
 
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
 const BLOCKQUOTE = /^ {0,3}>[ ]?(.*)$/;
-const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/;
-const LINK = /(!?)\[([^\]]*)\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
-const LINK_ITEM = /^\[([^\]]*)\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)\s*(?::\s*(.*))?$/;
+const LIST_MARKER = /^\s*(?:[-*+]|\d+[.)])\s/;
+// `[text](destination "title")`. The text and a bare destination stop at "[", a bracketed destination at "<", so
+// the search for every link in a line reads it about once. Open to "[", each "[" was read on to the end of the
+// line: a line of 80,000 of them took 5 s, and a body of 2 MiB would take hours.
+const LINK_SOURCE = String.raw`\[([^[\]]*)\]\(\s*(<[^<>]*>|[^)\s[]+)(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)`;
+const LINK = new RegExp(`(!?)${LINK_SOURCE}`, 'g');
+const LINK_ITEM = new RegExp(`^${LINK_SOURCE}\\s*(?::(.*))?$`);
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
-function headingText(raw: string | undefined): string {
-  return (raw ?? '').trim();
+/**
+ * An ATX heading (CommonMark section 4.2): up to three spaces, one to six "#", then the end of the line or a
+ * space or tab and the text, less a closing run of "#" that follows a space or tab. Read by hand: as a regex
+ * with optional white space on both sides of a lazy text, a long line of spaces takes V8 minutes.
+ */
+function atxHeading(line: string): { level: number; text: string } | null {
+  let indent = 0;
+  while (indent < 3 && line[indent] === ' ') indent++;
+  let level = 0;
+  while (line[indent + level] === '#') level++;
+  if (level < 1 || level > 6) return null;
+  const rest = line.slice(indent + level);
+  if (rest !== '' && !SPACE_OR_TAB.includes(rest[0]!)) return null;
+  const text = trimOf(rest, SPACE_OR_TAB);
+  const unclosed = trimEndOf(text, '#');
+  const closed = unclosed === '' || SPACE_OR_TAB.includes(unclosed.at(-1)!);
+  return { level, text: (closed ? unclosed : text).trim() };
 }
 
 function unwrap(url: string): string {
@@ -103,11 +122,11 @@ function readText(r: Reading, line: string, n: number): void {
   const bq = BLOCKQUOTE.exec(line);
   if (bq && out.h1Count > 0 && !section && out.summary === null) (r.quote ??= []).push(bq[1]!.trim());
   else endQuote(r);
-  const item = LIST_ITEM.exec(line);
+  const marker = LIST_MARKER.exec(line);
   let notesFor: { url: string; notes: string | null } | null = null;
-  if (item && section) {
+  if (marker && section) {
     section.items++;
-    const li = LINK_ITEM.exec(item[1]!.trim());
+    const li = LINK_ITEM.exec(line.slice(marker[0].length).trim());
     if (li) {
       section.linkItems++;
       notesFor = { url: unwrap(li[2]!), notes: li[3]?.trim() || null };
@@ -147,10 +166,10 @@ function readLine(r: Reading, line: string, n: number): void {
     endQuote(r);
     return;
   }
-  const heading = HEADING.exec(line);
+  const heading = atxHeading(line);
   if (heading) {
     endQuote(r);
-    readHeading(r, heading[1]!.length, headingText(heading[2]), n);
+    readHeading(r, heading.level, heading.text, n);
   } else {
     readText(r, line, n);
   }
@@ -192,8 +211,8 @@ export function firstHeading(bytes: Uint8Array, cut = false): { text: string; le
       fence = f[1]!;
       continue;
     }
-    const h = HEADING.exec(line);
-    if (h) return { text: headingText(h[2]), level: h[1]!.length };
+    const heading = atxHeading(line);
+    if (heading) return heading;
   }
   return null;
 }

@@ -7,6 +7,7 @@ import { parse as parseLanguageTag, type Schema as LanguageTag } from 'bcp-47';
 import { lazyRequire } from '../../src/lib/lazy-require.ts';
 import { parseUri } from '../shared/uri.ts';
 import { decodeUtf8, splitLines } from './text.ts';
+import { SPACE_OR_TAB, trimEndOf, trimOf } from '../../src/lib/trim.ts';
 
 /** The fields of the IANA "security.txt Fields" registry: RFC 9116 section 2.5 and CSAF. */
 const SECURITY_TXT_FIELDS = [
@@ -151,7 +152,7 @@ type LanguagesRead = { wellFormed: false } | { wellFormed: true; unregistered: s
  * validity. */
 function readLanguages(value: string): LanguagesRead {
   const unregistered: string[] = [];
-  for (const text of value.split(/[ \t]*,[ \t]*/)) {
+  for (const text of value.split(',').map((t) => trimOf(t, SPACE_OR_TAB))) {
     let ok = text !== '';
     const tag = parseLanguageTag(text, {
       forgiving: false,
@@ -219,7 +220,7 @@ type Line =
 
 /** RFC 9116 `line = [ (field / comment) ] eol`, eol = *WSP [CR] LF: what one line is. */
 function readLine(text: string): Line {
-  const line = text.replace(/[ \t]+$/, '');
+  const line = trimEndOf(text, SPACE_OR_TAB);
   if (line === '' || line.startsWith('#')) return { kind: 'skip' };
   const colon = line.indexOf(':');
   if (colon < 0) return { kind: 'error', code: 'missing_separator' };

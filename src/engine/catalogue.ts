@@ -6,6 +6,7 @@ import { analyseLogic } from './logic-analysis.ts';
 import { refTarget, type ObservationSchemas, type SchemaNode } from './observation-schemas.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { Level, LoadedRule } from './types.ts';
+import { trimEndOf } from '../lib/trim.ts';
 
 const LEVELS: Level[] = ['required', 'recommended', 'informational'];
 
@@ -153,5 +154,5 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
     );
     for (const n of notes) lines.push(`### From \`${n.file}\``, '', n.text.replace(/^#+ .*\n+/, ''), '');
   }
-  return lines.join('\n').replace(/\n+$/, '\n');
+  return `${trimEndOf(lines.join('\n'), '\n')}\n`;
 }

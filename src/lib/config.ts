@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { originProblem } from './https-origin.ts';
+import { trimEndOf, trimOf } from './trim.ts';
 
 export interface NetLimits {
   /** Most bytes read from one response body; the rest is cut off and the response marked truncated. */
@@ -299,7 +300,7 @@ export function loadConfig(env: Source = process.env): Config {
   const r = new Reader({ ...fileSource(env), ...env });
   const port = r.int('DVS_PORT', 8443, 0, 65535);
   const dataDir = path.resolve(r.str('DVS_DATA_DIR', 'data'));
-  const baseUrl = r.str('DVS_BASE_URL', `https://localhost:${port}`).replace(/\/+$/, '');
+  const baseUrl = trimEndOf(r.str('DVS_BASE_URL', `https://localhost:${port}`), '/');
   if (!/^https:\/\/[^/]+$/.test(baseUrl))
     throw new ConfigError(`DVS_BASE_URL: "${baseUrl}" must be an https:// origin`);
   const certFile = r.optStr('DVS_TLS_CERT');
@@ -331,7 +332,7 @@ export function loadConfig(env: Source = process.env): Config {
     clientTimeouts: clientTimeouts(r),
     trustProxy: proxyTrust(r),
     net: netConfig(r, baseUrl),
-    extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => s.toLowerCase().replace(/^\.+|\.+$/g, '')),
+    extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => trimOf(s.toLowerCase(), '.')),
     deadlines,
     scans: scanBound(r),
     quickScan: {

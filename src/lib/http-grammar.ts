@@ -1,5 +1,6 @@
 // The core rules of HTTP field values (RFC 9110 section 5.6) that header parsers share: token, quoted-string,
 // OWS and the comma-separated list. Each parser builds its own grammar from these pieces.
+import { SPACE_OR_TAB, trimOf } from './trim.ts';
 
 /** tchar (RFC 9110 section 5.6.2): any VCHAR except delimiters. */
 const TCHAR = "!#$%&'*+.^_`|~0-9A-Za-z-";
@@ -125,5 +126,5 @@ export function splitList(value: string, comments = false): string[] {
 }
 
 export function trimOws(value: string): string {
-  return value.replace(/^[ \t]+|[ \t]+$/g, '');
+  return trimOf(value, SPACE_OR_TAB);
 }

@@ -6,6 +6,7 @@ import { canonicalBytes, canonicalJson } from '../lib/canonical-json.ts';
 import { CERTIFICATE_TYP, signDetached } from './jws.ts';
 import type { SigningKey } from './keys.ts';
 import { identityOf, type Certificate, type CertificateCore, type CertifiedResult } from './payload.ts';
+import { trimEndOf } from '../lib/trim.ts';
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 
@@ -68,7 +69,7 @@ export function issueCertificate({ report, issuer, key, validity }: IssueInput):
   // A Quick Scan runs a subset of the rules: its verdict is indicative and must never be signed.
   if (report.tier !== 'full') throw new Error(`only a full-tier report is certified, got tier ${report.tier}`);
   if (report.results.length === 0) throw new Error('the report has no rule results: there is nothing to certify');
-  const baseUrl = issuer.baseUrl.replace(/\/+$/, '');
+  const baseUrl = trimEndOf(issuer.baseUrl, '/');
   const core: CertificateCore = {
     type: 'dvs.certificate',
     version: 1,

@@ -44,7 +44,7 @@ function lineTooLong(): Case[] {
 
 /** The path, parameters and query of a URL as written (no encoding added), "/" when it has none. */
 function pathOf(url: string): string {
-  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*$/, '');
+  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split('#')[0]!;
   return rest === '' ? '/' : rest;
 }
 
