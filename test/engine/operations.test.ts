@@ -1,10 +1,10 @@
-import jsonLogic from 'json-logic-js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, registerOperations } from '../../src/engine/operations.ts';
+import { applyReference } from '../helpers/json-logic-reference.ts';
 
 registerOperations();
-const apply = (logic: unknown, data: unknown = {}): unknown => jsonLogic.apply(logic as jsonLogic.RulesLogic, data);
+const apply = (logic: unknown, data: unknown = {}): unknown => applyReference(logic, data);
 
 describe('custom operations', () => {
   it('regex_test matches strings only', () => {
