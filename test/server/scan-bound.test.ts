@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SITES_DIR, startWorld, type World } from '../world/index.ts';
 import { startTestService, type TestService } from './harness.ts';
 
-/** Sites that answer every request after 3 s, so a scan of one holds its slot for a while. */
+/** Sites that answer every request after 1 s, so a scan of one holds its slot past the queue's wait. */
 const SLOW_SITES = 8;
 /** Each request of the flood comes from its own loopback address. */
 const CLIENTS = 16;

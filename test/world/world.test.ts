@@ -15,8 +15,19 @@ const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtur
 /** The ports a socket or server holds, at either end (none for other handles, or once closed). */
 function portsOf(handle: unknown): (number | undefined)[] {
   if (handle instanceof net.Socket) return [handle.localPort, handle.remotePort];
-  const bound = handle instanceof net.Server || handle instanceof dgram.Socket ? handle.address() : null;
-  return bound && typeof bound === 'object' ? [bound.port] : [];
+  if (handle instanceof net.Server) {
+    const bound = handle.address();
+    return bound && typeof bound === 'object' ? [bound.port] : [];
+  }
+  if (handle instanceof dgram.Socket) {
+    try {
+      return [handle.address().port];
+    } catch {
+      // Not bound yet, or closing: it holds no port.
+      return [];
+    }
+  }
+  return [];
 }
 
 /**
