@@ -110,15 +110,16 @@ export interface JsonRpcReading {
 
 /** Finds the JSON-RPC response with the given id in a JSON or event-stream body. */
 export function readJsonRpc(body: string, mediaType: string | null, id: number): JsonRpcReading {
-  const candidates: unknown[] = [];
+  let candidates: unknown[];
   let framing: 'json' | 'sse';
   if (mediaType === 'text/event-stream') {
     framing = 'sse';
-    for (const event of parseSse(body)) candidates.push(parseJson(event.data));
+    candidates = parseSse(body).map((event) => parseJson(event.data));
   } else {
     framing = 'json';
     const parsed = parseJson(body);
-    candidates.push(...(asArray(parsed) ?? [parsed]));
+    // Not spread into another array: a batch of some 120,000 messages overflows the call stack as arguments.
+    candidates = asArray(parsed) ?? [parsed];
   }
   for (const candidate of candidates) {
     const msg = asObject(candidate);

@@ -113,6 +113,8 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
   let current: RobotsGroup | null = null;
   // A user-agent line joins the current group until the group has a member line; then it starts a new one.
   let members = 0;
+  // The current group's user agents, kept apart so that a repeat is found without searching the group's list.
+  let agents = new Set<string>();
   let line = '';
   const error = (n: number, code: RobotsErrorCode) =>
     out.errors.push({ line: n, code, production: ROBOTS_ERROR_PRODUCTION[code], value: line.slice(0, VALUE_LIMIT) });
@@ -140,12 +142,16 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
           current = { line: n, userAgents: [], rules: [], crawlDelay: null };
           out.groups.push(current);
           members = 0;
+          agents = new Set();
         }
         const valid = value === '*' || PRODUCT_TOKEN.test(value);
         if (!valid) error(n, 'invalid_user_agent');
         // An invalid value still names the crawler its leading token spells (`Googlebot/2.1` -> googlebot).
         const token = value === '*' ? '*' : (LEADING_TOKEN.exec(value)?.[0] ?? '').toLowerCase();
-        if (token && !current.userAgents.includes(token)) current.userAgents.push(token);
+        if (token && !agents.has(token)) {
+          agents.add(token);
+          current.userAgents.push(token);
+        }
         return;
       }
       case 'allow':
