@@ -112,6 +112,8 @@ export function inspectAgentCard(json: unknown): AgentCardFacts {
     (u): u is string => typeof u === 'string',
   );
   const schemes = objectKeys(card.securitySchemes);
+  // A set, not the list: a card can reference and define tens of thousands of schemes.
+  const defined = new Set(schemes);
   const skills = asArray(card.skills);
   const signatures = asArray(card.signatures);
   return {
@@ -131,7 +133,7 @@ export function inspectAgentCard(json: unknown): AgentCardFacts {
     default_output_modes: stringList(card.defaultOutputModes),
     modes_not_media_types: [...new Set(allModes(card).filter((m) => !isMediaType(m)))].sort(),
     security_schemes: schemes,
-    security_undefined_refs: [...referencedSchemes(card)].filter((r) => !schemes.includes(r)).sort(),
+    security_undefined_refs: [...referencedSchemes(card)].filter((r) => !defined.has(r)).sort(),
     signatures_count: signatures ? signatures.length : null,
     missing_required: sorted.missing,
     form_violations: sorted.rest,

@@ -21,12 +21,23 @@ export function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Text content without script and style. */
-export function textOf(node: T.Node): string {
-  if (node.nodeName === '#text') return (node as T.TextNode).value;
-  if (!('childNodes' in node) || (isElement(node) && (node.tagName === 'script' || node.tagName === 'style')))
-    return '';
-  return node.childNodes.map(textOf).join(' ');
+/**
+ * Text content without script and style: the text nodes in document order, joined by spaces (callers collapse
+ * white space). Read with a stack of its own, as a page may nest elements deeper than the call stack allows.
+ */
+export function textOf(root: T.Node): string {
+  const texts: string[] = [];
+  const pending: T.Node[] = [root];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (node.nodeName === '#text') {
+      texts.push((node as T.TextNode).value);
+      continue;
+    }
+    const skipped = isElement(node) && (node.tagName === 'script' || node.tagName === 'style');
+    if (!skipped && 'childNodes' in node)
+      for (let i = node.childNodes.length - 1; i >= 0; i--) pending.push(node.childNodes[i]!);
+  }
+  return texts.join(' ');
 }
 
 export function resolve(href: string, base: string): URL | null {

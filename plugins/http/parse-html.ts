@@ -161,7 +161,11 @@ class PageWalker {
     const id = attr(el, 'id');
     if (id !== null && !this.elementById.has(id)) this.elementById.set(id, el);
     const target = tag === 'label' ? attr(el, 'for') : null;
-    if (target !== null) this.labelsFor.set(target, [...(this.labelsFor.get(target) ?? []), el]);
+    if (target !== null) {
+      const labels = this.labelsFor.get(target);
+      if (labels) labels.push(el);
+      else this.labelsFor.set(target, [el]);
+    }
     if (isControl(el)) {
       if (isRendered(ctx.rendering)) this.controls.push({ el, label: ctx.label });
       else this.hiddenControls += 1;
@@ -170,17 +174,29 @@ class PageWalker {
     if (ctx.inBody && this.mountPoint === null && id !== null && MOUNT_IDS.includes(id)) this.mountPoint = el;
   }
 
-  walk(node: T.Node, ctx: Context): void {
+  /**
+   * Visits the tree in document order. With a stack of its own, not by recursion: parse5 nests as deep as the
+   * page does, and a page of 5,000 nested elements overflowed the call stack.
+   */
+  walk(root: T.Node, rootCtx: Context): void {
+    const pending: [T.Node, Context][] = [[root, rootCtx]];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      const [node, ctx] = next;
+      const inner = this.visit(node, ctx);
+      if (inner === null || !('childNodes' in node)) continue;
+      for (let i = node.childNodes.length - 1; i >= 0; i--) pending.push([node.childNodes[i]!, inner]);
+    }
+  }
+
+  /** The facts of one node, and the context its children are read in (null when they are not read). */
+  private visit(node: T.Node, ctx: Context): Context | null {
     if (node.nodeName === '#text') {
       if (ctx.inBody) (ctx.inNoscript ? this.noscriptTexts : this.texts).push((node as T.TextNode).value);
-      return;
+      return null;
     }
-    if (!isElement(node)) {
-      if ('childNodes' in node) for (const child of node.childNodes) this.walk(child, ctx);
-      return;
-    }
+    if (!isElement(node)) return ctx;
     const el = node;
-    if (el.namespaceURI !== HTML.NS.HTML) return; // SVG and MathML carry no page metadata
+    if (el.namespaceURI !== HTML.NS.HTML) return null; // SVG and MathML carry no page metadata
     const tag: string = el.tagName;
     if (tag === 'html') this.lang = attr(el, 'lang')?.trim() || null;
     if (tag === 'title') this.titles.push(collapse(textOf(el)));
@@ -189,17 +205,16 @@ class PageWalker {
     if (tag === 'script') this.visitScript(el);
     const subresource = SUBRESOURCE_ATTRS[tag];
     if (subresource !== undefined) this.noteInsecure(attr(el, subresource));
-    if (tag === 'script' || tag === 'style' || tag === 'template') return;
+    if (tag === 'script' || tag === 'style' || tag === 'template') return null;
     const rendering = renderingOf(el, ctx.rendering, ctx.parent);
     this.visitContent(el, { ...ctx, rendering });
-    const inner: Context = {
+    return {
       inBody: ctx.inBody || tag === 'body',
       inNoscript: ctx.inNoscript || tag === 'noscript',
       label: tag === 'label' ? el : ctx.label,
       rendering,
       parent: el,
     };
-    for (const child of el.childNodes) this.walk(child, inner);
   }
 }
 
