@@ -38,9 +38,19 @@ const MAX_ICONS = 50;
 
 const strip = (s: string): string => trimOf(s, ASCII_WHITESPACE);
 const cut = (s: string): string => (s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) : s);
-/** A member's value as written, for the reader of an ignored member. */
-const shown = (v: unknown): string | null =>
-  v === undefined ? null : cut(typeof v === 'string' ? v : JSON.stringify(v));
+/**
+ * A member's value as written, for the reader of an ignored member. JSON.stringify recurses: a value nested some
+ * 10,000 deep overflows the call stack, and is named instead of shown.
+ */
+function shown(v: unknown): string | null {
+  if (v === undefined) return null;
+  if (typeof v === 'string') return cut(v);
+  try {
+    return cut(JSON.stringify(v));
+  } catch {
+    return '(a value nested too deeply to show)';
+  }
+}
 
 /** One size of a sizes value (HTML, the link element's sizes attribute): "any", or WxH without leading zeros. */
 const SIZE = /^(any|[1-9][0-9]*[xX][1-9][0-9]*)$/i;

@@ -1,8 +1,9 @@
-// What a hostile server can send so that a parser takes minutes to hours over one body: long runs of white space,
-// "[" or "#" ended by a character a backtracking pattern refuses, or thousands of items that a parser compared
-// pairwise (the cases: fixtures/linear-time-cases.ts). The cases run in a child process, since synchronous work
-// cannot be interrupted by the test's timeout, and a child still running after the generous bound below is one
-// of them back. The lint rules regexp/no-super-linear-* keep backtracking patterns out.
+// What a hostile server can send so that a parser takes minutes to hours over one body, or fails on it: long runs
+// of white space, "[" or "#" ended by a character a backtracking pattern refuses, thousands of items that a parser
+// compared pairwise, or spread as arguments, and nesting deeper than the call stack (the cases:
+// fixtures/linear-time-cases.ts). The cases run in a child process, since synchronous work cannot be interrupted
+// by the test's timeout, and a child still running after the generous bound below is one of them back. The lint
+// rules regexp/no-super-linear-* keep backtracking patterns out.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
