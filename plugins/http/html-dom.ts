@@ -22,21 +22,27 @@ export function collapse(text: string): string {
 }
 
 /**
- * Text content without script and style: the text nodes in document order, joined by spaces (callers collapse
- * white space). Read with a stack of its own, as a page may nest elements deeper than the call stack allows.
+ * Visits `root` and every node below it in document order. `visit` returns the context a node's children are
+ * visited in, or null to leave them out. A stack of its own, not recursion: parse5 nests as deep as the page
+ * does, and a page of 5,000 nested elements overflowed the call stack.
  */
+export function walkTree<C>(root: T.Node, rootCtx: C, visit: (node: T.Node, ctx: C) => C | null): void {
+  const pending: [T.Node, C][] = [[root, rootCtx]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, ctx] = next;
+    const inner = visit(node, ctx);
+    if (inner === null || !('childNodes' in node)) continue;
+    for (let i = node.childNodes.length - 1; i >= 0; i--) pending.push([node.childNodes[i]!, inner]);
+  }
+}
+
+/** Text content without script and style: the text nodes joined by spaces (callers collapse white space). */
 export function textOf(root: T.Node): string {
   const texts: string[] = [];
-  const pending: T.Node[] = [root];
-  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    if (node.nodeName === '#text') {
-      texts.push((node as T.TextNode).value);
-      continue;
-    }
-    const skipped = isElement(node) && (node.tagName === 'script' || node.tagName === 'style');
-    if (!skipped && 'childNodes' in node)
-      for (let i = node.childNodes.length - 1; i >= 0; i--) pending.push(node.childNodes[i]!);
-  }
+  walkTree(root, true, (node) => {
+    if (node.nodeName === '#text') texts.push((node as T.TextNode).value);
+    return isElement(node) && (node.tagName === 'script' || node.tagName === 'style') ? null : true;
+  });
   return texts.join(' ');
 }
 

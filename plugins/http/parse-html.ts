@@ -11,7 +11,7 @@ import {
   type Control,
   type Rendering,
 } from './html-controls.ts';
-import { absoluteHttp, attr, collapse, isElement, resolve, textOf, tokens, type T } from './html-dom.ts';
+import { absoluteHttp, attr, collapse, isElement, resolve, textOf, tokens, walkTree, type T } from './html-dom.ts';
 import { extractJsonLd } from './html-jsonld.ts';
 import type { HtmlFacet } from './types.ts';
 
@@ -174,18 +174,9 @@ class PageWalker {
     if (ctx.inBody && this.mountPoint === null && id !== null && MOUNT_IDS.includes(id)) this.mountPoint = el;
   }
 
-  /**
-   * Visits the tree in document order. With a stack of its own, not by recursion: parse5 nests as deep as the
-   * page does, and a page of 5,000 nested elements overflowed the call stack.
-   */
+  /** Visits the tree in document order (walkTree: deep pages do not overflow the call stack). */
   walk(root: T.Node, rootCtx: Context): void {
-    const pending: [T.Node, Context][] = [[root, rootCtx]];
-    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      const [node, ctx] = next;
-      const inner = this.visit(node, ctx);
-      if (inner === null || !('childNodes' in node)) continue;
-      for (let i = node.childNodes.length - 1; i >= 0; i--) pending.push([node.childNodes[i]!, inner]);
-    }
+    walkTree(root, rootCtx, (node, ctx) => this.visit(node, ctx));
   }
 
   /** The facts of one node, and the context its children are read in (null when they are not read). */
