@@ -16,18 +16,17 @@ const BOUND_MS = 60_000;
 
 describe('parsers read a hostile body in linear time', () => {
   it('every case returns, with what it read checked', async () => {
-    const done: string[] = [];
-    try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', SCRIPT], {
-        timeout: BOUND_MS,
-        killSignal: 'SIGKILL',
-      });
-      done.push(...stdout.split('\n').filter((l) => l !== ''));
-    } catch (err) {
-      const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
-      done.push(...stdout.split('\n').filter((l) => l !== ''));
+    const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', SCRIPT], {
+      timeout: BOUND_MS,
+      killSignal: 'SIGKILL',
+    }).then(
+      ({ stdout }) => ({ stdout, failure: null }),
+      (err: { stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', failure: err.stderr ?? '' }),
+    );
+    const done = run.stdout.split('\n').filter((l) => l !== '');
+    if (run.failure !== null) {
       const stuck = Object.keys(CASES).find((c) => !done.includes(c));
-      expect.fail(`case "${stuck}" did not return within ${BOUND_MS / 1000} s, or failed: ${stderr}`);
+      expect.fail(`case "${stuck}" did not return within ${BOUND_MS / 1000} s, or failed: ${run.failure}`);
     }
     expect(done).toEqual(Object.keys(CASES));
   }, 90_000);
