@@ -197,6 +197,26 @@ describe('parseRobots against the RFC 9309 grammar', () => {
 });
 
 describe('robots access', () => {
+  it('decides alike on one parsed file asked many questions as on a fresh parse for each', () => {
+    // A file's group selections and decisions are kept with the parsed file, and crawlers it does not name share
+    // the `*` ones: asked in any order, named and unnamed tokens, each answer is the one a fresh parse gives.
+    const question = fc.tuple(fc.nat(), identifier, pathPattern);
+    fc.assert(
+      fc.property(robotsFile, fc.array(question, { minLength: 1, maxLength: 12 }), (groups, questions) => {
+        const text = render(groups);
+        const named = groups.flatMap(([agents]) => agents.map((a) => a.token));
+        const shared = parseRobots(bytes(text));
+        for (const [pick, other, path] of [...questions, ...questions]) {
+          const tokens = [...named, other, '*'];
+          const token = tokens[pick % tokens.length]!;
+          expect(decide(shared, token, path), `${token} ${path}`).toEqual(
+            decide(parseRobots(bytes(text)), token, path),
+          );
+        }
+      }),
+    );
+  });
+
   it('decides the RFC 9309 simple example', () => {
     expect(allowed(SIMPLE, 'foobot', '/example/page.html')).toBe('allow');
     expect(allowed(SIMPLE, 'foobot', '/example/allowed.gif')).toBe('allow');
