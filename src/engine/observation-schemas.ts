@@ -59,6 +59,14 @@ const PROBES_SCHEMA: Schema = {
   },
 };
 
+const schemaId = (namespace: string) => `dvs:observations:${namespace}`;
+
+/** A schema for partial documents: without its `$id`, and without `required` and minimum counts anywhere. */
+function partial(schema: Schema): Schema {
+  const { $id: _id, ...rest } = schema;
+  return withoutRequired(rest) as Schema;
+}
+
 function withoutRequired(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutRequired);
   if (value === null || typeof value !== 'object') return value;
@@ -114,26 +122,45 @@ export class ObservationSchemas {
     if (fn) return fn;
     const schema = this.all.get(name);
     if (!schema) return null;
-    this.ajv ??= { complete: newAjv(COMPLETE_OPTIONS), partial: newAjv(PARTIAL_OPTIONS) };
-    const { $id: _id, ...rest } = schema;
-    fn = this.ajv[mode].compile(mode === 'complete' ? rest : (withoutRequired(rest) as Schema));
+    fn = mode === 'complete' ? this.compiledComplete(name, schema) : this.compilers().partial.compile(partial(schema));
     this.validators.set(key, fn);
     return fn;
   }
 
   /**
+   * The complete validators keep their source, so the artifact's standalone code is written from the very
+   * validators the full check compiled: compiling them a second time for it took 0.4 s of the artifact's 3 s.
+   */
+  private compilers(): { complete: Ajv2020; partial: Ajv2020 } {
+    return (this.ajv ??= {
+      complete: newAjv({ ...COMPLETE_OPTIONS, code: { source: true } }),
+      partial: newAjv(PARTIAL_OPTIONS),
+    });
+  }
+
+  private compiledComplete(name: string, schema: Schema): ValidateFunction {
+    const { complete } = this.compilers();
+    const id = schemaId(name);
+    let fn = complete.getSchema(id);
+    if (!fn) {
+      const { $id: _id, ...rest } = schema;
+      complete.addSchema(rest, id);
+      fn = complete.getSchema(id)!;
+    }
+    return fn;
+  }
+
+  /**
    * The complete validators of every namespace as one CommonJS module (ajv's standalone code), exporting each
-   * under its namespace's name: the same code `compile` makes, generated once when the ruleset artifact is built.
+   * under its namespace's name: the validators' code as compiled, written out when the ruleset artifact is built.
    */
   standaloneCode(): string {
-    const ajv = newAjv({ ...COMPLETE_OPTIONS, code: { source: true } });
     const exports: Record<string, string> = {};
     for (const [name, schema] of this.all) {
-      const { $id: _id, ...rest } = schema;
-      ajv.addSchema(rest, `dvs:observations:${name}`);
-      exports[name] = `dvs:observations:${name}`;
+      this.compiledComplete(name, schema);
+      exports[name] = schemaId(name);
     }
-    return ajvStandalone().default(ajv, exports);
+    return ajvStandalone().default(this.compilers().complete, exports);
   }
 
   /** Runs `standaloneCode()` output, with V8's code cache for it in `codeCacheFile` when given. */
