@@ -130,27 +130,15 @@ export function patternMatches(pattern: string, path: string): boolean {
   return pi === p.length;
 }
 
-/** Each rule's pattern as compared, normalised once per parsed rule rather than at every decision over it. */
-const comparedPatterns = new WeakMap<RobotsRule, string>();
-
-function comparedPattern(rule: RobotsRule): string {
-  let pattern = comparedPatterns.get(rule);
-  if (pattern === undefined) {
-    pattern = normalisePath(
-      rule.pattern.startsWith('/') || rule.pattern.startsWith('*') ? rule.pattern : '/' + rule.pattern,
-    );
-    comparedPatterns.set(rule, pattern);
-  }
-  return pattern;
-}
-
 /** The decision for one path under a set of rules: longest matching pattern wins, allow wins a tie. */
 export function decideRules(rules: RobotsRule[], path: string): Decision {
   const target = normalisePath(path);
   let best: { length: number; kind: Decision } | null = null;
   for (const rule of rules) {
     if (rule.pattern === '') continue; // an empty rule matches nothing (RFC 9309 section 2.2.2)
-    const pattern = comparedPattern(rule);
+    const pattern = normalisePath(
+      rule.pattern.startsWith('/') || rule.pattern.startsWith('*') ? rule.pattern : '/' + rule.pattern,
+    );
     if (!patternMatches(pattern, target)) continue;
     if (!best || pattern.length > best.length || (pattern.length === best.length && rule.kind === 'allow')) {
       best = { length: pattern.length, kind: rule.kind };
