@@ -60,6 +60,11 @@ function codeCacheDir(): string {
   return path.join(cli, `build-${key}`, 'code-cache');
 }
 
+/** The current build's bundle. */
+function bundleFile(): string {
+  return path.join(path.dirname(codeCacheDir()), 'cli.cjs');
+}
+
 /** The current build's code caches, by name, with their bytes. */
 function codeCaches(): Map<string, Buffer> {
   const dir = codeCacheDir();
@@ -71,6 +76,8 @@ describe('CLI bundle', () => {
   it('is built on first use, reused while the sources are unchanged, and rebuilt when one changes', async () => {
     expect(await help()).toBe('usage: dvs <command> [options]');
     expect(builds()).toHaveLength(1);
+    // ASCII throughout, comments included, since it is read as Latin-1.
+    expect(readFileSync(bundleFile()).findIndex((byte) => byte > 0x7f)).toBe(-1);
     expect(await help()).toBe('usage: dvs <command> [options]');
     expect(builds()).toHaveLength(1);
 
