@@ -198,8 +198,8 @@ describe('parseRobots against the RFC 9309 grammar', () => {
 
 describe('robots access', () => {
   it('decides alike on one parsed file asked many questions as on a fresh parse for each', () => {
-    // A file's group selections and decisions are kept with the parsed file, and crawlers it does not name share
-    // the `*` ones: asked in any order, named and unnamed tokens, each answer is the one a fresh parse gives.
+    // A file's group selections and decisions are kept with the parsed file, shared by crawlers that obey the same
+    // groups: asked in any order, of named and unnamed crawlers, each answer is the one a fresh parse gives.
     const question = fc.tuple(fc.nat(), identifier, pathPattern);
     fc.assert(
       fc.property(robotsFile, fc.array(question, { minLength: 1, maxLength: 12 }), (groups, questions) => {
