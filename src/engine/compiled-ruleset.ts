@@ -200,8 +200,8 @@ function fromArtifactBytes(bytes: Buffer, file: string, schemasDir: string): Rul
   const newline = bytes.indexOf(0x0a);
   if (newline !== 64) return null;
   const checksum = bytes.toString('latin1', 0, newline);
-  if (sha256(bytes.subarray(newline + 1)) !== checksum) return null;
   const body = bytes.subarray(newline + 1);
+  if (sha256(body) !== checksum) return null;
   const artifact = JSON.parse(body.toString(isAscii(body) ? 'latin1' : 'utf8')) as Partial<Artifact>;
   // An artifact of an earlier layout under the same inputs is rebuilt, not half used.
   if (typeof artifact.validators !== 'string' || !Array.isArray(artifact.rules)) return null;
