@@ -11,10 +11,17 @@ import { startInProcess, startPaymentsWorld, tempDir, type InProcessService } fr
 const SCREENSHOT = path.join(ARTIFACTS, 'checkout.png');
 const PAGE_SCREENSHOT = path.join(ARTIFACTS, 'checkout-page.png');
 
-/** A port free right now, so the service's public base URL (and the page's examples) name the real port. */
+/**
+ * The page is opened at https://localhost:<port>, which Chromium tries on [::1] first. Bound to IPv4 only, the
+ * service would leave [::1]:<port> to whatever else takes it (another file's world serves its IPv6 sites there),
+ * and Chromium would talk TLS to that. Bound to [::] the service holds the port on both loopbacks.
+ */
+const ANY_ADDRESS = '::';
+
+/** A port free right now on both address families, so the service's base URL (and the page's examples) name it. */
 async function freePort(): Promise<number> {
   const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, ANY_ADDRESS, resolve));
   const port = (server.address() as net.AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
@@ -27,7 +34,7 @@ async function startOnFreePort(
 ): Promise<InProcessService> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startInProcess(world, dataDir, { DVS_PORT: String(await freePort()) });
+      return await startInProcess(world, dataDir, { DVS_HOST: ANY_ADDRESS, DVS_PORT: String(await freePort()) });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 20) throw err;
     }
