@@ -10,7 +10,8 @@
 // The Quick Scan is loaded twice: with Accept-Encoding as browsers, undici, curl --compressed and httpx send it
 // (answered in br, coded once per cache entry), and without it (answered uncoded), each on its own line.
 // Throughput swings when other work shares the machine, so the servers' own CPU time per request is printed
-// too, and the cases are loaded in rounds (figures: the median round). BENCH_CPU_PROF=<dir> writes a CPU profile
+// too, and the client's: the client shares the machine's cores and reads every answer, so where it is busy
+// about a whole core, its own speed caps the case's rate, whatever the server's. The cases are loaded in rounds (figures: the median round). BENCH_CPU_PROF=<dir> writes a CPU profile
 // of each case alone there (service-<case>.cpuprofile, from the last round).
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
@@ -115,18 +116,21 @@ function ask<T>(child: ChildProcess, message: CaseMessage): Promise<T> {
   });
 }
 
-/** One case's load: its results, and the servers' CPU time while it ran. */
+/** One case's load: its results, and the servers' and the client's CPU time while it ran. */
 interface Measured {
   r: autocannon.Result;
   cpuUs: number;
+  clientUs: number;
 }
 
-/** One case under load, with the servers' CPU time while it ran. */
+/** One case under load, with the servers' and the client's CPU time while it ran. */
 async function measure(child: ChildProcess, ready: BenchServers, c: Case): Promise<Measured> {
   await ask(child, { op: 'begin', name: c.name });
+  const t0 = process.cpuUsage();
   const r = await load(c.url(ready), ready.ca, c.body, undefined, c.headers);
+  const client = process.cpuUsage(t0);
   const { cpuUs } = await ask<CaseCost>(child, { op: 'end', name: c.name });
-  return { r, cpuUs };
+  return { r, cpuUs, clientUs: client.user + client.system };
 }
 
 export default async function bench(): Promise<void> {
@@ -151,15 +155,18 @@ export default async function bench(): Promise<void> {
     );
     for (const c of CASES) console.log(`- ${c.what}`);
     console.log(
-      '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | bytes per answer | non-2xx | errors |\n|---|---|---|---|---|---|---|---|',
+      '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | client CPU per request | client busy | bytes per answer | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|',
     );
     const perRequest = ({ r, cpuUs }: Measured) => cpuUs / Math.max(1, r.requests.total);
+    const clientPerRequest = ({ r, clientUs }: Measured) => clientUs / Math.max(1, r.requests.total);
+    // Of one core: near 100 %, the load generator, not the server, sets the case's rate.
+    const clientBusy = ({ clientUs }: Measured) => clientUs / (DURATION_S * 1e6);
     for (const c of CASES) {
       const all = rounds.map((round) => round.get(c.name)!);
       const rate = median(all.map((m) => m.r.requests.average));
       const { r } = all.find((m) => m.r.requests.average === rate)!;
       console.log(
-        `| ${c.name} | ${rate.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${median(all.map(perRequest)).toFixed(0)} us | ${(r.throughput.total / Math.max(1, r.requests.total)).toFixed(0)} | ${all.reduce((n, m) => n + m.r.non2xx, 0)} | ${all.reduce((n, m) => n + m.r.errors, 0)} |`,
+        `| ${c.name} | ${rate.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${median(all.map(perRequest)).toFixed(0)} us | ${median(all.map(clientPerRequest)).toFixed(0)} us | ${(median(all.map(clientBusy)) * 100).toFixed(0)} % | ${(r.throughput.total / Math.max(1, r.requests.total)).toFixed(0)} | ${all.reduce((n, m) => n + m.r.non2xx, 0)} | ${all.reduce((n, m) => n + m.r.errors, 0)} |`,
       );
     }
     const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
