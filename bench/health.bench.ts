@@ -4,12 +4,10 @@
 // exist (their pre-scan check still asks the resolver).
 import { Agent, request } from 'undici';
 import { forkBenchServers } from './bench-servers.ts';
+import { percentile } from './load.ts';
 
 const SCANS = 200;
 const HEALTH_EVERY_MS = 10;
-
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 export default async function bench(): Promise<void> {
   const { child, servers: ready } = await forkBenchServers();

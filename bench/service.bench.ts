@@ -1,8 +1,8 @@
 // Requests per second of a cached Quick Scan (the whole service path: the lane that answers hits before Koa, with
 // its request id and log line, metrics, body read and validated, cache lookup, security headers and response
 // signature) next to a bare Koa route on HTTPS, on this machine in the same run. The servers run in one child
-// process with the same certificate and TLS settings; one autocannon client in this process loads each case in
-// turn with the same connections and duration. A third case, a bare route sending the Quick Scan's own bytes,
+// process with the same certificate and TLS settings; one client in this process (bench/load.ts) loads each case
+// in turn with the same connections and duration. A third case, a bare route sending the Quick Scan's own bytes,
 // tells what the answer's size costs on the wire (both ends pay for it: TLS, the kernel, the client reading it)
 // apart from the service's path; a fourth sends the Quick Scan's whole br answer (its headers and coded bytes)
 // from a bare route, which is what any path through Koa pays for that answer, so the service's own path is read
@@ -11,12 +11,13 @@
 // (answered in br, coded once per cache entry), and without it (answered uncoded), each on its own line.
 // Throughput swings when other work shares the machine, so the servers' own CPU time per request is printed
 // too, and the client's: the client shares the machine's cores and reads every answer, so where it is busy
-// about a whole core, its own speed caps the case's rate, whatever the server's. The cases are loaded in rounds (figures: the median round). BENCH_CPU_PROF=<dir> writes a CPU profile
-// of each case alone there (service-<case>.cpuprofile, from the last round).
+// about a whole core, its own speed caps the case's rate, whatever the server's. The cases are loaded in rounds
+// (figures: the median round). BENCH_CPU_PROF=<dir> writes a CPU profile of each case alone there
+// (service-<case>.cpuprofile, from the last round).
 import type { ChildProcess } from 'node:child_process';
-import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { forkBenchServers, type BenchServers } from './bench-servers.ts';
+import { load, type LoadResult } from './load.ts';
 import { median } from './median.ts';
 import type { CaseCost, CaseMessage } from './service-server.ts';
 
@@ -71,22 +72,16 @@ const CASES: Case[] = [
   },
 ];
 
-async function load(
-  url: string,
-  ca: string,
-  body: string,
-  amount?: number,
-  headers: Record<string, string> = {},
-): Promise<autocannon.Result> {
-  const size = amount === undefined ? { connections: CONNECTIONS, duration: DURATION_S } : { connections: 1, amount };
-  return autocannon({
-    url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-    tlsOptions: { ca },
-    ...size,
-  });
+/** The case's load: for the measured duration, or `amount` answers on one connection. */
+function loadCase(c: Case, ready: BenchServers, amount?: number): Promise<LoadResult> {
+  const options = {
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json', ...c.headers },
+    body: c.body,
+    ca: ready.ca,
+    connections: amount === undefined ? CONNECTIONS : 1,
+  };
+  return load(c.url(ready), options, amount === undefined ? { durationMs: DURATION_S * 1000 } : { amount });
 }
 
 /** Fails the bench when a case is not answered 200 in the coding it is meant to measure. */
@@ -118,7 +113,7 @@ function ask<T>(child: ChildProcess, message: CaseMessage): Promise<T> {
 
 /** One case's load: its results, and the servers' and the client's CPU time while it ran. */
 interface Measured {
-  r: autocannon.Result;
+  r: LoadResult;
   cpuUs: number;
   clientUs: number;
 }
@@ -127,7 +122,7 @@ interface Measured {
 async function measure(child: ChildProcess, ready: BenchServers, c: Case): Promise<Measured> {
   await ask(child, { op: 'begin', name: c.name });
   const t0 = process.cpuUsage();
-  const r = await load(c.url(ready), ready.ca, c.body, undefined, c.headers);
+  const r = await loadCase(c, ready);
   const client = process.cpuUsage(t0);
   const { cpuUs } = await ask<CaseCost>(child, { op: 'end', name: c.name });
   return { r, cpuUs, clientUs: client.user + client.system };
@@ -138,10 +133,14 @@ export default async function bench(): Promise<void> {
   try {
     // The first request scans and fills the cache; everything measured after it is a cache hit. A short load of
     // each case first lets the JIT settle, so neither case pays for compiling the code both share.
-    const warm = await load(ready.quickUrl, ready.ca, CASES.find((c) => c.name === 'quick')!.body, 1);
-    if (warm.non2xx > 0) throw new Error(`the quick scan warm-up got ${warm.non2xx} non-2xx answers`);
+    const warm = await loadCase(
+      CASES.find((c) => c.name === 'quick')!,
+      ready,
+      1,
+    );
+    if (warm.non2xx + warm.errors > 0) throw new Error('the quick scan warm-up was not answered 200');
     for (const c of CASES) await checkCoding(c, ready);
-    for (const c of CASES) await load(c.url(ready), ready.ca, c.body, 2000, c.headers);
+    for (const c of CASES) await loadCase(c, ready, 2000);
     // Every case once per round, round after round: a burst of other work on the machine (seen here to halve its
     // speed for seconds) falls on the cases of one round, and each figure below is the median of the rounds'.
     const rounds: Map<string, Measured>[] = [];
@@ -151,28 +150,28 @@ export default async function bench(): Promise<void> {
       rounds.push(round);
     }
     console.log(
-      `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per case, all servers in one child process, one client; each row is the case's median round by rate; bytes per answer counts the headers too\n`,
+      `${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per case, all servers in one child process, one client (undici); each row is the case's median round by rate\n`,
     );
     for (const c of CASES) console.log(`- ${c.what}`);
     console.log(
-      '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | client CPU per request | client busy | bytes per answer | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|',
+      '\n| case | requests/s (mean) | latency p50 | latency p99 | server CPU per request | client CPU per request | client busy | body bytes per answer | non-2xx | errors |\n|---|---|---|---|---|---|---|---|---|---|',
     );
-    const perRequest = ({ r, cpuUs }: Measured) => cpuUs / Math.max(1, r.requests.total);
-    const clientPerRequest = ({ r, clientUs }: Measured) => clientUs / Math.max(1, r.requests.total);
+    const perRequest = ({ r, cpuUs }: Measured) => cpuUs / Math.max(1, r.requests);
+    const clientPerRequest = ({ r, clientUs }: Measured) => clientUs / Math.max(1, r.requests);
     // Of one core: near 100 %, the load generator, not the server, sets the case's rate.
     const clientBusy = ({ clientUs }: Measured) => clientUs / (DURATION_S * 1e6);
     for (const c of CASES) {
       const all = rounds.map((round) => round.get(c.name)!);
-      const rate = median(all.map((m) => m.r.requests.average));
-      const { r } = all.find((m) => m.r.requests.average === rate)!;
+      const rate = median(all.map((m) => m.r.rate));
+      const { r } = all.find((m) => m.r.rate === rate)!;
       console.log(
-        `| ${c.name} | ${rate.toFixed(0)} | ${r.latency.p50} ms | ${r.latency.p99} ms | ${median(all.map(perRequest)).toFixed(0)} us | ${median(all.map(clientPerRequest)).toFixed(0)} us | ${(median(all.map(clientBusy)) * 100).toFixed(0)} % | ${(r.throughput.total / Math.max(1, r.requests.total)).toFixed(0)} | ${all.reduce((n, m) => n + m.r.non2xx, 0)} | ${all.reduce((n, m) => n + m.r.errors, 0)} |`,
+        `| ${c.name} | ${rate.toFixed(0)} | ${r.p50Ms.toFixed(1)} ms | ${r.p99Ms.toFixed(1)} ms | ${median(all.map(perRequest)).toFixed(0)} us | ${median(all.map(clientPerRequest)).toFixed(0)} us | ${(median(all.map(clientBusy)) * 100).toFixed(0)} % | ${r.bodyBytes.toFixed(0)} | ${all.reduce((n, m) => n + m.r.non2xx, 0)} | ${all.reduce((n, m) => n + m.r.errors, 0)} |`,
       );
     }
     const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
     /** `a` against `b`: the median of the rounds' ratios of rates, and of CPU per request (b's over a's). */
     const against = (a: string, b: string, what: string) => {
-      const rates = rounds.map((round) => round.get(a)!.r.requests.average / round.get(b)!.r.requests.average);
+      const rates = rounds.map((round) => round.get(a)!.r.rate / round.get(b)!.r.rate);
       const cpus = rounds.map((round) => perRequest(round.get(b)!) / perRequest(round.get(a)!));
       console.log(`${what.replace('%', pct(median(rates)))}\n  (by server CPU per request: ${pct(median(cpus))})`);
     };
