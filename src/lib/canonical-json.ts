@@ -63,18 +63,20 @@ function assertPlain(value: unknown, where: string, seen: Set<object>): void {
 const REFUSED = new Error('not plain JSON data');
 
 /**
- * A string as JSON.stringify writes it (RFC 8785's string form). Most need no escape and hold no surrogate: one
- * pass over their code units finds that, and they are quoted as they are.
+ * What JSON.stringify escapes (control characters, quote, backslash), and surrogates, which must be checked for
+ * a lone one. Searched by the regular expression engine, not by a loop over char codes in JavaScript: once the
+ * ruleset's digests had passed the loop their strings, V8's code for it ran at half speed, and the good site's
+ * evidence took 750 us to canonicalise instead of 350 (bench/evaluate.bench.ts); with the regular expression,
+ * 356 us either way.
  */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** A string as JSON.stringify writes it (RFC 8785's string form); most are quoted as they are. */
 function quote(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) {
-      if (!s.isWellFormed()) throw new CanonicalJsonError('a string with a lone surrogate has no UTF-8 form');
-      return JSON.stringify(s);
-    }
-  }
-  return '"' + s + '"';
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
+  if (!s.isWellFormed()) throw new CanonicalJsonError('a string with a lone surrogate has no UTF-8 form');
+  return JSON.stringify(s);
 }
 
 /**
