@@ -1,0 +1,5 @@
+// One bench file in this process (bench/run.ts starts one such process per bench): its default export, run.
+const file = process.argv[2];
+if (!file) throw new Error('usage: run-one.ts <bench file>');
+const bench = (await import(file)) as { default: () => Promise<void> };
+await bench.default();
