@@ -1,8 +1,9 @@
 // `npm run bench [-- name...]`: every figure of issue 12's table in one run, in the table's order (or only the
 // named benches), after the machine's gauges. Each bench/*.bench.ts prints its own figures; one not listed here
-// runs after these. Each runs in a process of its own, as it runs alone: in one shared process the evaluation
-// bench measured what the benches before it left behind (their heap, and the shapes their code had taught V8's
-// caches), its document's view at 74.5 us against 53-55 us alone.
+// runs after these. Each runs in a process of its own, as it runs alone: V8 fits the code of a function to what
+// it has been given, and code that several benches share (canonical JSON, the evaluator, the probes) would carry
+// what the earlier ones gave it into the later ones' figures. Canonical JSON once measured twice as slow after a
+// ruleset load had passed it other strings (src/lib/canonical-json.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
