@@ -38,6 +38,7 @@ export async function load(
   const { origin, pathname, search } = new URL(url);
   const pool = new Pool(origin, {
     connections: options.connections,
+    // The bench's servers all present the service's certificate for localhost.
     connect: { ca: options.ca, servername: 'localhost' },
   });
   const latencies: number[] = [];
