@@ -6,15 +6,20 @@ import type { Http2ServerResponse } from 'node:http2';
 import type { McpServerSpec } from './site-config.ts';
 import type { SiteRequest, SiteResponse } from './site-server.ts';
 
-/** The SDK is loaded on the first MCP request, so worlds without MCP sites start without it. */
+/**
+ * The SDK is loaded on the first MCP request, so worlds without MCP sites start without it. Every server it makes
+ * shares one JSON Schema validator: by default each made its own Ajv instance, a millisecond per request.
+ */
 const sdk = async () => {
-  const [{ Server }, { StreamableHTTPServerTransport }, types] = await Promise.all([
+  const [{ Server }, { StreamableHTTPServerTransport }, types, { AjvJsonSchemaValidator }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/validation/ajv'),
   ]);
-  return { Server, StreamableHTTPServerTransport, types };
+  return { Server, StreamableHTTPServerTransport, types, jsonSchemaValidator: new AjvJsonSchemaValidator() };
 };
+let loaded: ReturnType<typeof sdk> | null = null;
 
 /** Header fields HTTP/2 does not have (RFC 9113 section 8.2.2). */
 const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive']);
@@ -45,10 +50,10 @@ export async function answerMcp(
     res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain; charset=utf-8' });
     return void res.end('POST JSON-RPC messages to this MCP endpoint.\n');
   }
-  const { Server, StreamableHTTPServerTransport, types } = await sdk();
+  const { Server, StreamableHTTPServerTransport, types, jsonSchemaValidator } = await (loaded ??= sdk());
   const server = new Server(
     { name: spec.name, version: spec.version },
-    { capabilities: { tools: { listChanged: false } } },
+    { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator },
   );
   const tools = spec.tools.map((t) => ({
     name: t.name,
