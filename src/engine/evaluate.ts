@@ -25,7 +25,7 @@ export function rulesOfTier(ruleset: Ruleset, tier: Tier): LoadedRule[] {
 }
 
 /** The tier's evaluation plan, made on first use and kept with the ruleset. */
-function planOf(ruleset: Ruleset, tier: Tier): EvaluationPlan {
+export function planOf(ruleset: Ruleset, tier: Tier): EvaluationPlan {
   let byTier = plans.get(ruleset);
   if (!byTier) plans.set(ruleset, (byTier = {}));
   return (byTier[tier] ??= planEvaluation(rulesOfTier(ruleset, tier)));
