@@ -3,6 +3,7 @@
 // computed once per path however many rules share it, and a rule's evaluation is a walk over small index lists.
 import type { Compiled, RootInput } from './compile.ts';
 import { bounded, valueAt } from './observed.ts';
+import { pathLoads, type PathLoads } from './path-loads.ts';
 import { recordsOf, type RecordsOf } from './records.ts';
 import type { Level, LoadedRule, ProbeRun } from './types.ts';
 
@@ -65,6 +66,8 @@ export interface EvaluationPlan {
   namespaces: readonly string[];
   /** Every rule's `observed`, in the rules' order, from the bounded values by path index. */
   observed: RecordsOf;
+  /** json-logic's value at every path, each read from its parent's. */
+  load: PathLoads;
 }
 
 export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
@@ -108,6 +111,7 @@ export function planEvaluation(rules: readonly LoadedRule[]): EvaluationPlan {
     paths,
     namespaces,
     observed: recordsOf(planned.map((r) => ({ keys: r.keys, at: r.reads }))),
+    load: pathLoads(paths),
   };
 }
 
@@ -150,17 +154,18 @@ export class PlannedDocument implements RootInput {
     // Whether every step to the value was an own, not inherited, property of an object: then json-logic's value
     // is also the observed one (null where missing) and the presence check's.
     const plain = new Array<boolean>(n);
+    plan.load(doc, this.values);
     for (let i = 0; i < n; i++) {
       const p = paths[i]!;
       const from: unknown = p.parent < 0 ? doc : this.values[p.parent];
+      const value = this.values[i];
       let ownSteps = p.parent < 0 || plain[p.parent]!;
-      let value: unknown;
-      if (from !== null && from !== undefined) {
-        if (typeof from !== 'object' || p.inherited) ownSteps = false;
-        value = (from as Record<string, unknown>)[p.key];
-        if (typeof value === 'function') ownSteps = false;
-      }
-      this.values[i] = value;
+      if (
+        from !== null &&
+        from !== undefined &&
+        (typeof from !== 'object' || p.inherited || typeof value === 'function')
+      )
+        ownSteps = false;
       plain[i] = ownSteps;
       if (p.shown) this.shown[i] = bounded(ownSteps ? (value ?? null) : valueAt(doc, p.segments));
     }
