@@ -1,5 +1,5 @@
-// bench/service-server.ts in a process of its own (so the load generator does not share its event loop), and
-// the URLs it says it serves once it is ready.
+// bench/service-server.ts in a process of its own (so the load generator does not share its event loop), run
+// from its bundle as `dvs serve` runs, and the URLs it says it serves once it is ready.
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
@@ -22,8 +22,7 @@ export interface BenchServers {
 
 /** Starts the servers; the caller kills the child when done. */
 export async function forkBenchServers(): Promise<{ child: ChildProcess; servers: BenchServers }> {
-  const child = fork(path.join(import.meta.dirname, 'service-server.ts'), {
-    execArgv: ['--import', 'tsx'],
+  const child = fork(path.join(import.meta.dirname, 'bundled.js'), ['bench/service-server.ts'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {

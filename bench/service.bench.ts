@@ -33,7 +33,7 @@ interface Case {
 }
 
 const DURATION_S = 2;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const CONNECTIONS = 10;
 
 const CASES: Case[] = [
