@@ -1,6 +1,7 @@
 // The evaluate bench's measurements (bench/evaluate.bench.ts), run from their bundle as `dvs serve` runs the
-// evaluator: a module's imports then cost what they cost in the shipped code, not what they cost through tsx's
-// loader. BENCH_CACHE_DIR names the cache holding the compiled ruleset, BENCH_OBSERVATIONS the document.
+// evaluator: the code measured is the code that ships (one bundle of the modules), not each module loaded apart
+// through tsx's loader. BENCH_CACHE_DIR names the cache holding the compiled ruleset, BENCH_OBSERVATIONS the
+// document.
 import { readFileSync } from 'node:fs';
 import { loadRunRuleset } from '../src/engine/compiled-ruleset.ts';
 import { buildReport, evaluate, evaluateRules, planOf } from '../src/engine/evaluate.ts';
