@@ -1,14 +1,14 @@
 // The caller-identity middleware only translates: it hands a signed request to the verifier with the URL as the
 // service's public origin names it, records a verified caller in X-Verified-Agent and the request's log line, logs
 // a refused signature (throttled), and leaves an unsigned request alone without asking the verifier.
-import type { RequestState } from '../../src/api/request-log.ts';
+import type { RequestState } from '../../src/api/http/request-log.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Router from '@koa/router';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.ts';
-import { callerIdentity } from '../../src/api/caller-identity.ts';
+import { createApp } from '../../src/api/http/app.ts';
+import { callerIdentity } from '../../src/api/http/caller-identity.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import type { CallerVerdict, SignedRequest } from '../../src/signing/caller-signature.ts';
 

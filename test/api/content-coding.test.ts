@@ -1,7 +1,7 @@
 // Choosing a response's content coding from Accept-Encoding (RFC 9110 section 12.5.3) and coding a body once.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { chooseContentCoding, codedBytes, parseAcceptEncoding } from '../../src/api/content-coding.ts';
+import { chooseContentCoding, codedBytes, parseAcceptEncoding } from '../../src/api/http/content-coding.ts';
 
 describe('parseAcceptEncoding', () => {
   it.each([

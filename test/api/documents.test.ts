@@ -10,7 +10,7 @@ import { createVerifier, httpbis } from 'http-message-signatures';
 import { verify as wbaVerify } from 'http-message-sig';
 import { calculateJwkThumbprint } from 'jose';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
-import { apiSchema } from '../../src/api/api-schemas.ts';
+import { apiSchema } from '../../src/api/operations/api-schemas.ts';
 import { loadAgentKey, loadSigningKey } from '../../src/signing/keys.ts';
 
 type Method = 'get' | 'post';

@@ -2,8 +2,8 @@
 // each surface carries them): every refusal of the payment ledger, a held token, an instance that is shutting
 // down, and the Error body with retry_after_s wherever a Retry-After is sent.
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorBody } from '../../src/api/errors.ts';
-import { BUSY_RETRY_S, ScanOperations } from '../../src/api/scan-operations.ts';
+import { ApiError, errorBody } from '../../src/api/http/errors.ts';
+import { BUSY_RETRY_S, ScanOperations } from '../../src/api/operations/scan-operations.ts';
 import { PaymentRequiredError, type FullValidations } from '../../src/service/full-validations.ts';
 import type { QuickScans } from '../../src/service/quick-scans.ts';
 

@@ -5,8 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.ts';
-import { clientHop, nodeAddress } from '../../src/api/forwarded-client.ts';
+import { createApp } from '../../src/api/http/app.ts';
+import { clientHop, nodeAddress } from '../../src/api/http/forwarded-client.ts';
 import { loadConfig, type ProxyTrust } from '../../src/lib/config.ts';
 import { createLogger } from '../../src/lib/log.ts';
 

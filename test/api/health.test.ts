@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.ts';
-import { healthRoutes } from '../../src/api/health-routes.ts';
+import { createApp } from '../../src/api/http/app.ts';
+import { healthRoutes } from '../../src/api/rest/health-routes.ts';
 import { createLogger } from '../../src/lib/log.ts';
 
 async function get(problem: string | null, pathname: string): Promise<{ status: number; body: unknown }> {

@@ -3,8 +3,8 @@
 // error), never a 500 or a stack trace.
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validationProblem } from '../../src/api/api-schemas.ts';
-import { specialUseProblem } from '../../src/api/special-use-names.ts';
+import { validationProblem } from '../../src/api/operations/api-schemas.ts';
+import { specialUseProblem } from '../../src/api/operations/special-use-names.ts';
 import { startApiWorld, startTestService, type ApiResponse, type TestService } from '../server/harness.ts';
 
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;

@@ -6,7 +6,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import Koa, { type Context } from 'koa';
 import { describe, expect, it } from 'vitest';
-import { parseJsonBody } from '../../src/api/json-body.ts';
+import { parseJsonBody } from '../../src/api/http/json-body.ts';
 
 /** A Koa context over a request carrying `bytes`, with or without a declared length. */
 function contextFor(bytes: Buffer, declared: boolean): Context {

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fetch as undiciFetch } from 'undici';
-import { apiSchema } from '../../src/api/api-schemas.ts';
+import { apiSchema } from '../../src/api/operations/api-schemas.ts';
 import { startApiWorld, startTestService, type TestService } from '../server/harness.ts';
 
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;

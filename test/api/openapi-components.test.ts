@@ -1,7 +1,7 @@
 // Bundling schema files into components: refs inside a file, to another file and into another file's $defs all
 // land on a component; data that merely looks like a ref is left alone; a ref to nothing fails at once.
 import { describe, expect, it } from 'vitest';
-import { componentSchemas, standaloneSchema } from '../../src/api/openapi-components.ts';
+import { componentSchemas, standaloneSchema } from '../../src/api/openapi/openapi-components.ts';
 
 const thing = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',

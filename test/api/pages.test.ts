@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_CSP } from '../../src/api/page-layout.ts';
+import { PAGE_CSP } from '../../src/api/pages/page-layout.ts';
 import { catalogue } from '../suite/ruleset.ts';
 import type { Report } from '../../src/engine/types.ts';
 import { escapeHtml } from '../../src/lib/html.ts';

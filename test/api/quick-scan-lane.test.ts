@@ -7,11 +7,11 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPlainBody } from '../../src/api/json-body.ts';
-import { quickScanLane, type QuickScanLaneDeps } from '../../src/api/quick-scan-lane.ts';
-import type { RequestLine } from '../../src/api/request-log.ts';
-import type { OperationOutcome } from '../../src/api/scan-operations.ts';
-import { SECURITY_HEADERS } from '../../src/api/security-headers.ts';
+import { readPlainBody } from '../../src/api/http/json-body.ts';
+import { quickScanLane, type QuickScanLaneDeps } from '../../src/api/rest/quick-scan-lane.ts';
+import type { RequestLine } from '../../src/api/http/request-log.ts';
+import type { OperationOutcome } from '../../src/api/operations/scan-operations.ts';
+import { SECURITY_HEADERS } from '../../src/api/http/security-headers.ts';
 import type { ScanResult } from '../../src/service/scan-result.ts';
 import { startApiWorld, startTestService, type TestService } from '../server/harness.ts';
 

@@ -1,8 +1,8 @@
 // The report page's HTML from a read model: everything that came from a scan or a rule file is escaped, what a
 // check saw is shown when the result carries it (the rule's own text otherwise), and the badge says the verdict.
 import { describe, expect, it } from 'vitest';
-import { badgeSvg } from '../../src/api/badge.ts';
-import { reportPage, ruleDocsPath } from '../../src/api/report-page.ts';
+import { badgeSvg } from '../../src/api/pages/badge.ts';
+import { reportPage, ruleDocsPath } from '../../src/api/pages/report-page.ts';
 import type { FindingView, ReportView } from '../../src/service/report-view.ts';
 
 const HOSTILE = '<script>alert(1)</script>';

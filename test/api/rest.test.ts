@@ -2,7 +2,7 @@
 // ScanResult and Error shapes, the security headers, and a property that no body ever gets a 5xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { validationProblem } from '../../src/api/api-schemas.ts';
+import { validationProblem } from '../../src/api/operations/api-schemas.ts';
 import { startApiWorld, startTestService, type ApiResponse, type TestService } from '../server/harness.ts';
 
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;

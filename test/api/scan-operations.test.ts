@@ -1,8 +1,8 @@
 // The Quick Scan input check at the operations: a body that is only a domain already seen valid skips the
 // validator, which must not change any answer.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.ts';
-import { ScanOperations } from '../../src/api/scan-operations.ts';
+import { ApiError } from '../../src/api/http/errors.ts';
+import { ScanOperations } from '../../src/api/operations/scan-operations.ts';
 import type { FullValidations } from '../../src/service/full-validations.ts';
 import type { QuickScans } from '../../src/service/quick-scans.ts';
 import { scanError } from '../../src/service/scan-result.ts';

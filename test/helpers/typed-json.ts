@@ -2,7 +2,7 @@
 // generated from that schema (src/lib/schema-types), so a test reads only fields the contract has.
 import path from 'node:path';
 import { expect } from 'vitest';
-import { validationProblem } from '../../src/api/api-schemas.ts';
+import { validationProblem } from '../../src/api/operations/api-schemas.ts';
 import { ObservationSchemas } from '../../src/engine/observation-schemas.ts';
 import { REPO_ROOT } from '../../src/lib/paths.ts';
 import type { CertificateStatus } from '../../src/lib/schema-types/api/certificate-status.ts';

@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { throttledWarning } from '../../src/api/throttled-warning.ts';
+import { throttledWarning } from '../../src/api/http/throttled-warning.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { startCheckoutApp, type CheckoutApp } from './checkout-app.ts';
 

@@ -14,7 +14,7 @@ import { signTreeHead, type TreeHead } from '../../src/signing/tree-head.ts';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { validationProblem } from '../../src/api/api-schemas.ts';
+import { validationProblem } from '../../src/api/operations/api-schemas.ts';
 import { Certificates } from '../../src/service/certificates.ts';
 import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
 import { loadSigningKey } from '../../src/signing/keys.ts';

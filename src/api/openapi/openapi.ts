@@ -1,0 +1,389 @@
+// /openapi.json, generated at start from the API schemas and the certificate schema (never hand-copied), so
+// the published description cannot drift from what ajv enforces. Every status a route can answer is listed.
+import { publishedSchemas } from '../operations/api-schemas.ts';
+import { ACCEPTED_ENCODINGS, BODY_LIMIT } from '../http/json-body.ts';
+import { MCP_PATH } from '../mcp/mcp-routes.ts';
+import { RESPONSE_SIGNATURE_FIELDS, RESPONSE_SIGNATURE_LABEL } from '../http/response-signing.ts';
+import { componentSchemas } from './openapi-components.ts';
+import { SERVICE_INFO } from '../http/service-info.ts';
+
+const OPENAPI_VERSION = '1.0.0';
+
+/** The media type /openapi.json is served with, as the API catalog and the home page's links advertise it. */
+export const OPENAPI_MEDIA_TYPE = 'application/openapi+json';
+
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const signedHeaders = {
+  'Content-Digest': { $ref: '#/components/headers/Content-Digest' },
+  'Signature-Input': { $ref: '#/components/headers/Signature-Input' },
+  Signature: { $ref: '#/components/headers/Signature' },
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+};
+
+function errorResponse(description: string, extraHeaders: Json = {}): Json {
+  return {
+    description,
+    headers: { ...signedHeaders, ...extraHeaders },
+    content: { 'application/json': { schema: ref('Error') } },
+  };
+}
+
+function jsonResponse(description: string, schemaName: string, extraHeaders: Json = {}): Json {
+  return {
+    description,
+    headers: { ...signedHeaders, ...extraHeaders },
+    content: { 'application/json': { schema: ref(schemaName) } },
+  };
+}
+
+const retryAfter = (what: string) => ({
+  'Retry-After': { description: `Seconds until ${what}.`, schema: { type: 'integer', minimum: 1 } },
+});
+
+/** Answers every operation can give, whatever its own. */
+function commonErrors(trustProxy: boolean): Json {
+  const out: Json = {
+    '500': errorResponse('The service failed; the request id in X-Request-Id finds it in the logs.'),
+  };
+  if (trustProxy)
+    out['403'] = errorResponse('The request reached the TLS-terminating proxy over plain HTTP; use https://.');
+  return out;
+}
+
+/** Answers every scan operation can give: its body, its deadline, and an instance that takes no new scans. */
+function scanErrors(trustProxy: boolean): Json {
+  return {
+    '400': errorResponse(
+      'The body is not valid JSON (or does not decompress as its Content-Encoding says), has unknown fields, or the domain is invalid (a scheme, path, port, IP literal, bad label, too long, no public suffix, or a special-use name such as .onion or .local).',
+    ),
+    '413': errorResponse(`The request body is larger than ${BODY_LIMIT}.`),
+    '415': errorResponse(
+      `The body is not sent as application/json, or its Content-Encoding is not one the service decodes (${ACCEPTED_ENCODINGS.join(', ')}, or none).`,
+      { 'Accept-Encoding': { description: 'The accepted encodings.', schema: { type: 'string' } } },
+    ),
+    '503': errorResponse(
+      'Error code busy: the service runs as many scans as it can (DVS_MAX_SCANS), or this instance is shutting down; nothing was charged (a payment token is left untouched). Retry after Retry-After seconds.',
+      retryAfter('the client should retry'),
+    ),
+    '504': errorResponse('The scan did not finish within its deadline; nothing was charged.'),
+    ...commonErrors(trustProxy),
+  };
+}
+
+/** The other methods on a POST-only path: the router answers them with 405 and Allow: POST. */
+const POST_ONLY =
+  'Any other method answers 405 (Error body, Allow: POST); OPTIONS answers 200 with Allow; a method the service implements on no path (TRACE, PROPFIND...) answers 501 (Error body).';
+
+const requestBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
+
+function scanPaths(trustProxy: boolean): Json {
+  return {
+    '/api/quickscan': {
+      description: POST_ONLY,
+      post: {
+        operationId: 'quickscan',
+        tags: ['scans'],
+        summary: 'Quick Scan a domain (free)',
+        description:
+          'A fast subset of the rules: an indicative verdict, a score and the top findings. Results are cached per domain; scans that really run are rate-limited per client.',
+        requestBody: requestBody('QuickScanRequest'),
+        responses: {
+          '200': jsonResponse(
+            'The result: a summary and the canonical JSON report, and the report as structuredContent; isError is true (and structuredContent absent) when the domain could not be judged (for example it does not resolve).',
+            'ScanResult',
+            {
+              'Content-Encoding': {
+                description:
+                  "br or gzip when the request's Accept-Encoding allows one (RFC 9110 section 12.5.3; br first on equal weight), absent for the plain bytes. Content-Digest is then over the coded bytes, and the signature also covers content-encoding.",
+                schema: { type: 'string', enum: ['br', 'gzip'] },
+              },
+              Vary: {
+                description: 'Accept-Encoding: the answer is chosen by it.',
+                schema: { type: 'string' },
+              },
+              'X-Cache': {
+                description: 'hit when the result came from the cache, miss when a scan ran.',
+                schema: { type: 'string', enum: ['hit', 'miss'] },
+              },
+              'X-Verified-Agent': {
+                description:
+                  "Present when the request's Web Bot Auth signature verified: the origin of the caller's key directory, whose own Quick Scan budget was counted (see /docs/api#signing-your-requests-web-bot-auth).",
+                schema: { type: 'string', format: 'uri' },
+              },
+            },
+          ),
+          ...scanErrors(trustProxy),
+          '429': errorResponse('Too many quick scans from this client.', retryAfter('the client may scan again')),
+        },
+      },
+    },
+    '/api/fullvalidation': {
+      description: POST_ONLY,
+      post: {
+        operationId: 'fullvalidation',
+        tags: ['scans'],
+        summary: 'Full Validation of a domain (paid), answered with a signed certificate',
+        description:
+          'Every rule, a verdict and a certificate signed with Ed25519 (detached JWS). One payment token pays for one validation; repeating it for the same domain returns the same certificate. The token goes in the body, never in an Authorization header.',
+        requestBody: requestBody('FullValidationRequest'),
+        responses: {
+          '200': jsonResponse(
+            'The result: a summary and the canonical JSON of the certificate, and the certificate as structuredContent; isError is true (and structuredContent absent) when the domain could not be judged, and then the token is not used.',
+            'ScanResult',
+          ),
+          ...scanErrors(trustProxy),
+          '402': errorResponse(
+            'payment_token is missing (or was sent in an Authorization header), unknown, expired, used for another domain, or in use by a running validation.',
+          ),
+        },
+      },
+    },
+  };
+}
+
+const certificateId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The certificate id (payload.id), e.g. dvc_…',
+  schema: { type: 'string', maxLength: 128 },
+};
+
+/** What a relying party asks after issue: whether the certificate is still current, and its evidence. */
+function certificateLifecyclePaths(trustProxy: boolean): Json {
+  const notIssued = errorResponse('No certificate with this id was issued by this service.');
+  return {
+    '/api/certificates/{id}/status': {
+      get: {
+        operationId: 'certificateStatus',
+        tags: ['certificates'],
+        summary: 'Whether a certificate is still current: valid, expired, superseded or revoked',
+        description:
+          'The status now: valid, expired (past expires_at), superseded (a newer certificate for the domain exists, named in superseded_by) or revoked by the operator (with revoked_at and the reason). Not cached: it changes.',
+        parameters: [certificateId],
+        responses: {
+          '200': jsonResponse('The status (not cached: it changes).', 'CertificateStatus'),
+          '404': notIssued,
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+    '/api/certificates/{id}/evidence': {
+      get: {
+        operationId: 'certificateEvidence',
+        tags: ['certificates'],
+        summary: 'The observations a certificate was judged on: the canonical JSON whose SHA-256 is evidence_digest',
+        description:
+          'The very bytes the certificate was judged on, kept while the certificate is valid. Check their SHA-256 against payload.evidence_digest and judge them again with the ruleset the certificate names (dvs verify --reevaluate).',
+        parameters: [certificateId],
+        responses: {
+          '200': {
+            description: 'The canonical observations document, byte for byte.',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          '404': notIssued,
+          '410': errorResponse('The certificate expired and its evidence is no longer kept.'),
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+  };
+}
+
+const treeSize = (name: string, description: string, required: boolean) => ({
+  name,
+  in: 'query',
+  required,
+  description,
+  schema: { type: 'integer', minimum: required ? 1 : 0 },
+});
+
+/** The certificate transparency log (RFC 9162 section 2.1 hashing): its signed head and its proofs. */
+function logPaths(trustProxy: boolean): Json {
+  const badSize = errorResponse(
+    'A size is not a non-negative integer, is larger than the log, or the sizes are out of order.',
+  );
+  const immutable = 'Cached for a day when a size is given (a head or a proof of a given size never changes).';
+  return {
+    '/log/sth': {
+      get: {
+        operationId: 'logTreeHead',
+        tags: ['log'],
+        summary: 'The signed tree head of the certificate transparency log',
+        description: `The log's size, root hash (RFC 9162 section 2.1), the time it was first signed, and a detached JWS (typ dvs-tree-head+jws) over the canonical JSON of {root_hash, timestamp, tree_size}. The current head unless tree_size asks for an earlier one. ${immutable}`,
+        parameters: [treeSize('tree_size', 'An earlier size of the log to get the head of.', false)],
+        responses: {
+          '200': jsonResponse('The signed tree head.', 'TreeHead'),
+          '400': badSize,
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+    '/log/proof/{id}': {
+      get: {
+        operationId: 'logInclusionProof',
+        tags: ['log'],
+        summary: "A certificate's inclusion proof against a signed tree head",
+        description: `The leaf is the certificate's canonical JSON {payload, jws} (the body GET /api/certificates/{id} serves); the path (RFC 9162 section 2.1.3) leads from SHA-256(0x00 || leaf) to the root hash of tree_head, the current head unless tree_size asks for another. ${immutable}`,
+        parameters: [certificateId, treeSize('tree_size', 'The size of the head to prove inclusion in.', false)],
+        responses: {
+          '200': jsonResponse('The inclusion proof and the signed head it leads to.', 'LogInclusion'),
+          '400': badSize,
+          '404': errorResponse('No certificate with this id is in the log.'),
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+    '/log/consistency': {
+      get: {
+        operationId: 'logConsistencyProof',
+        tags: ['log'],
+        summary: 'The consistency proof between two sizes of the log',
+        description:
+          'Proves the log of size `to` extends the log of size `from` (RFC 9162 section 2.1.4): check it against the root hashes of two signed heads (dvs log audit).',
+        parameters: [
+          treeSize('from', 'The older size, at least 1.', true),
+          treeSize('to', 'The newer size, at most the current size.', true),
+        ],
+        responses: {
+          '200': jsonResponse('The consistency proof.', 'LogConsistency'),
+          '400': badSize,
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+  };
+}
+
+function certificatePath(trustProxy: boolean): Json {
+  return {
+    description:
+      'Any other method answers 405 (Error body, Allow: HEAD, GET); OPTIONS answers 200 with Allow; a method the service implements on no path answers 501 (Error body).',
+    get: {
+      operationId: 'certificate',
+      tags: ['certificates'],
+      summary: 'A certificate issued earlier, byte for byte',
+      description:
+        'The canonical JSON of {payload, jws} exactly as the Full Validation first returned it. Verify it with any JOSE library and the key from /.well-known/jwks.json. JSON is the default; a client that ranks text/html above application/json in Accept (a browser) gets the certificate page instead.',
+      parameters: [
+        {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: 'The certificate id (payload.id), e.g. dvc_…',
+          schema: { type: 'string', maxLength: 128 },
+        },
+      ],
+      responses: {
+        '200': jsonResponse('The certificate.', 'Certificate'),
+        '404': errorResponse('No certificate with this id was issued by this service.'),
+        ...commonErrors(trustProxy),
+      },
+    },
+  };
+}
+
+function mcpPath(): Json {
+  const rpc = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message.' } } },
+  });
+  const notAllowed = {
+    description:
+      'Not allowed: the MCP server is stateless, so it opens no server-to-client stream and has no session to end.',
+    headers: { ...signedHeaders, Allow: { description: 'The allowed method: POST.', schema: { type: 'string' } } },
+    content: { 'application/json': { schema: ref('Error') } },
+  };
+  const unoffered = (operationId: string, what: string) => ({
+    operationId,
+    tags: ['mcp'],
+    summary: 'Not offered (stateless server)',
+    description: `${what} needs a session; this stateless server has none and answers 405.`,
+    responses: { '405': notAllowed },
+  });
+  return {
+    post: {
+      operationId: 'mcp',
+      tags: ['mcp'],
+      summary: 'MCP (JSON-RPC 2.0 over Streamable HTTP, stateless)',
+      description:
+        'Tools service_quickscan and service_fullvalidation, with the request schemas as input schemas and the ScanResult structuredContent schemas as output schemas. Send Accept: application/json, text/event-stream. A tools/call whose _meta carries a progressToken is answered as an event stream with notifications/progress as probes finish.',
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message.' } } },
+      },
+      responses: {
+        '200': {
+          description:
+            'The JSON-RPC response, or (for a call with a progressToken) an event stream of progress notifications ending with it.',
+          content: {
+            'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message.' } },
+            'text/event-stream': {
+              schema: { type: 'string', description: 'Server-sent events, one JSON-RPC message each.' },
+            },
+          },
+        },
+        '202': { description: 'A notification or a response was accepted; there is nothing to answer.' },
+        '400': rpc('A JSON-RPC error: the message could not be parsed or is not valid JSON-RPC.'),
+        '406': rpc('A JSON-RPC error: the Accept header does not list both application/json and text/event-stream.'),
+        '413': rpc(`A JSON-RPC error: the message is larger than ${BODY_LIMIT}.`),
+        '415': rpc(
+          `A JSON-RPC error: the message is not sent as application/json, or its Content-Encoding is not one of ${ACCEPTED_ENCODINGS.join(', ')}.`,
+        ),
+        '500': rpc('A JSON-RPC error: the service failed; it has been logged.'),
+      },
+    },
+    get: unoffered('mcpStream', 'A server-to-client stream'),
+    delete: unoffered('mcpEndSession', 'Ending a session'),
+  };
+}
+
+export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Json {
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: SERVICE_INFO.title,
+      version: OPENAPI_VERSION,
+      summary: 'Is a domain ready for AI agents?',
+      description: `${SERVICE_INFO.description} Every response carries a Content-Digest (RFC 9530) and an RFC 9421 signature (label ${RESPONSE_SIGNATURE_LABEL}, components ${RESPONSE_SIGNATURE_FIELDS.join(' ')}) made with the key published at ${opts.baseUrl}/.well-known/jwks.json. See ${opts.baseUrl}/docs/api.`,
+      contact: { name: SERVICE_INFO.title, url: `${opts.baseUrl}/docs/api` },
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: opts.baseUrl }],
+    security: [],
+    tags: [
+      { name: 'scans', description: 'Quick Scan and Full Validation.' },
+      { name: 'certificates', description: 'Certificates issued by Full Validations.' },
+      { name: 'log', description: 'The certificate transparency log.' },
+      { name: 'mcp', description: 'The same operations as MCP tools.' },
+    ],
+    paths: {
+      ...scanPaths(opts.trustProxy),
+      '/api/certificates/{id}': certificatePath(opts.trustProxy),
+      ...certificateLifecyclePaths(opts.trustProxy),
+      ...logPaths(opts.trustProxy),
+      [MCP_PATH]: mcpPath(),
+    },
+    components: {
+      schemas: componentSchemas(publishedSchemas()),
+      headers: {
+        'Content-Digest': {
+          description: 'RFC 9530 digest of the body as sent (after any content coding): sha-256=:<base64>:.',
+          schema: { type: 'string' },
+        },
+        'Signature-Input': {
+          description: `RFC 9421 signature parameters of ${RESPONSE_SIGNATURE_LABEL}: the covered components, created, keyid and alg.`,
+          schema: { type: 'string' },
+        },
+        Signature: {
+          description: `RFC 9421 Ed25519 signature ${RESPONSE_SIGNATURE_LABEL}, verifiable with the JWKS key named by keyid.`,
+          schema: { type: 'string' },
+        },
+        'X-Request-Id': { description: 'The request id, as logged.', schema: { type: 'string' } },
+      },
+    },
+  };
+}
