@@ -119,6 +119,14 @@ function allowsAllInline(list: readonly SourceExpression[], type: 'script' | 'st
   return list.some((s) => s.text === "'unsafe-inline'");
 }
 
+/** 'strict-dynamic' in a script list makes browsers ignore its host and scheme sources (section 8.2). */
+const STRICT_DYNAMIC_LISTS = new Set(['script-src', 'script-src-elem']);
+
+function enforcedSources(directive: string, list: readonly SourceExpression[]): readonly SourceExpression[] {
+  if (!STRICT_DYNAMIC_LISTS.has(directive) || !list.some((s) => s.text === "'strict-dynamic'")) return list;
+  return list.filter((s) => s.kind !== 'host' && s.kind !== 'scheme');
+}
+
 function effective(lists: ReadonlyMap<string, SourceExpression[]>, kind: keyof typeof FALLBACKS): CspEffective {
   const directive = FALLBACKS[kind].find((name) => lists.has(name)) ?? null;
   const list = directive === null ? null : lists.get(directive)!;
@@ -150,6 +158,7 @@ function parsePolicy(serialized: string): CspPolicy {
   }
   const plain = (name: string): string[] | null => (Object.hasOwn(values, name) ? values[name]! : null);
   const allSources = new Set([...lists.values()].flatMap((list) => list.map((s) => s.text)));
+  const enforced = new Set([...lists].flatMap(([name, list]) => enforcedSources(name, list).map((s) => s.text)));
   return {
     raw: serialized.trim(),
     directives: values,
@@ -157,6 +166,7 @@ function parsePolicy(serialized: string): CspPolicy {
     unknown_directives: unknown.sort(),
     syntax_errors: sourceErrors,
     sources: [...allSources].sort(),
+    enforced_sources: [...enforced].sort(),
     script_elem: effective(lists, 'script_elem'),
     script_attr: effective(lists, 'script_attr'),
     script: effective(lists, 'script'),

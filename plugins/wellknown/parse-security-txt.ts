@@ -88,20 +88,25 @@ export interface ParsedSecurityTxt {
 
 /** RFC 5322 section 3.6.8: field-name = 1*ftext, ftext = %d33-57 / %d59-126. */
 const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2}(?:\.\d+)?)([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})([Tt ])(\d{2}):(\d{2}):(\d{2}(?:\.\d+)?)([Zz]|[+-]\d{2}:\d{2})$/;
 const SIGNED_START = '-----BEGIN PGP SIGNED MESSAGE-----';
 const SIGNATURE_START = '-----BEGIN PGP SIGNATURE-----';
 const SIGNATURE_END = '-----END PGP SIGNATURE-----';
 const VALUE_LIMIT = 200;
 
-/** An RFC 3339 date-time (section 5.6) as ISO 8601 UTC, or null. */
-export function rfc3339ToIso(value: string): string | null {
+/**
+ * An RFC 3339 date-time (section 5.6) as ISO 8601 UTC, or null. With `spaced`, a space may stand for the T: the
+ * section's note lets applications write it so (`date --rfc-3339=seconds` does), and leading security.txt readers
+ * (internet.nl's) take it; the strict letter is the grammar check's.
+ */
+export function rfc3339ToIso(value: string, spaced = false): string | null {
   const m = RFC3339.exec(value);
-  if (!m) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (!m || (m[4] === ' ' && !spaced)) return null;
+  const [y, mo, d] = m.slice(1, 4).map(Number) as [number, number, number];
+  const [h, mi, s] = m.slice(5, 8).map(Number) as [number, number, number];
   const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
   if (mo < 1 || mo > 12 || d < 1 || d > days || h > 23 || mi > 59 || s >= 61) return null;
-  const t = Date.parse(value.replace('t', 'T').replace(/z$/, 'Z'));
+  const t = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[5]}:${m[6]}:${m[7]}${m[8]!.toUpperCase()}`);
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
@@ -277,6 +282,6 @@ export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurity
     if (URI_FIELDS.includes(field) && /^http:/i.test(read.value)) out.insecureUris.push(read.value);
   }
   out.unknownFields = [...unknown.keys()].sort().map((k) => unknown.get(k)!);
-  if (out.fields.expires.length === 1) out.expires = rfc3339ToIso(out.fields.expires[0]!);
+  if (out.fields.expires.length === 1) out.expires = rfc3339ToIso(out.fields.expires[0]!, true);
   return out;
 }

@@ -59,7 +59,9 @@ it('prints a readable summary, and exits 3 when the domain is not CERTIFIED', as
   expect(r.out).toMatch(/^Quick Scan \(indicative\) of http-no-hsts\.test: NOT_CONFORMANT/);
   expect(r.out).toMatch(/headers\.hsts\.present failed/);
   // What the rule saw and what it needs, written from the rule's logic and the result's observed values.
-  expect(r.out).toContain('  found: http.response.chain.final_scheme="https", http.response.status=200, ');
+  expect(r.out).toContain(
+    '  found: http.response.chain.error=null, http.response.chain.final_scheme="https", http.response.status=200, ',
+  );
   expect(r.out).toContain('http.security_headers.hsts.count=0');
   expect(r.out).toContain('  needs: (http.security_headers.hsts.count >= 1) and ');
 });

@@ -33,8 +33,10 @@ export const GOLDEN_SITES: readonly GoldenSite[] = [
   {
     domain: 'tls-expired.test',
     verdict: 'NOT_CONFORMANT',
-    // An expired certificate also stops every agent from fetching the site over HTTPS, robots.txt included.
+    // An expired certificate also stops every agent from fetching the site over HTTPS, robots.txt included, and
+    // makes browsers ignore its HSTS header (RFC 6797 section 8.1).
     because: [
+      'headers.hsts.present',
       'http.https.available',
       'http.reachability.certificate_every_address',
       'robots.txt.reachable',

@@ -120,6 +120,38 @@ describe('records generated from the ABNF', () => {
   });
 });
 
+describe('RFC 7489-era values generated from its ABNF (section 6.4)', () => {
+  const colonList = (items: fc.Arbitrary<string>, before: fc.Arbitrary<string>, after: fc.Arbitrary<string>) =>
+    fc
+      .array(fc.tuple(before, after, items), { minLength: 0, maxLength: 5 })
+      .chain((rest) => items.map((first) => first + rest.map(([b, a, item]) => `${b}:${a}${item}`).join('')));
+  // dmarc-fo = ( "0" / "1" / "d" / "s" ) *( *WSP ":" *WSP ( "0" / "1" / "d" / "s" ) ): any list, repeats and all.
+  const fo7489 = colonList(fc.constantFrom('0', '1', 'd', 's', 'D', 'S'), wsp, wsp);
+  // dmarc-rfmt = Keyword *( *WSP ":" Keyword ), afrf being the one registered format.
+  const rf7489 = colonList(anyCase('afrf'), wsp, fc.constant(''));
+  const tag7489 = fc.oneof(
+    fo7489.map((v) => `fo=${v}`),
+    rf7489.map((v) => `rf=${v}`),
+    fc
+      .stringMatching(/^\d{1,10}$/)
+      .filter((v) => BigInt(v) < 2n ** 32n)
+      .map((v) => `ri=${v}`),
+    fc.integer({ min: 0, max: 100 }).map((v) => `pct=${v}`),
+    fc.constantFrom('r', 's', 'R', 'S').map((v) => `adkim=${v}`),
+    fc.constantFrom('r', 's', 'R', 'S').map((v) => `aspf=${v}`),
+    uris.map((v) => `rua=${v}`),
+  );
+
+  it('parse without an RFC 7489 error, fo=0:1:d:s included', () => {
+    expect(parseDmarc('v=DMARC1; p=none; fo=0:1:d:s').errors_rfc7489).toEqual([]);
+    fc.assert(
+      fc.property(request, tag7489, (policy, tag) => {
+        expect(parseDmarc(`v=DMARC1; p=${policy}; ${tag}`).errors_rfc7489).toEqual([]);
+      }),
+    );
+  });
+});
+
 describe('records with one production broken', () => {
   // [tag, the production RFC 9989 names, the production RFC 7489 names (null when it ignores the tag)]
   const broken: Array<[string, string | null, string | null]> = [

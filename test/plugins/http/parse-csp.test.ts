@@ -40,6 +40,23 @@ describe('CSP: examples of CSP Level 3', () => {
     expect(p.script_elem.inline_allowed).toBe(false);
   });
 
+  it("section 8.2: beside 'strict-dynamic', a script list's host and scheme sources are not enforced", () => {
+    // The strict-CSP pattern: "https: http:" are there for browsers that predate 'strict-dynamic'.
+    const p = one("script-src 'nonce-r4nd0m' 'unsafe-inline' 'strict-dynamic' https: http:; img-src http://cdn.test");
+    expect(p.sources).toEqual([
+      "'nonce-r4nd0m'",
+      "'strict-dynamic'",
+      "'unsafe-inline'",
+      'http:',
+      'http://cdn.test',
+      'https:',
+    ]);
+    expect(p.enforced_sources).toEqual(["'nonce-r4nd0m'", "'strict-dynamic'", "'unsafe-inline'", 'http://cdn.test']);
+    // Elsewhere, and in a script list without 'strict-dynamic', every source counts.
+    expect(one("default-src 'strict-dynamic' http:").enforced_sources).toEqual(["'strict-dynamic'", 'http:']);
+    expect(one("script-src 'nonce-r4nd0m' http:").enforced_sources).toEqual(["'nonce-r4nd0m'", 'http:']);
+  });
+
   it("section 8.3: 'unsafe-hashes' with a hash", () => {
     const p = one("script-src 'unsafe-hashes' 'sha256-jzgBGA4UWFFmpOBq0JpdsySukE1FrEN5bUpoK8Z29fY='");
     expect(p.directives['script-src']).toEqual([

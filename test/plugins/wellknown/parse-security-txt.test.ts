@@ -262,4 +262,19 @@ describe('rfc3339ToIso', () => {
     expect(rfc3339ToIso('2030-02-31T00:00:00Z')).toBeNull();
     expect(rfc3339ToIso('2030-13-01T00:00:00Z')).toBeNull();
   });
+  it('reads a space for the T only when asked, as section 5.6 lets applications write it', () => {
+    expect(rfc3339ToIso('2030-01-01 02:00:00+02:00')).toBeNull();
+    expect(rfc3339ToIso('2030-01-01 02:00:00+02:00', true)).toBe('2030-01-01T00:00:00.000Z');
+    expect(rfc3339ToIso('2030-01-01  02:00:00Z', true)).toBeNull();
+  });
+});
+
+describe('Expires written with a space', () => {
+  const p = parseSecurityTxt(bytes('Contact: mailto:security@example.com\nExpires: 2030-01-01 00:00:00+00:00\n'));
+  it('gives the date the file means, so the required rules judge its expiry', () => {
+    expect(p.expires).toBe('2030-01-01T00:00:00.000Z');
+  });
+  it('is still reported against the strict grammar, for the recommended rule', () => {
+    expect(p.errors.map((e) => e.code)).toEqual(['invalid_expires']);
+  });
 });

@@ -708,6 +708,7 @@ export interface CspPolicy {
   unknown_directives: Strings;
   syntax_errors: Strings;
   sources: Strings;
+  enforced_sources: Strings;
   script_elem: CspEffective;
   script_attr: CspEffective;
   script: CspEffective;

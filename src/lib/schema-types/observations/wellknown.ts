@@ -546,7 +546,7 @@ export interface WellknownObservations {
      */
     unknown_fields: string[] | null;
     /**
-     * The single Expires as ISO 8601 UTC, when there is exactly one and it is an RFC 3339 date-time.
+     * The single Expires as ISO 8601 UTC, when there is exactly one and it is an RFC 3339 date-time; a space in place of the T (RFC 3339 section 5.6's note) is read too, and reported in parse_errors.
      */
     expires: string | null;
     /**
