@@ -3,7 +3,7 @@
 // through tsx's loader. BENCH_CACHE_DIR names the cache holding the compiled ruleset, BENCH_OBSERVATIONS the
 // document.
 import { readFileSync } from 'node:fs';
-import { loadRunRuleset } from '../src/engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../src/catalogue/compiled-ruleset.ts';
 import { buildReport, evaluate, evaluateRules, planOf } from '../src/engine/evaluate.ts';
 import { PlannedDocument } from '../src/engine/evaluation-plan.ts';
 import type { Ruleset } from '../src/engine/ruleset.ts';

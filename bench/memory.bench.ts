@@ -6,7 +6,7 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { loadRunRuleset } from '../src/engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../src/catalogue/compiled-ruleset.ts';
 import { REPO_ROOT } from '../src/lib/paths.ts';
 import { startWorld } from '../test/world/index.ts';
 

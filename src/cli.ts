@@ -1,6 +1,6 @@
 // The `dvs` command: one dispatcher over small command modules, each loaded only when used.
 import { loadConfig, ConfigError } from './lib/config.ts';
-import { RulesetError } from './engine/ruleset-error.ts';
+import { RulesetError } from './catalogue/ruleset-error.ts';
 import { UsageError, type CliIo, type Command } from './cli/io.ts';
 
 const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Command }> }> = {

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { evaluate } from '../engine/index.ts';
-import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../catalogue/compiled-ruleset.ts';
 import { zoneLine } from '../signing/anchor.ts';
 import { certificateText, issueCertificate } from '../signing/certificate.ts';
 import { loadSigningKey } from '../signing/keys.ts';

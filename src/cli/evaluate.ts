@@ -1,7 +1,7 @@
 // `dvs evaluate <observations.json> [--full] [--json]`: re-judges saved evidence offline.
 import { parseArgs } from 'node:util';
 import { evaluate, summarise, type Observations } from '../engine/index.ts';
-import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../catalogue/compiled-ruleset.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { readJsonFile, UsageError, type CliIo } from './io.ts';
 

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../lib/paths.ts';
-import { UNFINISHED } from '../engine/catalogue-problems.ts';
+import { UNFINISHED } from '../catalogue/catalogue-problems.ts';
 import { UsageError } from './io.ts';
 
 export interface TemplateOptions {

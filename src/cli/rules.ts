@@ -2,11 +2,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadRuleset, RulesetError, type Ruleset } from '../engine/ruleset.ts';
+import { loadRuleset, RulesetError, type CheckedRuleset } from '../catalogue/load-ruleset.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
-import { renderCatalogue } from '../engine/catalogue.ts';
-import { reviewCatalogue } from '../engine/catalogue-problems.ts';
-import { weakRuleGate, writeLock } from '../engine/rule-checks.ts';
+import { renderCatalogue } from '../catalogue/rules-doc.ts';
+import { reviewCatalogue } from '../catalogue/catalogue-problems.ts';
+import { weakRuleGate, writeLock } from '../catalogue/rule-checks.ts';
 import { UsageError, type CliIo } from './io.ts';
 import { newRuleFile } from './rule-template.ts';
 
@@ -19,7 +19,7 @@ dvs rules check [--rules <dir>] [--fix]
 dvs rules docs  [--rules <dir>]   write docs/rules.md from the rule files
 dvs rules lock  [--rules <dir>]   write rules/ruleset.lock.json after a deliberate version bump`;
 
-function load(rulesDir: string, io: CliIo): Ruleset | null {
+function load(rulesDir: string, io: CliIo): CheckedRuleset | null {
   try {
     return loadRuleset({ rulesDir });
   } catch (err) {
@@ -31,7 +31,7 @@ function load(rulesDir: string, io: CliIo): Ruleset | null {
 
 const docsFileOf = (rulesDir: string) => path.join(path.dirname(rulesDir), 'docs', 'rules.md');
 
-function printSummary(ruleset: Ruleset, io: CliIo): void {
+function printSummary(ruleset: CheckedRuleset, io: CliIo): void {
   const categories = [...new Set(ruleset.rules.map((r) => r.category))].sort();
   const pad = (s: string | number, n: number) => String(s).padEnd(n);
   io.stdout.write(`ruleset ${ruleset.version}  digest ${ruleset.digest}\n\n`);
@@ -47,7 +47,7 @@ function printSummary(ruleset: Ruleset, io: CliIo): void {
   }
 }
 
-function check(ruleset: Ruleset, rulesDir: string, io: CliIo, fix: boolean): number {
+function check(ruleset: CheckedRuleset, rulesDir: string, io: CliIo, fix: boolean): number {
   const review = reviewCatalogue(ruleset, { rulesDir, docsFile: docsFileOf(rulesDir), fix });
   for (const file of review.fixed) io.stdout.write(`  rewrote ${file}\n`);
   for (const r of review.runs.filter((x) => x.todo && x.got !== x.expected)) {
@@ -74,7 +74,7 @@ function check(ruleset: Ruleset, rulesDir: string, io: CliIo, fix: boolean): num
   return 0;
 }
 
-function writeDocs(ruleset: Ruleset, rulesDir: string, io: CliIo): number {
+function writeDocs(ruleset: CheckedRuleset, rulesDir: string, io: CliIo): number {
   const file = docsFileOf(rulesDir);
   const text = renderCatalogue(ruleset, rulesDir);
   const unchanged = existsSync(file) && readFileSync(file, 'utf8') === text;

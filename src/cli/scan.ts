@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { providers } from '../../plugins/index.ts';
 import { DomainError, normaliseDomain } from '../lib/domain-name.ts';
 import { summarise } from '../engine/index.ts';
-import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../catalogue/compiled-ruleset.ts';
 import { lazyLogger } from '../lib/log.ts';
 import { createScanner } from '../service/scanner.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';

@@ -4,7 +4,7 @@
 // and fetches keys only from a trusted issuer's JWK set URL, unless --jwks hands them over.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../catalogue/compiled-ruleset.ts';
 import { originProblem } from '../lib/https-origin.ts';
 import { parseStrictJson, StrictJsonError } from '../lib/strict-json.ts';
 import { loadTrustStore } from '../net/trust-store.ts';

@@ -1,5 +1,5 @@
-// The engine's public surface: load a ruleset, evaluate evidence, run a scan, summarise a report.
-export { loadRuleset, RulesetError, type Ruleset } from './ruleset.ts';
+// The engine's public surface: evaluate evidence, run a scan, summarise a report.
+export type { Ruleset } from './ruleset.ts';
 export { evaluate, evaluateRule, rulesOfTier, ENGINE_VERSION } from './evaluate.ts';
 export { scan, planScan, ScanDeadlineError, type ScanOptions, type ScanOutcome } from './scan.ts';
 export { summarise, topFindings } from './summary.ts';

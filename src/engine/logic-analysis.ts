@@ -2,7 +2,8 @@
 // with the scoping json-logic gives list operations (inside `some`/`all`/`none`/`filter`/`map` a `var` is
 // relative to the list item; inside `reduce`, to `current` and `accumulator`).
 import { KNOWN_OPERATIONS } from './operations.ts';
-import { itemsOf, resolveFrom, type ObservationSchemas, type SchemaNode } from './observation-schemas.ts';
+import type { ObservationValidation } from './ruleset.ts';
+import { itemsOf, resolveFrom, type SchemaNode } from './schema-paths.ts';
 
 /** Where a var lives: the document root, the items of a list expression, or a reduce body over such items. */
 type Scope = { kind: 'root' } | { kind: 'item' | 'reduce'; nodes: SchemaNode[]; of: string };
@@ -29,7 +30,7 @@ function varPath(arg: unknown): string | null {
  * The operations and paths of a piece of logic. Without schemas it still lists the operations and the root paths
  * (what the evaluator needs at run time); with them it also finds paths no schema defines.
  */
-export function analyseLogic(logic: unknown, schemas?: ObservationSchemas): LogicProblems {
+export function analyseLogic(logic: unknown, schemas?: Pick<ObservationValidation, 'resolve'>): LogicProblems {
   const out: LogicProblems = { unknownOperations: [], rootPaths: [], undefinedPaths: [] };
 
   /** Returns the schema nodes the expression evaluates to, when it can tell (for list operations). */

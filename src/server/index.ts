@@ -5,7 +5,7 @@ import https from 'node:https';
 import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../lib/config.ts';
-import { loadRunRuleset } from '../engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../catalogue/compiled-ruleset.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import { providers } from '../../plugins/index.ts';
 import { createApp } from '../api/http/app.ts';

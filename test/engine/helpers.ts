@@ -2,7 +2,8 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
+import { loadRuleset } from '../../src/catalogue/load-ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
 
 export const FIXTURE_SCHEMAS = path.join(import.meta.dirname, 'fixtures', 'observations');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyseLogic } from '../../src/engine/logic-analysis.ts';
-import { ObservationSchemas } from '../../src/engine/observation-schemas.ts';
+import { ObservationSchemas } from '../../src/catalogue/observation-schemas.ts';
 
 /** One namespace, `ns`, built to exercise the path resolver's JSON Schema corners. */
 const schemas = new ObservationSchemas(

@@ -5,14 +5,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { evaluate } from '../../src/engine/evaluate.ts';
-import { loadRuleset } from '../../src/engine/ruleset.ts';
+import { loadRuleset } from '../../src/catalogue/load-ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
 import type { Observations } from '../../src/engine/types.ts';
 import { goldenJson, stableObservations } from './golden-format.ts';
 import { GOLDEN_DIR, GOLDEN_SITES, WORLD_EVIDENCE_DIR, worldScanner, type WorldScanner } from './scan-world.ts';
 
 const file = (domain: string, kind: 'observations' | 'report') => path.join(GOLDEN_DIR, `${domain}.${kind}.json`);
 
-function judge(domain: string, observations: Observations, ruleset = loadRuleset()): void {
+function judge(domain: string, observations: Observations, ruleset: Ruleset = loadRuleset()): void {
   const report = evaluate(observations, ruleset, 'full');
   writeFileSync(file(domain, 'report'), goldenJson(canonicalJson(report)));
   console.log(`${domain}: ${report.verdict} (score ${report.score})`);

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { expect } from 'vitest';
 import { validationProblem } from '../../src/api/operations/api-schemas.ts';
-import { ObservationSchemas } from '../../src/engine/observation-schemas.ts';
+import { ObservationSchemas } from '../../src/catalogue/observation-schemas.ts';
 import { REPO_ROOT } from '../../src/lib/paths.ts';
 import type { CertificateStatus } from '../../src/lib/schema-types/api/certificate-status.ts';
 import type { Error as ErrorBody } from '../../src/lib/schema-types/api/error.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
-import { loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../../src/catalogue/compiled-ruleset.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { createScanner, type Scanner } from '../../src/service/scanner.ts';
 import { startDnsServer, zoneResponder, type DnsServer } from '../world/dns-server.ts';

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/lib/paths.ts';
-import { reviewCatalogue } from '../../src/engine/catalogue-problems.ts';
+import { reviewCatalogue } from '../../src/catalogue/catalogue-problems.ts';
 import { checkedCatalogue } from '../suite/ruleset.ts';
 
 const rulesDir = path.join(REPO_ROOT, 'rules');

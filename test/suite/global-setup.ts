@@ -3,7 +3,7 @@
 // bundle (bin/cli-bundle.js), so the tests that start `dvs` processes do not each build it at once.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
+import { loadRunRuleset } from '../../src/catalogue/compiled-ruleset.ts';
 import { REPO_ROOT } from '../../src/lib/paths.ts';
 import { SUITE_CACHE_DIR } from './ruleset.ts';
 

@@ -1,10 +1,11 @@
 // The repository's rule catalogue for tests that scan or judge with it. Checking the rule files (schema,
 // logic, examples, lock) is the job of test/rules and test/engine, which load them through checkedCatalogue();
-// every other test loads the checked artifact a run loads (src/engine/compiled-ruleset.ts), built once for the
+// every other test loads the checked artifact a run loads (src/catalogue/compiled-ruleset.ts), built once for the
 // whole suite in SUITE_CACHE_DIR, so the catalogue is not checked again in every file and every service start.
 import path from 'node:path';
-import { loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
-import { loadRuleset, type Ruleset } from '../../src/engine/ruleset.ts';
+import { loadRunRuleset } from '../../src/catalogue/compiled-ruleset.ts';
+import { loadRuleset } from '../../src/catalogue/load-ruleset.ts';
+import type { Ruleset } from '../../src/engine/ruleset.ts';
 import { REPO_ROOT } from '../../src/lib/paths.ts';
 
 /**

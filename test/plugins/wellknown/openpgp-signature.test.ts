@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as openpgp from 'openpgp';
 import { checkCleartextSignature, readPublicKeys } from '../../../plugins/wellknown/openpgp-signature.ts';
 import { provider } from '../../../plugins/wellknown/index.ts';
-import { ObservationSchemas } from '../../../src/engine/observation-schemas.ts';
+import { ObservationSchemas } from '../../../src/catalogue/observation-schemas.ts';
 import { fakeContext, fakeNet, type Page } from '../fake-net.ts';
 
 const OBSERVED = '2026-06-01T00:00:00Z';

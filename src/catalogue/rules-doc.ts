@@ -2,10 +2,11 @@
 // beside them), committed, and checked for staleness by the test suite.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { analyseLogic } from './logic-analysis.ts';
-import { refTarget, type ObservationSchemas, type SchemaNode } from './observation-schemas.ts';
-import type { Ruleset } from './ruleset.ts';
-import type { Level, LoadedRule } from './types.ts';
+import { analyseLogic } from '../engine/logic-analysis.ts';
+import type { ObservationValidation } from '../engine/ruleset.ts';
+import { refTarget, type SchemaNode } from '../engine/schema-paths.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
+import type { Level, LoadedRule } from '../engine/types.ts';
 import { trimEndOf } from '../lib/trim.ts';
 
 const LEVELS: Level[] = ['required', 'recommended', 'informational'];
@@ -39,7 +40,7 @@ function describe(node: SchemaNode): string | null {
 /** What each fact a rule reads means, from its schema description (null when the schema does not say). */
 export function factMeanings(
   rule: LoadedRule,
-  schemas: ObservationSchemas,
+  schemas: ObservationValidation,
 ): { path: string; meaning: string | null }[] {
   const read = [rule.when, rule.check].flatMap((logic) =>
     logic === undefined ? [] : analyseLogic(logic, schemas).rootPaths,
@@ -58,7 +59,7 @@ export function factMeanings(
   return [...new Set([...read, ...rule.requires])].sort().map((path) => ({ path, meaning: meaning(path) }));
 }
 
-function factLines(rule: LoadedRule, schemas: ObservationSchemas): string[] {
+function factLines(rule: LoadedRule, schemas: ObservationValidation): string[] {
   return factMeanings(rule, schemas).map(
     ({ path, meaning }) => `  - \`${path}\`: ${meaning ? oneLine(meaning) : '(the schema does not describe it)'}`,
   );

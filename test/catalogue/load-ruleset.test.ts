@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RulesetError } from '../../src/engine/ruleset.ts';
-import { loadFixture, ruleYaml } from './helpers.ts';
+import { RulesetError } from '../../src/catalogue/load-ruleset.ts';
+import { loadFixture, ruleYaml } from '../engine/helpers.ts';
 
 const RULE_PATH = 'tls/protocol/tls13_supported.yaml';
 

@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { inputsKey, loadRunRuleset } from '../../src/engine/compiled-ruleset.ts';
+import { inputsKey, loadRunRuleset } from '../../src/catalogue/compiled-ruleset.ts';
 import { evaluate } from '../../src/engine/evaluate.ts';
 import type { Ruleset } from '../../src/engine/ruleset.ts';
 import type { Observations } from '../../src/engine/types.ts';

@@ -9,10 +9,10 @@ import {
   runExamples,
   syntheticDocument,
   weakRuleGate,
-} from '../../src/engine/rule-checks.ts';
-import { ObservationSchemas } from '../../src/engine/observation-schemas.ts';
-import { RulesetError, type Ruleset } from '../../src/engine/ruleset.ts';
-import { loadFixture, ruleYaml } from './helpers.ts';
+} from '../../src/catalogue/rule-checks.ts';
+import { ObservationSchemas } from '../../src/catalogue/observation-schemas.ts';
+import { RulesetError, type CheckedRuleset } from '../../src/catalogue/load-ruleset.ts';
+import { loadFixture, ruleYaml } from '../engine/helpers.ts';
 
 const TLS13 = 'tls/protocol/tls13_supported.yaml';
 /** Passes when TLS 1.3 is "not false": null (no evidence) reads as fine, which is what the gate must catch. */
@@ -68,7 +68,7 @@ describe('weak-rule gate', () => {
         ],
       ]),
     );
-    const rs = { schemas } as Ruleset;
+    const rs = { schemas } as CheckedRuleset;
     expect(syntheticDocument(rs, 'yes')).toMatchObject({
       ns: {
         either: { a: 'yes', b: 'yes' },

@@ -2,10 +2,10 @@
 // test suite asserts it is empty, so the two can never disagree about what a rule author must fix.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { factMeanings, renderCatalogue } from './catalogue.ts';
+import { factMeanings, renderCatalogue } from './rules-doc.ts';
 import { lockProblems, readLock, runExamples, weakRuleGate, writeLock, type ExampleRun } from './rule-checks.ts';
 import { unstyledRuleFiles } from './rule-format.ts';
-import type { Ruleset } from './ruleset.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
 
 export type ProblemKind = 'unfinished' | 'undescribed' | 'example' | 'hollow' | 'style' | 'lock' | 'docs';
 

@@ -17,12 +17,13 @@ import { readdirSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../lib/paths.ts';
 import { writeAside } from '../lib/write-aside.ts';
-import { compileRule } from './compile.ts';
+import { compileRule } from '../engine/compile.ts';
 import { ObservationSchemas } from './observation-schemas.ts';
-import { readPaths } from './observed.ts';
+import { readPaths } from '../engine/observed.ts';
 import { lockProblems, readLock } from './rule-checks.ts';
-import { listYaml, loadRuleset, type Ruleset } from './ruleset.ts';
-import type { LoadedRule } from './types.ts';
+import { listYaml, loadRuleset } from './load-ruleset.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
+import type { LoadedRule } from '../engine/types.ts';
 
 interface Artifact {
   version: string;

@@ -1,7 +1,7 @@
 // The house style of rule files: the same data back, fields in schema order, one line when it fits.
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { formatRule, restyled } from '../../src/engine/rule-format.ts';
+import { formatRule, restyled } from '../../src/catalogue/rule-format.ts';
 
 const rule = {
   examples: [

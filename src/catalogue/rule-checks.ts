@@ -2,10 +2,11 @@
 // gate (hollow and yes-man documents) and the version lock.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { lazyRequire } from '../lib/lazy-require.ts';
-import { evaluateRule } from './evaluate.ts';
-import { refTarget, type SchemaNode } from './observation-schemas.ts';
-import { RulesetError, type Ruleset } from './ruleset.ts';
-import type { LoadedRule, Outcome } from './types.ts';
+import { evaluateRule } from '../engine/evaluate.ts';
+import { refTarget, type SchemaNode } from '../engine/schema-paths.ts';
+import { RulesetError } from './ruleset-error.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
+import type { LoadedRule, Outcome } from '../engine/types.ts';
 
 const semverModule = lazyRequire<typeof import('semver')>('semver');
 
