@@ -206,6 +206,14 @@ export class Ledger implements PaymentGate, CertificateRegistry {
     return this.store.evidence(id, now);
   }
 
+  /**
+   * Drops the evidence of up to `limit` certificates that have expired (readers stop seeing it at expiry
+   * already; this frees the space). Returns how many; fewer than `limit` means none is left.
+   */
+  pruneExpiredEvidence(limit: number): Promise<number> {
+    return this.store.pruneEvidence(this.now(), limit);
+  }
+
   /** Resolves when the database answers (readiness). */
   ready(): Promise<void> {
     return this.store.ping();

@@ -109,7 +109,7 @@ async function countUnused(pool: pg.Pool, source: string, now: number): Promise<
 /** The certificate lookups and the revocation: what a relying party and the operator ask after issue. */
 function certificateQueries(
   pool: pg.Pool,
-): Pick<LedgerStore, 'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence'> {
+): Pick<LedgerStore, 'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence' | 'pruneEvidence'> {
   return {
     async certificateRow(id) {
       const { rows } = await pool.query<RawCertificateRow>(
@@ -145,6 +145,17 @@ function certificateQueries(
         [id, at(now)],
       );
       return rows[0]?.evidence ?? null;
+    },
+    async pruneEvidence(now, limit) {
+      // A range of the partial index certificates_evidence_expiry; rows another instance is pruning are
+      // skipped rather than waited for.
+      const result = await pool.query(
+        `UPDATE certificates SET evidence = NULL WHERE id IN (
+           SELECT id FROM certificates WHERE evidence IS NOT NULL AND expires_at <= $1
+           ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        [at(now), limit],
+      );
+      return result.rowCount ?? 0;
     },
   };
 }
@@ -229,10 +240,6 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
         );
         // The leaf is the certificate's body, byte for byte as stored and served.
         await appendToLog(client, c.id, Buffer.from(c.body, 'utf8'));
-        // Evidence is kept as long as its certificate is valid: each commit drops what has expired since.
-        await client.query('UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= $1', [
-          at(now),
-        ]);
         return true;
       }),
     async certificate(id) {

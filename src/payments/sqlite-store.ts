@@ -87,7 +87,7 @@ function migrate(db: Database.Database): void {
 /** The certificate lookups and the revocation: what a relying party and the operator ask after issue. */
 function certificateQueries(
   db: Database.Database,
-): Pick<LedgerStore, 'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence'> {
+): Pick<LedgerStore, 'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence' | 'pruneEvidence'> {
   const certificateRow = db.prepare(`
     SELECT c.id, c.domain, c.body, c.created_at, c.expires_at, c.revoked_at, c.revocation_reason,
       (SELECT n.id FROM certificates n
@@ -107,6 +107,10 @@ function certificateQueries(
   const evidence = db
     .prepare('SELECT evidence FROM certificates WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)')
     .pluck();
+  // A range of the partial index certificates_evidence_expiry, then each row by its rowid.
+  const pruneEvidence = db.prepare(`
+    UPDATE certificates SET evidence = NULL WHERE rowid IN (
+      SELECT rowid FROM certificates WHERE evidence IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?)`);
 
   return {
     certificateRow: async (id) => {
@@ -120,6 +124,7 @@ function certificateQueries(
       return true;
     },
     evidence: async (id, now) => (evidence.get(id, now) as Buffer | null | undefined) ?? null,
+    pruneEvidence: async (now, limit) => pruneEvidence.run(now, limit).changes,
   };
 }
 
@@ -158,17 +163,12 @@ export function openSqliteStore(file: string): LedgerStore {
   const storeCertificate = db.prepare(
     'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence, report) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  // Evidence is kept as long as its certificate is valid: each commit drops what has expired since.
-  const pruneEvidence = db.prepare(
-    'UPDATE certificates SET evidence = NULL WHERE evidence IS NOT NULL AND expires_at <= ?',
-  );
   const { append: appendToLog, ...logReads } = sqliteLog(db);
   const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
     if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
     storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.evidence ?? null, c.report ?? null);
     // The leaf is the certificate's body, byte for byte as stored and served.
     appendToLog(c.id, Buffer.from(c.body, 'utf8'));
-    pruneEvidence.run(now);
     return true;
   });
   const release = db.prepare(`

@@ -113,6 +113,11 @@ export interface LedgerStore extends LogStore {
   revoke(id: string, reason: string, at: number): Promise<boolean>;
   /** The stored evidence while the certificate has not expired. */
   evidence(id: string, now: number): Promise<Buffer | null>;
+  /**
+   * Drops the evidence of at most `limit` certificates that expired by `now`, the earliest expiry first;
+   * returns how many. Bounded, so it never holds the database for longer than one small batch.
+   */
+  pruneEvidence(now: number, limit: number): Promise<number>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

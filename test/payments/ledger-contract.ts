@@ -249,16 +249,26 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
       expect((await ledger.latest('a.test'))!.id).toBe(first);
     });
 
-    it('keeps evidence while its certificate is valid, and drops it after (issue 10 item 2)', async () => {
+    it('keeps evidence while its certificate is valid, and prunes it after, in bounded batches (issues 10, 38)', async () => {
       const evidence = Buffer.from([0x1f, 0x8b, 0, 1, 2, 255]);
       const short = await certify('a.test', 1, { expiresAt: clock + 60_000, evidence });
-      const long = await certify('b.test', 1, { evidence });
+      const shorter = await certify('b.test', 1, { expiresAt: clock + 30_000, evidence });
+      const long = await certify('c.test', 1, { evidence });
       expect(await ledger.evidence(short, clock)).toEqual(evidence);
       expect(await ledger.evidence(short, clock + 60_000)).toBeNull();
+      expect(await ledger.pruneExpiredEvidence(10)).toBe(0);
       clock += 120_000;
-      await certify('c.test', 1);
-      expect(await ledger.evidence(long, clock)).toEqual(evidence);
+      // A commit no longer prunes: the space is freed by the pruning batches, earliest expiry first.
+      await certify('d.test', 1);
+      expect(await ledger.evidence(short, 0)).toEqual(evidence);
+      expect(await ledger.pruneExpiredEvidence(1)).toBe(1);
+      expect(await ledger.evidence(shorter, 0)).toBeNull();
+      expect(await ledger.evidence(short, 0)).toEqual(evidence);
+      expect(await ledger.pruneExpiredEvidence(10)).toBe(1);
       expect(await ledger.evidence(short, 0)).toBeNull();
+      expect(await ledger.pruneExpiredEvidence(10)).toBe(0);
+      expect(await ledger.evidence(long, clock)).toEqual(evidence);
+      expect((await ledger.certificate(short))!.body).toBe(certificateFor('a.test', 1).body);
     });
 
     it('answers null for a certificate it never stored', async () => {

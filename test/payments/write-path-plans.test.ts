@@ -1,0 +1,187 @@
+// Issue 38: no statement on a write path reads a whole ledger table, on either backend. The ledger is filled
+// with 20,000 certificates (tokens, log entries and the log's nodes to match) and analysed, so each planner
+// chooses with the statistics of a ledger in use; the write paths then run through the Ledger as the service
+// runs them, every statement they execute is captured, and each is explained with the values it ran with.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ledger } from '../../src/payments/ledger.ts';
+import { openPostgresStore } from '../../src/payments/postgres-store.ts';
+import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
+import type { LedgerStore } from '../../src/payments/store.ts';
+import { TransparencyLog } from '../../src/service/transparency-log.ts';
+import { keyFromSeed, SIGNING_KID } from '../../src/signing/keys.ts';
+import { keySource } from './log-fixtures.ts';
+import { freshSchema, postgresReachable, type TestSchema } from './postgres.ts';
+import { capturePostgres, captureSqlite, postgresFullScans, sqliteFullScans, type Captured } from './query-plans.ts';
+
+const ROWS = 20_000;
+const TABLES = ['tokens', 'certificates', 'log_entries', 'log_nodes'];
+const NOW = Date.parse('2026-11-29T00:00:00Z');
+const DAY = 86_400_000;
+/** The seeded certificates were issued one a minute up to NOW, each valid 10 days: the oldest have expired. */
+const FIRST_ISSUE = NOW - ROWS * 60_000;
+const LIFETIME = 10 * DAY;
+
+const ledgerOver = (store: LedgerStore) =>
+  new Ledger(store, { mode: 'test', tokenTtlSeconds: 90 * 86_400, reservationLeaseSeconds: 900, now: () => NOW });
+
+/** Every write path: token issue and record, the checkout's cap, reserve, commit (log append), release, revoke, prune, tree head. */
+async function writePaths(ledger: Ledger): Promise<void> {
+  const [paid, dropped] = await ledger.issue({ count: 2, source: 'checkout' });
+  await ledger.record(`dvs_test_${'p'.repeat(43)}`, 'stripe:cs_plans');
+  await ledger.unusedCount('checkout');
+  const held = await ledger.reserve(paid!.token, 'plans.test');
+  if (held.kind !== 'reserved') throw new Error(`not reserved: ${held.kind}`);
+  const body = JSON.stringify({ payload: { id: 'dvc_plans', domain: 'plans.test' }, jws: 'sig' });
+  await ledger.commit(paid!.token, held.reservationId, {
+    id: 'dvc_plans',
+    domain: 'plans.test',
+    body,
+    expiresAt: NOW + 90 * DAY,
+    evidence: Buffer.alloc(64, 1),
+    report: Buffer.alloc(64, 2),
+  });
+  const released = await ledger.reserve(dropped!.token, 'plans.test');
+  if (released.kind !== 'reserved') throw new Error(`not reserved: ${released.kind}`);
+  await ledger.release(dropped!.token, released.reservationId);
+  await ledger.revoke('dvc_plans', 'plans test', NOW);
+  await ledger.pruneExpiredEvidence(500);
+  const key = await keyFromSeed(SIGNING_KID, new Uint8Array(32).fill(7), '2026-11-29T00:00:00Z');
+  await new TransparencyLog(ledger.log, keySource(key), () => new Date(NOW)).head();
+}
+
+/** What every captured list must hold, so a capture that missed a path cannot pass for a clean one. */
+function expectEveryPath(statements: Captured[]): void {
+  const text = statements.map((s) => s.sql.replace(/\s+/g, ' ')).join('\n');
+  for (const expected of [
+    /INSERT INTO tokens/,
+    /UPDATE tokens SET state = 'reserved'/,
+    /UPDATE tokens SET state = 'redeemed'/,
+    /UPDATE tokens SET state = 'issued'/,
+    /INSERT INTO certificates/,
+    /INSERT INTO log_entries/,
+    /INSERT INTO log_nodes/,
+    /FROM log_nodes/,
+    /MAX\(leaf_index\)/,
+    /UPDATE certificates SET revoked_at/,
+    /UPDATE certificates SET evidence = NULL/,
+    /INSERT INTO log_heads/,
+  ])
+    expect(text).toMatch(expected);
+}
+
+/** A statement known to read the whole certificates table: the check must find it. */
+const KNOWN_SCAN = "SELECT count(*) FROM certificates WHERE body LIKE '%never%'";
+
+const SQLITE_SEED = `
+  WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n + 1 < @rows)
+  INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence, report)
+  SELECT printf('dvc_seed_%08d', n), printf('d%d.fleet.test', n % 5000), printf('%.*c', 900, 'b'),
+    @first + n * 60000, @first + n * 60000 + @lifetime,
+    CASE WHEN @first + n * 60000 + @lifetime > @now - 3600000 THEN randomblob(200) END, randomblob(300)
+  FROM i;
+  INSERT INTO tokens (hash, created_at, expires_at, state, domain, certificate_id, source)
+  SELECT lower(hex(randomblob(32))), created_at, created_at + 90 * 86400000, 'redeemed', domain, id, 'checkout'
+  FROM certificates;
+  WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n + 1 < 300)
+  INSERT INTO tokens (hash, created_at, expires_at, source)
+  SELECT lower(hex(randomblob(32))), @now - n * 3600000, @now - n * 3600000 + 30 * 86400000, 'checkout' FROM i;
+  INSERT INTO log_entries (leaf_index, certificate_id)
+  SELECT CAST(substr(id, 10) AS INTEGER), id FROM certificates;
+  WITH RECURSIVE lv(level, count) AS (SELECT 0, @rows UNION ALL SELECT level + 1, count / 2 FROM lv WHERE count > 1),
+    i(level, n) AS (SELECT level, 0 FROM lv UNION ALL
+      SELECT i.level, n + 1 FROM i JOIN lv ON lv.level = i.level WHERE n + 1 < lv.count)
+  INSERT INTO log_nodes (level, node_index, hash) SELECT level, n, randomblob(32) FROM i;
+  ANALYZE;`;
+
+describe('write paths read no whole table: SQLite', () => {
+  let dir: string;
+  let store: LedgerStore;
+  let db: Database.Database;
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-plans-'));
+    const file = path.join(dir, 'ledger.sqlite');
+    store = openSqliteStore(file);
+    db = new Database(file);
+    const seed = { rows: ROWS, first: FIRST_ISSUE, lifetime: LIFETIME, now: NOW };
+    for (const statement of SQLITE_SEED.split(';').filter((s) => s.trim())) db.prepare(statement).run(seed);
+  });
+
+  afterAll(async () => {
+    db.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('explains every statement of every write path as a lookup or a bounded range', async () => {
+    const statements = await captureSqlite(() => writePaths(ledgerOver(store)));
+    expectEveryPath(statements);
+    expect(sqliteFullScans(db, statements, TABLES)).toEqual([]);
+  });
+
+  it('finds a full scan where there is one', () => {
+    expect(sqliteFullScans(db, [{ sql: KNOWN_SCAN, params: [] }], TABLES)).toHaveLength(1);
+  });
+});
+
+const pgUp = await postgresReachable();
+if (!pgUp) console.log('PostgreSQL not reachable: skipped (the write-path plans need a server on 127.0.0.1:5432)');
+
+const POSTGRES_SEED = `
+  INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence, report)
+  SELECT 'dvc_seed_' || lpad(n::text, 8, '0'), 'd' || (n % 5000) || '.fleet.test', repeat('b', 900),
+    to_timestamp((${FIRST_ISSUE} + n * 60000) / 1000.0), to_timestamp((${FIRST_ISSUE} + n * 60000 + ${LIFETIME}) / 1000.0),
+    CASE WHEN ${FIRST_ISSUE} + n * 60000 + ${LIFETIME} > ${NOW} - 3600000
+      THEN sha512(int8send(n)) || sha512(int8send(-n)) END,
+    sha512(int8send(n))
+  FROM generate_series(0::bigint, ${ROWS} - 1) AS n;
+  INSERT INTO tokens (hash, created_at, expires_at, state, domain, certificate_id, source)
+  SELECT encode(sha256(convert_to(id, 'UTF8')), 'hex'), created_at, created_at + interval '90 days', 'redeemed',
+    domain, id, 'checkout'
+  FROM certificates;
+  INSERT INTO tokens (hash, created_at, expires_at, source)
+  SELECT encode(sha256(int8send(n)), 'hex'), to_timestamp((${NOW} - n * 3600000) / 1000.0),
+    to_timestamp((${NOW} - n * 3600000) / 1000.0) + interval '30 days', 'checkout'
+  FROM generate_series(0::bigint, 299) AS n;
+  INSERT INTO log_entries (leaf_index, certificate_id)
+  SELECT substr(id, 10)::bigint, id FROM certificates;
+  INSERT INTO log_nodes (level, node_index, hash)
+  SELECT level, n, sha256(int8send(level * 100000000 + n))
+  FROM generate_series(0, 20) AS level, generate_series(0::bigint, ${ROWS} - 1) AS n
+  WHERE n < ${ROWS} >> level;
+  ANALYZE`;
+
+describe.skipIf(!pgUp)('write paths read no whole table: PostgreSQL', () => {
+  let schema: TestSchema;
+  let store: LedgerStore;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    schema = await freshSchema();
+    store = await openPostgresStore(schema.url);
+    client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    await client.query(POSTGRES_SEED);
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await store?.close();
+    await schema?.drop();
+  });
+
+  it('explains every statement of every write path as a lookup or a bounded range', async () => {
+    const statements = await capturePostgres(() => writePaths(ledgerOver(store)));
+    expectEveryPath(statements);
+    expect(await postgresFullScans(client, statements, TABLES)).toEqual([]);
+  });
+
+  it('finds a full scan where there is one', async () => {
+    expect(await postgresFullScans(client, [{ sql: KNOWN_SCAN, params: [] }], TABLES)).toHaveLength(1);
+  });
+});
