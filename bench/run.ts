@@ -23,7 +23,16 @@ const TABLE: { bench: string; figure: string }[] = [
   { bench: 'cold-start', figure: '`dvs scan good.test` as a whole process (goal <= 0.5 s), service ready (<= 1 s)' },
 ];
 
-const wanted = process.argv.slice(2).filter((a) => a !== '--');
+// Words name benches; options (`--count 1000`, `--count=1000`) are handed to every bench that runs.
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const wanted: string[] = [];
+const passed: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i]!;
+  if (!arg.startsWith('--')) wanted.push(arg);
+  else if (arg.includes('=') || args[i + 1] === undefined) passed.push(arg);
+  else passed.push(arg, args[++i]!);
+}
 const present = readdirSync(import.meta.dirname)
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.replace(/\.bench\.ts$/, ''));
@@ -42,9 +51,13 @@ for (const name of order.filter((b) => wanted.length === 0 || wanted.some((w) =>
     console.log(`(bench/${name}.bench.ts is not in this tree)`);
     continue;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'run-one.ts'), file], {
-    stdio: 'inherit',
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'run-one.ts'), file, ...passed],
+    {
+      stdio: 'inherit',
+    },
+  );
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) {
     console.log(`\n(bench/${name}.bench.ts failed: exit ${code})`);

@@ -1,0 +1,261 @@
+// Issue 38: the ledger filled through its own write path, one transaction per certificate as a Full Validation
+// commits it (token issued, reserved, committed with its log append), on the embedded SQLite and on PostgreSQL.
+// Per window of certificates: appends per second, the bench process's CPU per append, inclusion and
+// consistency proof and tree head latency (median, p99), database size per certificate and the process's RSS.
+//
+// Each certificate is a real one in size and shape: the golden good.test report certified and signed once,
+// its id changed per certificate (so every leaf differs), with the golden observations and report gzipped as
+// its evidence and report (what a Full Validation stores). The clock moves 8.64 s per certificate (10,000
+// domains re-validated daily) and expired evidence is pruned every ten simulated minutes, as the service's
+// pruning does, so the database holds what it would after that much monitoring.
+//
+// `npm run bench -- ledger [--count 1000000] [--every 100000] [--backend sqlite|postgres|both]`
+// PostgreSQL: DVS_BENCH_POSTGRES_URL (default the test server), in a schema of its own, dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { canonicalBytes } from '../src/lib/canonical-json.ts';
+import { Ledger } from '../src/payments/ledger.ts';
+import { openPostgresStore } from '../src/payments/postgres-store.ts';
+import { openSqliteStore } from '../src/payments/sqlite-store.ts';
+import type { LedgerStore } from '../src/payments/store.ts';
+import { TransparencyLog } from '../src/service/transparency-log.ts';
+import { certificateText, issueCertificate, type CertifiableReport } from '../src/signing/certificate.ts';
+import { keyFromSeed, SIGNING_KID, type SigningKey } from '../src/signing/keys.ts';
+import { median } from './median.ts';
+
+interface Options {
+  count: number;
+  every: number;
+  backends: ('sqlite' | 'postgres')[];
+}
+
+function options(args: readonly string[]): Options {
+  const value = (name: string): string | undefined => {
+    const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (i < 0) return undefined;
+    return args[i]!.includes('=') ? args[i]!.slice(args[i]!.indexOf('=') + 1) : args[i + 1];
+  };
+  const count = Number(value('count') ?? 1_000_000);
+  const every = Number(value('every') ?? Math.min(100_000, count));
+  const backend = value('backend') ?? 'both';
+  if (!Number.isInteger(count) || count < 1) throw new Error('--count must be a positive whole number');
+  if (!Number.isInteger(every) || every < 1) throw new Error('--every must be a positive whole number');
+  if (!['sqlite', 'postgres', 'both'].includes(backend)) throw new Error('--backend is sqlite, postgres or both');
+  return {
+    count,
+    every,
+    backends: backend === 'both' ? ['sqlite', 'postgres'] : [backend as 'sqlite' | 'postgres'],
+  };
+}
+
+const SECONDS_PER_CERTIFICATE = 86_400 / 10_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_BATCH = 500;
+const START = Date.parse('2027-01-01T00:00:00Z');
+
+/** What every certificate is made of: a real signed body (its id swapped per certificate), evidence, report. */
+interface Template {
+  body: string;
+  id: string;
+  evidence: Buffer;
+  report: Buffer;
+}
+
+async function template(key: SigningKey): Promise<Template> {
+  const golden = path.join(import.meta.dirname, '../test/golden');
+  const report = JSON.parse(readFileSync(path.join(golden, 'good.test.report.json'), 'utf8')) as CertifiableReport;
+  const observations = JSON.parse(readFileSync(path.join(golden, 'good.test.observations.json'), 'utf8')) as unknown;
+  const certificate = issueCertificate({ report, issuer: { baseUrl: 'https://dvs.example' }, key });
+  return {
+    body: certificateText(certificate),
+    id: certificate.payload.id,
+    evidence: gzipSync(canonicalBytes(observations)),
+    report: gzipSync(canonicalBytes(report)),
+  };
+}
+
+/** The n-th certificate's id: the service's shape (dvc_ and 32 hex digits), the same length as the template's. */
+const idOf = (n: number): string => `dvc_${n.toString(16).padStart(32, '0')}`;
+
+interface Backend {
+  name: string;
+  store: LedgerStore;
+  /** Bytes the database takes on disk now. */
+  size(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function sqliteBackend(): Promise<Backend> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-bench-'));
+  const file = path.join(dir, 'ledger.sqlite');
+  const store = openSqliteStore(file);
+  return {
+    name: 'SQLite (embedded default)',
+    store,
+    async size() {
+      // The WAL is folded into the file first, so the figure is the database, not the journal's high tide.
+      const db = new Database(file);
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } finally {
+        db.close();
+      }
+      return statSync(file).size;
+    },
+    async close() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresBackend(): Promise<Backend | null> {
+  const server = process.env.DVS_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const schema = `dvs_bench_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(server);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const store = await openPostgresStore(url.toString());
+  return {
+    name: 'PostgreSQL',
+    store,
+    async size() {
+      const { rows } = await admin.query<{ bytes: string }>(
+        `SELECT sum(pg_total_relation_size(c.oid)) AS bytes FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+        [schema],
+      );
+      return Number(rows[0]!.bytes);
+    },
+    async close() {
+      await store.close();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+const p99 = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]!;
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+
+/** Median and p99 of `n` timed calls, in milliseconds. */
+async function latency(n: number, call: (i: number) => Promise<unknown>): Promise<string> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await call(i);
+    times.push(performance.now() - t0);
+  }
+  return `${ms(median(times))} / ${ms(p99(times))}`;
+}
+
+async function fill(backend: Backend, opts: Options, tpl: Template, key: SigningKey): Promise<void> {
+  let clock = START;
+  const ledger = new Ledger(backend.store, {
+    mode: 'test',
+    tokenTtlSeconds: 90 * 86_400,
+    reservationLeaseSeconds: 900,
+    now: () => clock,
+  });
+  const log = new TransparencyLog(ledger.log, { current: async () => key }, () => new Date(clock));
+  const random = (below: number) => Math.floor(Math.random() * below);
+
+  console.log(`\n### ${backend.name}: ${opts.count.toLocaleString('en')} certificates\n`);
+  console.log(
+    '| certificates | appends/s over the window | bench CPU per append | inclusion proof median / p99 | consistency proof median / p99 | new tree head median / p99 | database per certificate | RSS |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+
+  const checkpoints = new Set<number>();
+  for (let n = opts.every; n <= opts.count; n += opts.every) checkpoints.add(n);
+  checkpoints.add(opts.count);
+  if (opts.count >= 10_000) checkpoints.add(10_000);
+  const rates: number[] = [];
+  let lastPrune = clock;
+  let pruneMs = 0;
+  let windowStart = performance.now();
+  let windowCpu = process.cpuUsage();
+  let windowFrom = 0;
+
+  for (let n = 0; n < opts.count; n++) {
+    const { token } = (await ledger.issue({ source: 'bench' }))[0]!;
+    const domain = `f${n % 10_000}.fleet.test`;
+    const held = await ledger.reserve(token, domain);
+    if (held.kind !== 'reserved') throw new Error(`token not reserved: ${held.kind}`);
+    const id = idOf(n);
+    await ledger.commit(token, held.reservationId, {
+      id,
+      domain,
+      body: tpl.body.replace(tpl.id, id),
+      expiresAt: clock + 90 * 86_400_000,
+      evidence: tpl.evidence,
+      report: tpl.report,
+    });
+    clock += SECONDS_PER_CERTIFICATE * 1000;
+    if (clock - lastPrune >= PRUNE_EVERY_MS) {
+      const t0 = performance.now();
+      while ((await ledger.pruneExpiredEvidence(PRUNE_BATCH)) === PRUNE_BATCH);
+      pruneMs += performance.now() - t0;
+      lastPrune = clock;
+    }
+
+    const size = n + 1;
+    if (!checkpoints.has(size)) continue;
+    const seconds = (performance.now() - windowStart) / 1000;
+    const cpu = process.cpuUsage(windowCpu);
+    const appended = size - windowFrom;
+    if (size !== 10_000 || opts.every === 10_000) rates.push(appended / seconds);
+    const inclusion = await latency(200, () => log.inclusion(idOf(random(size)), size));
+    const consistency = await latency(200, () => {
+      const to = 1 + random(size);
+      return log.consistency(1 + random(to), to);
+    });
+    const heads = await latency(100, () => log.head(1 + random(size)));
+    const bytes = await backend.size();
+    console.log(
+      `| ${size.toLocaleString('en')} | ${(appended / seconds).toFixed(0)} | ${((cpu.user + cpu.system) / appended / 1000).toFixed(2)} ms | ${inclusion} ms | ${consistency} ms | ${heads} ms | ${(bytes / size / 1024).toFixed(1)} KiB | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB |`,
+    );
+    windowStart = performance.now();
+    windowCpu = process.cpuUsage();
+    windowFrom = size;
+  }
+  if (rates.length >= 2)
+    console.log(
+      `\nThe last window's rate is ${((100 * rates.at(-1)!) / rates[0]!).toFixed(0)} % of the first's (goal >= 80 %).`,
+    );
+  console.log(
+    `Expired evidence pruned every ten simulated minutes: ${(pruneMs / 1000).toFixed(1)} s in all. Simulated time: ${((clock - START) / 86_400_000).toFixed(0)} days.`,
+  );
+}
+
+export default async function bench(args: readonly string[] = []): Promise<void> {
+  const opts = options(args);
+  const key = await keyFromSeed(SIGNING_KID, new Uint8Array(randomBytes(32)), '2027-01-01T00:00:00Z');
+  const tpl = await template(key);
+  console.log(
+    `Each certificate: body ${(Buffer.byteLength(tpl.body) / 1024).toFixed(1)} KiB, evidence ${(tpl.evidence.length / 1024).toFixed(1)} KiB (gzip), report ${(tpl.report.length / 1024).toFixed(1)} KiB (gzip). Latencies: 200 inclusion and consistency proofs of random leaves and sizes, 100 tree heads of random sizes, each the first of its size (root, signature, stored).`,
+  );
+  for (const name of opts.backends) {
+    const backend = name === 'sqlite' ? await sqliteBackend() : await postgresBackend();
+    if (!backend) {
+      console.log('\n(PostgreSQL not reachable: set DVS_BENCH_POSTGRES_URL; skipped)');
+      continue;
+    }
+    try {
+      await fill(backend, opts, tpl, key);
+    } finally {
+      await backend.close();
+    }
+  }
+}
