@@ -43,6 +43,8 @@ export interface Config {
   tls: { certFile: string | null; keyFile: string | null };
   /** How long a client may take over the TLS handshake, its request headers, and then its body (ms). */
   clientTimeouts: { handshakeMs: number; headersMs: number; bodyMs: number };
+  /** What one client connection may queue: pipelined requests waiting, and how long its output may not drain. */
+  connections: { maxPipelined: number; drainMs: number };
   /** The proxies in front of the service, whose forwarding headers are believed; null: none. */
   trustProxy: ProxyTrust | null;
   net: {
@@ -330,6 +332,10 @@ export function loadConfig(env: Source = process.env): Config {
     },
     tls: { certFile, keyFile },
     clientTimeouts: clientTimeouts(r),
+    connections: {
+      maxPipelined: r.int('DVS_CLIENT_PIPELINE_LIMIT', 16, 0, 1000),
+      drainMs: r.int('DVS_CLIENT_DRAIN_TIMEOUT_MS', 30_000, 100, 600_000),
+    },
     trustProxy: proxyTrust(r),
     net: netConfig(r, baseUrl),
     extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => trimOf(s.toLowerCase(), '.')),

@@ -42,6 +42,7 @@ import { openSharedState, type SharedState } from '../service/shared-state.ts';
 import { SigningKeyStore } from '../signing/key-store.ts';
 import { loadAgentKey, type SigningKey } from '../signing/keys.ts';
 import { clientTimeoutOptions } from './client-timeouts.ts';
+import { guardConnections } from './connection-guard.ts';
 import { startRedirectServer } from './http-redirect.ts';
 import type { PromMetrics } from './metrics.ts';
 import { selfSignedForLocalhost } from './self-signed.ts';
@@ -93,8 +94,8 @@ const UNCOUNTED: ServiceMetrics & CallerMetrics = {
 function callerIdentities(config: Config, metrics: CallerMetrics): CallerIdentities | null {
   if (!config.callerIdentity.enabled) return null;
   return new CallerIdentities({
-    // One guarded network for every directory fetch: the address policy, CA and limits of the probes.
-    directories: new AgentDirectories({ fetch: netDirectoryFetcher(createNet(config)) }),
+    // A guarded network per directory fetch: the address policy, CA and limits of the probes, one connection.
+    directories: new AgentDirectories({ fetch: netDirectoryFetcher(() => createNet(config, { concurrency: 1 })) }),
     waitMs: config.callerIdentity.directoryWaitMs,
     metrics,
   });
@@ -274,7 +275,7 @@ async function listenHttps(
     : await selfSignedForLocalhost(config.dataDir);
   const server = https.createServer(
     { ...tlsMaterial, minVersion: 'TLSv1.2', ...clientTimeoutOptions(config.clientTimeouts) },
-    handler,
+    guardConnections(handler, config.connections),
   );
   try {
     await new Promise<void>((resolve, reject) => {

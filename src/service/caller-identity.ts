@@ -2,7 +2,11 @@
 // directory, fetched through the guarded network layer (the address policy applies: it is not a scan, but it is
 // a request to a host the caller chose). An unsigned request does no work here; a signed one waits at most
 // `waitMs` for a directory the cache does not hold yet.
-import type { Net } from '../net/index.ts';
+//
+// Each fetch gets a network layer of its own, closed when the fetch ends: a network layer remembers every answer,
+// name and connection for the scan it serves, and one kept for the process held every directory any caller ever
+// named (issue 31 item 2: 68 KiB per URL, for good, and a refetch answered from that memory).
+import type { ScanNet } from '../net/index.ts';
 import { probeUrl } from '../net/site-url.ts';
 import { AgentDirectories, type DirectoryFetcher } from '../signing/agent-directories.ts';
 import { verifyCallerSignature, type CallerVerdict, type SignedRequest } from '../signing/caller-signature.ts';
@@ -15,22 +19,27 @@ export interface CallerMetrics {
   callerSignature(outcome: 'verified' | 'invalid'): void;
 }
 
-/** Directory fetches as one bounded GET through `net`, on the ports the network layer reaches hosts on. */
-export function netDirectoryFetcher(net: Net): DirectoryFetcher {
+/** Directory fetches as one bounded GET through a network layer of its own, on the ports it reaches hosts on. */
+export function netDirectoryFetcher(openNet: () => ScanNet): DirectoryFetcher {
   return async (url, signal) => {
-    const target = probeUrl(new URL(url), net.ports);
-    const exchange = await net.request(target, {
-      headers: { accept: 'application/http-message-signatures-directory+json' },
-      maxBodyBytes: MAX_DIRECTORY_BYTES,
-      signal,
-    });
-    return {
-      url: target,
-      status: exchange.status,
-      headers: exchange.headers,
-      body: exchange.body,
-      truncated: exchange.truncated,
-    };
+    const net = openNet();
+    try {
+      const target = probeUrl(new URL(url), net.ports);
+      const exchange = await net.request(target, {
+        headers: { accept: 'application/http-message-signatures-directory+json' },
+        maxBodyBytes: MAX_DIRECTORY_BYTES,
+        signal,
+      });
+      return {
+        url: target,
+        status: exchange.status,
+        headers: exchange.headers,
+        body: exchange.body,
+        truncated: exchange.truncated,
+      };
+    } finally {
+      await net.close();
+    }
   };
 }
 

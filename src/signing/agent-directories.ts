@@ -76,10 +76,16 @@ export class AgentDirectories {
   private async fetchAndVerify(key: string): Promise<{ result: DirectoryResult; ttlMs: number }> {
     const { minTtlMs, maxTtlMs, negativeTtlMs, fetchTimeoutMs } = this.opts;
     let response: DirectoryResponse;
+    // A timer cleared with the fetch, not AbortSignal.timeout: that signal, and everything its listeners hold
+    // (the fetch's network layer), would live on until the timeout passed, fetch after fetch.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error(`no answer within ${fetchTimeoutMs} ms`)), fetchTimeoutMs);
     try {
-      response = await this.opts.fetch(key, AbortSignal.timeout(fetchTimeoutMs));
+      response = await this.opts.fetch(key, abort.signal);
     } catch (err) {
       return { result: { ok: false, reason: `cannot be fetched: ${(err as Error).message}` }, ttlMs: negativeTtlMs };
+    } finally {
+      clearTimeout(timer);
     }
     const result = await verifyDirectory(response);
     if (!result.ok) return { result, ttlMs: negativeTtlMs };
