@@ -46,7 +46,7 @@ function publish(ctx: Context, type: string, body: unknown): void {
     'Cross-Origin-Resource-Policy': 'cross-origin',
   });
   ctx.type = type;
-  ctx.body = typeof body === 'string' ? body : JSON.stringify(body, null, 2) + '\n';
+  ctx.body = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body, null, 2) + '\n';
 }
 
 export function documentRoutes(deps: DocumentDeps): Router {
@@ -56,12 +56,14 @@ export function documentRoutes(deps: DocumentDeps): Router {
   const openapi = buildOpenApi({ baseUrl, trustProxy: deps.config.trustProxy !== null });
   const manifest = buildMcpManifest(baseUrl);
   // Read and rendered on first use: the catalogue's page takes the better part of a second, which every start
-  // would pay, and its markdown is a megabyte a service that never serves it would hold.
-  const guides = new Map<string, string>();
-  const guide = (name: string) => guides.get(name) ?? guides.set(name, readGuide(name)).get(name)!;
-  const guidePages = new Map<string, string>();
-  const htmlOf = (name: string) =>
-    guidePages.get(name) ?? guidePages.set(name, guidePage(name, guide(name))).get(name)!;
+  // would pay, and its markdown is a megabyte a service that never serves it would hold. Each is kept as the
+  // bytes sent, one buffer every answer shares: a string body was encoded into a copy of its own for each
+  // request (690 kB for the catalogue's page) and digested again (the digest is memoised per buffer).
+  const bytes = new Map<string, Buffer>();
+  const bytesOf = (key: string, make: () => string) =>
+    bytes.get(key) ?? bytes.set(key, Buffer.from(make(), 'utf8')).get(key)!;
+  const markdownOf = (name: string) => bytesOf(`${name}.md`, () => readGuide(name));
+  const htmlOf = (name: string) => bytesOf(`${name}.html`, () => guidePage(name, markdownOf(name).toString('utf8')));
   const router = new Router();
 
   router.get('/', (ctx) => {
@@ -71,12 +73,12 @@ export function documentRoutes(deps: DocumentDeps): Router {
     ctx.set('Referrer-Policy', 'same-origin');
   });
   for (const name of GUIDES) {
-    router.get(`/docs/${name}.md`, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', guide(name)));
+    router.get(`/docs/${name}.md`, (ctx) => publish(ctx, 'text/markdown; charset=utf-8', markdownOf(name)));
     router.get(`/docs/${name}`, (ctx) => {
       ctx.vary('Accept');
       // Markdown unless HTML is preferred: agents sending */* (or nothing) keep getting what they always got.
       if (ctx.accepts('text/markdown', 'text/html') !== 'text/html')
-        return publish(ctx, 'text/markdown; charset=utf-8', guide(name));
+        return publish(ctx, 'text/markdown; charset=utf-8', markdownOf(name));
       publish(ctx, 'text/html; charset=utf-8', htmlOf(name));
       ctx.set('Content-Security-Policy', PAGE_CSP);
       ctx.set('Link', `</docs/${name}.md>; rel="alternate"; type="text/markdown"`);
@@ -86,7 +88,7 @@ export function documentRoutes(deps: DocumentDeps): Router {
   router.get('/sitemap.xml', (ctx) => publish(ctx, 'application/xml; charset=utf-8', sitemapXml(baseUrl)));
   router.get('/llms.txt', (ctx) => publish(ctx, 'text/markdown; charset=utf-8', llmsTxt(baseUrl)));
   router.get('/llms-full.txt', (ctx) =>
-    publish(ctx, 'text/markdown; charset=utf-8', llmsFullTxt(baseUrl, guide('api'))),
+    publish(ctx, 'text/markdown; charset=utf-8', llmsFullTxt(baseUrl, markdownOf('api').toString('utf8'))),
   );
   router.get('/.well-known/api-catalog', (ctx) => publish(ctx, API_CATALOG_TYPE, apiCatalog(baseUrl)));
 
