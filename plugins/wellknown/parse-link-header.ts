@@ -7,7 +7,7 @@
 // Targets are resolved against the response URL; `rel` holds space-separated relation types, compared
 // case-insensitively, and only its first occurrence counts (section 3.3). A link-value that breaks the grammar
 // is skipped and reported with the production it breaks, so one bad value does not void the others.
-import { Cursor, GrammarError } from '../../src/lib/http-grammar.ts';
+import { Cursor, GrammarError, isToken, trimOws } from '../../src/lib/http-grammar.ts';
 import { isUriReference } from '../shared/uri.ts';
 
 export interface WebLink {
@@ -25,7 +25,8 @@ export interface LinkProblem {
   detail: string;
   /**
    * The link-value was skipped. A target outside RFC 3986 that the WHATWG URL parser still resolves (an unescaped
-   * `|` in a query) is kept, as browsers use it: the problem is reported, the link is not lost.
+   * `|` in a query), and an unquoted parameter value that is not a token, are kept, as browsers use them: the
+   * problem is reported, the link is not lost.
    */
   dropped: boolean;
 }
@@ -58,8 +59,12 @@ function target(c: Cursor, base: string, problems: LinkProblem[]): string {
   return href;
 }
 
-/** link-param, after its ";": the name lower-cased and the unquoted value ("" when it has none). */
-function linkParam(c: Cursor): [string, string] {
+/**
+ * link-param, after its ";": the name lower-cased and the unquoted value ("" when it has none). An unquoted value
+ * that is not a token (`type=application/json`, `rel=https://example.com/rel`, `rel=`) is read up to the next ";"
+ * or "," as browsers read it (Chromium's link_header_util checks only that the name is a token), and reported.
+ */
+function linkParam(c: Cursor, problems: LinkProblem[]): [string, string] {
   const name = c.token();
   if (name === null) throw new GrammarError('link-param', 'a parameter name is a token');
   c.skipOws();
@@ -67,8 +72,16 @@ function linkParam(c: Cursor): [string, string] {
   c.pos += 1;
   c.skipOws();
   if (c.peek() === '"') return [name.toLowerCase(), c.quotedString('quoted-string')];
-  const value = c.token();
-  if (value === null) throw new GrammarError('link-param', `the value of "${name}" is not a token or a quoted-string`);
+  const end = c.text.slice(c.pos).search(/[;,]/);
+  const value = trimOws(c.text.slice(c.pos, end < 0 ? undefined : c.pos + end));
+  if (value.includes('"')) throw new GrammarError('link-param', `the value of "${name}" is partly quoted`);
+  c.pos = end < 0 ? c.text.length : c.pos + end;
+  if (!isToken(value))
+    problems.push({
+      production: 'link-param',
+      detail: `link-param: the value of "${name}", ${JSON.stringify(value)}, is not a token or a quoted-string (a browser reads it as written)`,
+      dropped: false,
+    });
   return [name.toLowerCase(), value];
 }
 
@@ -83,7 +96,7 @@ function linkValue(c: Cursor, base: string, problems: LinkProblem[]): WebLink {
       throw new GrammarError('link-value', `expected ";" or "," but found ${JSON.stringify(c.peek())}`);
     c.pos += 1;
     c.skipOws();
-    const [name, value] = linkParam(c);
+    const [name, value] = linkParam(c, problems);
     if (!params.has(name)) params.set(name, value);
   }
   const rel = (params.get('rel') ?? '')

@@ -1,17 +1,27 @@
 // robots.txt per RFC 9309: groups of user-agent lines with their allow/disallow rules, plus the other records
-// agents read (Sitemap, Crawl-delay, Content-Signal, Content-Usage, License). Pure: bytes in, structure out;
-// it never throws, whatever the bytes. Access decisions live in robots-access.ts.
+// agents read (Sitemap, Crawl-delay, Content-Signal, Content-Usage, License). Lines are read as Google's reference
+// parser reads them where it is more lenient than the RFC's grammar (a space for the colon, misspelt keys), and
+// each such line is reported. Pure: bytes in, structure out; it never throws, whatever the bytes. Access decisions
+// live in robots-access.ts.
 import { decodeUtf8, splitLines } from './text.ts';
 
 /** RFC 9309 section 2.5: crawlers must parse at least 500 KiB; what lies beyond may be ignored. */
 export const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
 
 export type RobotsErrorCode =
-  'missing_separator' | 'rule_outside_group' | 'invalid_user_agent' | 'invalid_path' | 'invalid_crawl_delay';
+  | 'missing_separator'
+  | 'whitespace_separator'
+  | 'misspelt_key'
+  | 'rule_outside_group'
+  | 'invalid_user_agent'
+  | 'invalid_path'
+  | 'invalid_crawl_delay';
 
 /** The RFC 9309 section 2.2 production each error breaks (Crawl-delay is no RFC record: its own name). */
 export const ROBOTS_ERROR_PRODUCTION: Record<RobotsErrorCode, string> = {
   missing_separator: 'rule',
+  whitespace_separator: 'rule',
+  misspelt_key: 'rule',
   rule_outside_group: 'group',
   invalid_user_agent: 'product-token',
   invalid_path: 'path-pattern',
@@ -77,6 +87,37 @@ const LEADING_TOKEN = /^[A-Za-z0-9_-]+/;
 const VALUE_LIMIT = 200;
 const DELAY = /^\d+(?:\.\d+)?$/;
 
+/**
+ * Misspellings Google's reference parser reads as the key they miss (robots.cc, KeyIsUserAgent, KeyIsDisallow,
+ * KeyIsSitemap; Allow has none): a line so written is applied by Googlebot, and reported as `misspelt_key`.
+ */
+const KEY_TYPOS: Record<string, string> = {
+  useragent: 'user-agent',
+  'user agent': 'user-agent',
+  dissallow: 'disallow',
+  dissalow: 'disallow',
+  disalow: 'disallow',
+  diasllow: 'disallow',
+  disallaw: 'disallow',
+  'site-map': 'sitemap',
+};
+
+/**
+ * A record's key (lower-cased, a misspelling read as the key it misses) and value, with the liberties taken to read
+ * it. RFC 9309 needs the ":"; Google's parser, when a line has none, takes whitespace in its stead if the line is
+ * exactly two words (`Disallow /tmp`), and drops any other line without a colon.
+ */
+function readRecord(line: string): { key: string; value: string; liberties: RobotsErrorCode[] } | null {
+  const colon = line.indexOf(':');
+  const words = colon < 0 ? line.split(/[ \t]+/) : [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
+  if (words.length !== 2) return null;
+  const liberties: RobotsErrorCode[] = colon < 0 ? ['whitespace_separator'] : [];
+  const written = words[0]!.toLowerCase();
+  const key = KEY_TYPOS[written] ?? written;
+  if (key !== written) liberties.push('misspelt_key');
+  return { key, value: words[1]!, liberties };
+}
+
 /** Bytes beyond the parse limit are not read; the line the limit cuts through is dropped. */
 function withinLimit(bytes: Uint8Array): { text: string; utf8Valid: boolean; bom: boolean; cut: boolean } {
   const cut = bytes.length > ROBOTS_PARSE_LIMIT_BYTES;
@@ -129,13 +170,13 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
     const hash = raw.indexOf('#');
     line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
     if (line === '') return;
-    const colon = line.indexOf(':');
-    if (colon < 0) {
+    const record = readRecord(line);
+    if (!record) {
       error(n, 'missing_separator');
       return;
     }
-    const key = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
+    for (const code of record.liberties) error(n, code);
+    const { key, value } = record;
     switch (key) {
       case 'user-agent': {
         if (!current || members > 0) {

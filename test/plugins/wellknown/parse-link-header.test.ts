@@ -53,6 +53,21 @@ describe('parseLinkHeader', () => {
     ]);
   });
 
+  it('reads an unquoted type or extension relation that is not a token, as browsers do', () => {
+    const p = parseLinkHeader(
+      '</openapi.json>; rel=service-desc; type=application/openapi+json, </x>; rel=https://example.com/rel',
+      BASE,
+    );
+    expect(p.links).toEqual([
+      { href: 'https://good.test/openapi.json', rel: ['service-desc'], type: 'application/openapi+json' },
+      { href: 'https://good.test/x', rel: ['https://example.com/rel'], type: null },
+    ]);
+    expect(p.problems.map((e) => [e.production, e.dropped])).toEqual([
+      ['link-param', false],
+      ['link-param', false],
+    ]);
+  });
+
   it('keeps a target a browser resolves though RFC 3986 refuses it, and reports it', () => {
     const p = parseLinkHeader('<https://fonts.example/css?family=A|B>; rel=preload', BASE);
     expect(p.links.map((l) => l.href)).toEqual(['https://fonts.example/css?family=A|B']);
@@ -135,10 +150,9 @@ describe('Link header from the RFC 8288 grammar', () => {
   const mutations: [string, (value: string) => string, string][] = [
     ['no "<" before the target', (v) => v.slice(1), 'link-value'],
     ['no ">" after the target', (v) => v.replace('>', ' '), 'link-value'],
-    ['a parameter without ";"', (v) => `${v} rel=next`, 'link-value'],
+    ['a parameter without ";"', (v) => v.replace('>', '> rel=next'), 'link-value'],
     ['a parameter name that is not a token', (v) => `${v}; @rel=next`, 'link-param'],
-    ['a parameter value that is neither token nor quoted-string', (v) => `${v}; rel=(next)`, 'link-param'],
-    ['an empty parameter value', (v) => `${v}; rel=; type=x`, 'link-param'],
+    ['a partly quoted parameter value', (v) => `${v}; rel=next"x"`, 'link-param'],
     ['an unterminated quoted-string', (v) => `${v}; title="open`, 'quoted-string'],
     ['a control character in a quoted-string', (v) => `${v}; title="a\u0001b"`, 'quoted-string'],
     ['a target no URL parser resolves', (v) => v.replace(/^<[^>]*>/, '<http://[::1>'), 'URI-Reference'],
@@ -163,6 +177,19 @@ describe('Link header from the RFC 8288 grammar', () => {
       );
     });
   }
+
+  it('keeps a link whose unquoted parameter value is not a token, as browsers do, and reports it', () => {
+    const notToken = fc.constantFrom('(next)', 'application/json', 'https://example.com/rel', '', 'a b');
+    fc.assert(
+      fc.property(linkValue, notToken, ({ wire, link }, bad) => {
+        const p = parseLinkHeader(`${wire}; x-hint=${bad}`, BASE);
+        expect(p.links).toEqual([link]);
+        expect(p.problems).toEqual([
+          { production: 'link-param', detail: expect.stringMatching(/^link-param: /) as string, dropped: false },
+        ]);
+      }),
+    );
+  });
 
   it('reports a target outside RFC 3986 (a space, a "|", a bare "%") as URI-Reference, keeping the link', () => {
     fc.assert(

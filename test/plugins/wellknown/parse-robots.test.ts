@@ -77,6 +77,42 @@ describe('parseRobots', () => {
     expect(p.groups[0]!.userAgents).toEqual(['googlebot']);
   });
 
+  it("reads a two-word line without its colon as Google's parser does, and reports it", () => {
+    const p = parseRobots(bytes('User-agent *\nDisallow /tmp\nAllow /tmp/open # a comment\n'));
+    expect(p.groups.map((g) => g.userAgents)).toEqual([['*']]);
+    expect(p.groups[0]!.rules.map((r) => [r.kind, r.pattern])).toEqual([
+      ['disallow', '/tmp'],
+      ['allow', '/tmp/open'],
+    ]);
+    expect(p.errors.map((e) => [e.line, e.code, e.production])).toEqual([
+      [1, 'whitespace_separator', 'rule'],
+      [2, 'whitespace_separator', 'rule'],
+      [3, 'whitespace_separator', 'rule'],
+    ]);
+    expect(decide(p, 'anybot', '/tmp/x').decision).toBe('disallow');
+  });
+
+  it('drops a line without a colon that is not two words, as every crawler does', () => {
+    const p = parseRobots(bytes('User-agent: *\nDisallow /a /b\nDisallow\n'));
+    expect(p.groups[0]!.rules).toEqual([]);
+    expect(p.errors.map((e) => [e.line, e.code])).toEqual([
+      [2, 'missing_separator'],
+      [3, 'missing_separator'],
+    ]);
+  });
+
+  it("reads the misspelt keys Google's parser accepts as the keys they miss, and reports them", () => {
+    const robots =
+      'Useragent: a\nUser agent: b\nDisalow: /1\nDissallow: /2\nDissalow: /3\nDiasllow: /4\nDisallaw: /5\n';
+    const p = parseRobots(bytes(`${robots}Site-map: https://x.test/s.xml\nAlow: /6\n`));
+    expect(p.groups.map((g) => g.userAgents)).toEqual([['a', 'b']]);
+    expect(p.groups[0]!.rules.map((r) => r.pattern)).toEqual(['/1', '/2', '/3', '/4', '/5']);
+    expect(p.sitemaps).toEqual(['https://x.test/s.xml']);
+    expect(p.errors.map((e) => e.code)).toEqual(Array(8).fill('misspelt_key'));
+    // Google knows no misspelling of Allow: the line stays an unknown record.
+    expect(p.unknownKeys).toEqual(['alow']);
+  });
+
   it('counts unknown records without treating them as errors', () => {
     const p = parseRobots(bytes('User-agent: *\nHost: example.test\nClean-param: ref /\nDisallow:\n'));
     expect(p.unknownLines).toBe(2);

@@ -83,8 +83,11 @@ describe('wellknown probe in the fixture world', () => {
     const wk = await observe('wk-robots-malformed.test');
     expect(wk.robots.parse_errors?.map((e) => [e.line, e.code])).toEqual([
       [1, 'rule_outside_group'],
-      [5, 'missing_separator'],
+      [5, 'whitespace_separator'],
+      [5, 'misspelt_key'],
     ]);
+    // `Disalow /tmp` is read as Google's parser reads it: a Disallow rule of the GPTBot group.
+    expect(wk.robots.groups?.[0]?.disallow_rules).toBe(1);
     expect(wk.robots.groups?.[0]?.crawl_delay).toBe(3600);
     expect(wk.usage.content_signals?.[0]?.problems).toEqual(['invalid_value']);
     const o = outcomes('wk-robots-malformed.test', wk);

@@ -38,16 +38,22 @@ export interface WellknownObservations {
      */
     unknown_keys: string[] | null;
     /**
-     * Lines that do not parse as RFC 9309 records, in line order.
+     * Lines that break RFC 9309's record grammar, in line order, each with whether crawlers still read it (see code).
      */
     parse_errors:
       | {
           line: number;
           /**
-           * missing_separator, rule_outside_group and invalid_path lose or change a rule (RFC 9309 section 2.2); invalid_user_agent breaks only the letter of the product-token grammar, since crawlers match the value's leading token; invalid_crawl_delay is a record outside RFC 9309.
+           * missing_separator (no colon, and not the two words Google's parser reads with whitespace for the colon), rule_outside_group and invalid_path lose or change a rule (RFC 9309 section 2.2); the others break only the letter and the line is read: whitespace_separator (`Disallow /tmp`, which Google's parser reads as `Disallow: /tmp`), misspelt_key (a key Google's parser reads as the one it misspells: useragent, user agent, dissallow, dissalow, disalow, diasllow, disallaw, site-map), invalid_user_agent (outside the product-token grammar; crawlers match the value's leading token), invalid_crawl_delay (a record outside RFC 9309).
            */
           code:
-            'missing_separator' | 'rule_outside_group' | 'invalid_user_agent' | 'invalid_path' | 'invalid_crawl_delay';
+            | 'missing_separator'
+            | 'whitespace_separator'
+            | 'misspelt_key'
+            | 'rule_outside_group'
+            | 'invalid_user_agent'
+            | 'invalid_path'
+            | 'invalid_crawl_delay';
           /**
            * The RFC 9309 ABNF production the line breaks (crawl-delay for that record).
            */
@@ -612,11 +618,11 @@ export interface WellknownObservations {
      */
     link_rels: string[] | null;
     /**
-     * Link values that break the RFC 8288 section 3 grammar so that a client drops them (no angle brackets, a parameter that is not token [= token / quoted-string], an unterminated quoted string, a target no URL parser resolves).
+     * Link values that break the RFC 8288 section 3 grammar so that a browser drops them (no angle brackets, text after the target that does not start with ";", a parameter name that is not a token, an unterminated or partly quoted value, a target no URL parser resolves). An unquoted parameter value that is not a token, and a target outside RFC 3986 that still resolves, are kept, as Chromium keeps them, and listed in link_problems only.
      */
     link_parse_errors: number | null;
     /**
-     * Every grammar problem of the Link header in order, each naming the production it breaks; a target outside RFC 3986 that the WHATWG URL parser still resolves is kept as a link (dropped false).
+     * Every grammar problem of the Link header in order, each naming the production it breaks; a target outside RFC 3986 that the WHATWG URL parser still resolves, and an unquoted parameter value that is not a token, are kept as links (dropped false).
      */
     link_problems:
       | {
