@@ -27,9 +27,7 @@ import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import type { LogStore } from '../payments/store.ts';
 import { createScanner } from '../service/scanner.ts';
-import { CallerIdentities, netDirectoryFetcher, type CallerMetrics } from '../service/caller-identity.ts';
-import { createNet } from '../net/index.ts';
-import { AgentDirectories } from '../signing/agent-directories.ts';
+import { CallerIdentities, netDirectories, type CallerMetrics } from '../service/caller-identity.ts';
 import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { createScanSlots } from '../service/scan-slots.ts';
@@ -94,8 +92,7 @@ const UNCOUNTED: ServiceMetrics & CallerMetrics = {
 function callerIdentities(config: Config, metrics: CallerMetrics): CallerIdentities | null {
   if (!config.callerIdentity.enabled) return null;
   return new CallerIdentities({
-    // A guarded network per directory fetch: the address policy, CA and limits of the probes, one connection.
-    directories: new AgentDirectories({ fetch: netDirectoryFetcher(() => createNet(config, { concurrency: 1 })) }),
+    directories: netDirectories(config),
     waitMs: config.callerIdentity.directoryWaitMs,
     metrics,
   });

@@ -6,9 +6,10 @@
 // Each fetch gets a network layer of its own, closed when the fetch ends: a network layer remembers every answer,
 // name and connection for the scan it serves, and one kept for the process held every directory any caller ever
 // named (issue 31 item 2: 68 KiB per URL, for good, and a refetch answered from that memory).
-import type { ScanNet } from '../net/index.ts';
+import type { Config } from '../lib/config.ts';
+import { createNet, type ScanNet } from '../net/index.ts';
 import { probeUrl } from '../net/site-url.ts';
-import { AgentDirectories, type DirectoryFetcher } from '../signing/agent-directories.ts';
+import { AgentDirectories, type AgentDirectoryOptions, type DirectoryFetcher } from '../signing/agent-directories.ts';
 import { verifyCallerSignature, type CallerVerdict, type SignedRequest } from '../signing/caller-signature.ts';
 
 /** A key directory is a few keys: a few kilobytes at most. */
@@ -41,6 +42,14 @@ export function netDirectoryFetcher(openNet: () => ScanNet): DirectoryFetcher {
       await net.close();
     }
   };
+}
+
+/**
+ * The callers' key directories, each fetched through a guarded network of its own: the address policy, CA and
+ * limits of the probes, one connection.
+ */
+export function netDirectories(config: Config, opts: Omit<AgentDirectoryOptions, 'fetch'> = {}): AgentDirectories {
+  return new AgentDirectories({ ...opts, fetch: netDirectoryFetcher(() => createNet(config, { concurrency: 1 })) });
 }
 
 export interface CallerIdentityDeps {

@@ -7,7 +7,7 @@ import { summarise } from '../engine/summary.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { CachedQuickScan, QuickScanCache } from './quick-scan-cache.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import type { ProgressListener, Scanner } from './scanner.ts';
 import { scanError, scanResult } from './scan-result.ts';
 import { SingleFlight } from './single-flight.ts';
@@ -36,8 +36,11 @@ export interface QuickScanDeps {
   metrics: ServiceMetrics;
 }
 
-/** Who a scan is counted against: a client address, or a verified agent (its key directory's origin). */
-export type ScanClient = string | { verifiedAgent: string };
+/**
+ * Who a scan is counted against: a client address, or a verified agent (its key directory's origin) and the
+ * address it called from.
+ */
+export type ScanClient = string | { verifiedAgent: string; address: string };
 
 const seconds = (startedNs: bigint) => Number(process.hrtime.bigint() - startedNs) / 1e9;
 
@@ -77,10 +80,17 @@ export class QuickScans {
     }
   }
 
-  private take(client: ScanClient) {
+  /**
+   * A verified agent's scan counts against its origin and against the verified-agent budget of the address it
+   * called from: anyone can make key directories, and one address naming ever more of them would otherwise get
+   * a budget per origin (issue 31 item 6).
+   */
+  private async take(client: ScanClient): Promise<RateDecision> {
     const { rateLimiter, agentRateLimiter } = this.deps;
     if (typeof client === 'string') return rateLimiter.take(client);
-    return (agentRateLimiter ?? rateLimiter).take(client.verifiedAgent);
+    const agents = agentRateLimiter ?? rateLimiter;
+    const fromAddress = await agents.take(`verified from ${client.address}`);
+    return fromAddress.allowed ? agents.take(client.verifiedAgent) : fromAddress;
   }
 
   /** The cached outcome, counted as a scan answered from the cache; null when there is none. */

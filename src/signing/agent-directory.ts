@@ -7,6 +7,7 @@ import { createVerifier, httpbis, type SignatureParameters } from 'http-message-
 import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';
 import { decodeBase64url } from '../lib/base64url.ts';
 import { parseStrictJson } from '../lib/strict-json.ts';
+import { trimEndOf } from '../lib/trim.ts';
 
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 const DIRECTORY_TAG = 'http-message-signatures-directory';
@@ -39,17 +40,27 @@ export interface DirectoryResponse {
   truncated: boolean;
 }
 
-/** The directory URL a Signature-Agent value names: an https URL, its well-known path when it names an origin. */
-export function directoryUrl(value: string): URL | null {
+/**
+ * The directory URL a Signature-Agent value names, or why it names none: an https origin on the default port, at
+ * the well-known path (named, or implied by the origin alone). The identity a directory earns is its whole origin,
+ * so only the origin's own well-known resource may speak for it, not any file someone could place on the host;
+ * and another port would let callers have the service probe any port of any public host (issue 31 item 9).
+ */
+export function directoryUrl(value: string): URL | string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return null;
+    return `Signature-Agent ${value} is not an https URL`;
   }
-  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return null;
-  if (url.pathname === '/' && url.search === '') url.pathname = DIRECTORY_PATH;
-  url.hash = '';
+  if (url.protocol !== 'https:') return `Signature-Agent ${value} is not an https URL`;
+  if (url.username !== '' || url.password !== '') return `Signature-Agent ${value} carries credentials`;
+  if (url.port !== '') return `Signature-Agent ${value} names a port; key directories are served on 443`;
+  if (url.search !== '' || url.hash !== '' || (url.pathname !== '/' && url.pathname !== DIRECTORY_PATH))
+    return `Signature-Agent ${value} is not an origin or its ${DIRECTORY_PATH}`;
+  // One origin, one identity: "host." is the same host as "host" (issue 31 item 6).
+  url.hostname = trimEndOf(url.hostname, '.');
+  url.pathname = DIRECTORY_PATH;
   return url;
 }
 

@@ -3,10 +3,17 @@
 // names, covering @authority and signature-agent, inside a created/expires window. Anything short of that is
 // `invalid` with the reason, and the caller is served as unsigned: an identity is a bonus, never a requirement.
 import { createVerifier, httpbis, type SignatureParameters } from 'http-message-signatures';
-import { parseDictionary, parseItem, type Dictionary, type InnerList } from 'structured-headers';
+import { parseDictionary, parseItem, serializeDictionary, type Dictionary, type InnerList } from 'structured-headers';
 import { directoryUrl, type DirectoryResult } from './agent-directory.ts';
 
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
+/**
+ * Most signatures one request may carry (issue 31 item 5). Web Bot Auth needs one; room is left for a few a proxy
+ * or another scheme adds. Only one is ever verified, so this bounds the parsing, not the cryptography.
+ */
+export const MAX_SIGNATURES = 4;
+/** An Ed25519 signature's length (RFC 8032). */
+const ED25519_SIGNATURE_BYTES = 64;
 /** Clock skew allowed between the caller and this service (s). */
 export const SIGNATURE_SKEW_S = 60;
 /** Oldest `created` accepted, whatever `expires` says (s): a captured signature cannot be replayed for long. */
@@ -35,6 +42,8 @@ interface Labelled {
   label: string;
   components: string[];
   params: Map<string, unknown>;
+  /** The member as parsed: verified alone, so what is verified is exactly what was checked. */
+  member: InnerList;
 }
 
 const invalid = (reason: string, agent: string | null = null): CallerVerdict => ({ status: 'invalid', agent, reason });
@@ -47,20 +56,38 @@ function lowerCased(headers: SignedRequest['headers']): Record<string, string | 
 
 const joined = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v);
 
-/** The first signature of the Signature-Input dictionary tagged web-bot-auth; null when there is none. */
-function webBotAuthSignature(input: string): Labelled | null | string {
+function dictionaryOf(field: string, value: string): Dictionary | string {
   let dictionary: Dictionary;
   try {
-    dictionary = parseDictionary(input);
+    dictionary = parseDictionary(value);
   } catch (err) {
-    return `Signature-Input is not a structured dictionary: ${(err as Error).message}`;
+    return `${field} is not a structured dictionary: ${(err as Error).message}`;
   }
+  if (dictionary.size > MAX_SIGNATURES) return `${field} has ${dictionary.size} members; at most ${MAX_SIGNATURES}`;
+  return dictionary;
+}
+
+/** The first signature of the Signature-Input dictionary tagged web-bot-auth; null when there is none. */
+function webBotAuthSignature(input: string): Labelled | null | string {
+  const dictionary = dictionaryOf('Signature-Input', input);
+  if (typeof dictionary === 'string') return dictionary;
   for (const [label, member] of dictionary) {
     const [items, params] = member as InnerList;
     if (!Array.isArray(items) || params.get('tag') !== WEB_BOT_AUTH_TAG) continue;
-    return { label, components: items.map(([name]) => String(name)), params };
+    return { label, components: items.map(([name]) => String(name)), params, member: member as InnerList };
   }
   return null;
+}
+
+/** The label's Signature member, when it can be an Ed25519 signature; else why not. */
+function signatureBytes(header: string | undefined, label: string): ArrayBuffer | string {
+  if (header === undefined) return 'no Signature header';
+  const dictionary = dictionaryOf('Signature', header);
+  if (typeof dictionary === 'string') return dictionary;
+  const value = dictionary.get(label)?.[0];
+  if (!(value instanceof ArrayBuffer)) return `Signature has no byte sequence for ${label}`;
+  if (value.byteLength !== ED25519_SIGNATURE_BYTES) return `the signature is not ${ED25519_SIGNATURE_BYTES} bytes`;
+  return value;
 }
 
 /** The directory URL of the Signature-Agent header: a string, or a dictionary member under the signature's label. */
@@ -78,7 +105,7 @@ function agentUrl(header: string, label: string): URL | string {
     }
   }
   if (typeof value !== 'string') return `Signature-Agent names no directory for signature ${label}`;
-  return directoryUrl(value) ?? `Signature-Agent ${value} is not an https URL`;
+  return directoryUrl(value);
 }
 
 /** The created/expires window against the clock, with the skew allowed. */
@@ -115,9 +142,14 @@ export async function verifyCallerSignature(
     if (!components.includes(required)) return invalid(`the signature does not cover ${required}`, agent);
   const keyid = params.get('keyid');
   if (typeof keyid !== 'string') return invalid('the signature has no keyid', agent);
+  const alg = params.get('alg');
+  if (alg !== undefined && alg !== 'ed25519') return invalid(`alg ${String(alg)} is not ed25519`, agent);
   const nowS = Math.floor((opts.now ?? Date.now)() / 1000);
   const window = windowProblem(params, nowS);
   if (window) return invalid(window, agent);
+  // Everything that can be refused without the directory is refused before it is fetched.
+  const bytes = signatureBytes(joined(headers['signature']), label);
+  if (typeof bytes === 'string') return invalid(bytes, agent);
 
   const found = await opts.directory(url);
   if (!found.ok) return invalid(`key directory ${url.href}: ${found.reason}`, agent);
@@ -131,6 +163,13 @@ export async function verifyCallerSignature(
     p.tag === WEB_BOT_AUTH_TAG && p.keyid === keyid
       ? { id: keyid, algs: ['ed25519' as const], verify: createVerifier(key.publicKey, 'ed25519') }
       : null;
+  // Exactly the signature whose window was checked is verified: the library verifies every member its lookup
+  // answers for, and a fresh member beside a captured old one under the same keyid let the old one through.
+  const only = {
+    ...headers,
+    'signature-input': serializeDictionary(new Map([[label, signature.member]])),
+    signature: serializeDictionary(new Map([[label, [bytes, new Map()]]])),
+  };
   try {
     const verified = await httpbis.verifyMessage(
       {
@@ -139,7 +178,7 @@ export async function verifyCallerSignature(
         requiredFields: ['@authority', 'signature-agent'],
         tolerance: SIGNATURE_SKEW_S,
       },
-      { method: request.method, url: request.url, headers },
+      { method: request.method, url: request.url, headers: only },
     );
     if (verified === true) return { status: 'verified', agent, keyid };
     return invalid('the signature does not verify', agent);

@@ -2,6 +2,7 @@
 // own key directory is reachable like any other; callers sign with the independent web-bot-auth package (the RFC
 // 8032 key, whose directory good.test serves) and with the service's own agent key. A verified caller gets
 // X-Verified-Agent, its own Quick Scan budget and a metric; anything else is served exactly as unsigned.
+import tls from 'node:tls';
 import { request } from 'undici';
 import { signatureHeaders } from 'web-bot-auth';
 import { signerFromJWK } from 'web-bot-auth/crypto';
@@ -47,10 +48,11 @@ async function wbaHeaders(
   pathname: string,
   agent: string,
   offsetS = 0,
+  origin = 'https://dvs.test',
 ): Promise<Record<string, string>> {
   const created = new Date((Math.floor(Date.now() / 1000) + offsetS) * 1000);
   const expires = new Date(created.getTime() + 60_000);
-  const target = new Request(`https://dvs.test${pathname}`, { method, headers: { 'Signature-Agent': `"${agent}"` } });
+  const target = new Request(`${origin}${pathname}`, { method, headers: { 'Signature-Agent': `"${agent}"` } });
   const signed = await signatureHeaders(target, await signerFromJWK(RFC8032_KEY), { created, expires });
   return {
     'signature-agent': `"${agent}"`,
@@ -98,12 +100,8 @@ describe('a caller signing with web-bot-auth', () => {
       },
       'directory unreachable': await wbaHeaders('GET', '/healthz', 'https://nxdomain.test/'),
       'directory at a refused address': await wbaHeaders('GET', '/healthz', 'https://169.254.169.254/'),
-      'directory with a bad self-signature': await wbaHeaders(
-        'GET',
-        '/healthz',
-        'https://agent-keys.test/bad-signature',
-      ),
-      'key past its exp': await wbaHeaders('GET', '/healthz', 'https://agent-keys.test/expired-key'),
+      'directory with a bad self-signature': await wbaHeaders('GET', '/healthz', 'https://agent-keys.test'),
+      'key past its exp': await wbaHeaders('GET', '/healthz', 'https://agent-expired.test'),
     };
     for (const [name, headers] of Object.entries(cases)) {
       const res = await svc.call('GET', '/healthz', { headers });
@@ -118,6 +116,40 @@ describe('a caller signing with web-bot-auth', () => {
     const res = await svc.call('GET', '/healthz');
     expect(res.headers['x-verified-agent']).toBeUndefined();
     expect([await metric('verified'), await metric('invalid')]).toEqual(before);
+  });
+});
+
+/** The raw request `GET <target>` with `headers`, over TLS to the service; its status and X-Verified-Agent. */
+function rawGet(target: string, headers: Record<string, string>): Promise<{ status: number; agent: string | null }> {
+  const { hostname, port } = new URL(svc.url);
+  const lines = [`GET ${target} HTTP/1.1`, 'Host: dvs.test', 'Connection: close'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: hostname, port: Number(port), ca: world.caPem, servername: 'dvs.test' }, () =>
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`),
+    );
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('end', () =>
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]),
+        agent: /^x-verified-agent: (.*)\r$/im.exec(text)?.[1] ?? null,
+      }),
+    );
+    socket.on('error', reject);
+  });
+}
+
+describe('the URL a signature is checked against', () => {
+  it('is built from the path: a target naming another authority is refused, not verified for it', async () => {
+    // Issue 31 item 8: "work://z/healthz" made the URL https://dvs.testwork://z/healthz, authority dvs.testwork.
+    const forged = await wbaHeaders('GET', '/healthz', GOOD_DIRECTORY, 0, 'https://dvs.testwork');
+    expect(await rawGet('work://z/healthz', forged)).toEqual({ status: 400, agent: null });
+    expect(await rawGet('https://elsewhere.test/healthz', forged)).toEqual({ status: 400, agent: null });
+    // Absolute-form naming this service is served as its path, and verified for this service's authority.
+    const honest = await wbaHeaders('GET', '/healthz', GOOD_DIRECTORY);
+    expect(await rawGet('https://dvs.test/healthz', honest)).toEqual({ status: 200, agent: 'https://good.test' });
+    expect(await rawGet('/healthz', honest)).toEqual({ status: 200, agent: 'https://good.test' });
   });
 });
 

@@ -6,7 +6,7 @@ import { catalogue } from '../suite/ruleset.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { MemoryQuickScanCache, type QuickScanCache } from '../../src/service/quick-scan-cache.ts';
 import { WindowRateLimiter } from '../../src/service/rate-limit.ts';
-import { QuickScans } from '../../src/service/quick-scans.ts';
+import { QuickScans, RateLimitedError } from '../../src/service/quick-scans.ts';
 import { openSharedState } from '../../src/service/shared-state.ts';
 import {
   capturingLog,
@@ -51,6 +51,36 @@ describe('Quick Scans in process', () => {
     expect(second).toEqual({ ...first, cached: true });
     expect(first.result.content[0]!.text).toContain('once.test: NOT_CONFORMANT');
     expect(await quick.cached('once.test')).toEqual(second);
+  });
+
+  it('counts verified agents against the address they call from too: self-made origins add nothing', async () => {
+    // Issue 31 item 6: 2 unsigned scans a minute, 3 for a verified agent; one address with 5 origins got 17.
+    const quick = new QuickScans({
+      scanner: new CountingScanner(ruleset),
+      ruleset,
+      cache,
+      ttlSeconds: 600,
+      rateLimiter: new WindowRateLimiter(2),
+      agentRateLimiter: new WindowRateLimiter(3),
+      metrics: { scanFinished: () => undefined, cacheHit: () => undefined },
+    });
+    const ran = async (domain: string, client: Parameters<QuickScans['run']>[1]) =>
+      quick.run(domain, client).then(
+        () => true,
+        (err: unknown) => (err instanceof RateLimitedError ? false : Promise.reject(err)),
+      );
+    let count = 0;
+    for (let i = 0; i < 3; i++) if (await ran(`unsigned-${i}.test`, '192.0.2.1')) count++;
+    for (let origin = 0; origin < 5; origin++)
+      for (let i = 0; i < 3; i++)
+        if (
+          await ran(`agent-${origin}-${i}.test`, { verifiedAgent: `https://a${origin}.example`, address: '192.0.2.1' })
+        )
+          count++;
+    expect(count).toBe(2 + 3);
+    // Another address keeps its own budgets, and an origin its own across addresses.
+    expect(await ran('other-1.test', { verifiedAgent: 'https://a0.example', address: '192.0.2.2' })).toBe(false);
+    expect(await ran('other-2.test', { verifiedAgent: 'https://a9.example', address: '192.0.2.2' })).toBe(true);
   });
 
   it('lets concurrent callers share one scan', async () => {

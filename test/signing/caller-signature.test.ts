@@ -8,7 +8,8 @@ import { signatureHeaders } from 'web-bot-auth';
 import { signerFromJWK } from 'web-bot-auth/crypto';
 import { describe, expect, it } from 'vitest';
 import type { DirectoryKey, DirectoryResult } from '../../src/signing/agent-directory.ts';
-import { verifyCallerSignature, type SignedRequest } from '../../src/signing/caller-signature.ts';
+import { DIRECTORY_PATH } from '../../src/signing/agent-directory.ts';
+import { MAX_SIGNATURES, verifyCallerSignature, type SignedRequest } from '../../src/signing/caller-signature.ts';
 
 /** RFC 8032 section 7.1 TEST 1, as a JWK; its RFC 7638 thumbprint is the Web Bot Auth keyid. */
 const RFC8032_KEY = {
@@ -135,7 +136,10 @@ describe('verifyCallerSignature', () => {
       status: 'invalid',
       reason: stringMatching(/does not verify/),
     });
-    const swapped = { ...request, headers: { ...request.headers, 'signature-agent': '"https://agent.test/keys"' } };
+    const swapped = {
+      ...request,
+      headers: { ...request.headers, 'signature-agent': '"https://agent.test"' },
+    };
     expect(await verifyCallerSignature(swapped, trusting(rfcDirectory()))).toMatchObject({
       status: 'invalid',
       reason: stringMatching(/does not verify/),
@@ -193,6 +197,107 @@ describe('verifyCallerSignature', () => {
       status: 'invalid',
       reason: 'Signature-Agent http://agent.test/ is not an https URL',
     });
+  });
+
+  it('verifies exactly the signature whose window it checked: a fresh decoy before a captured one fails', async () => {
+    // Issue 31 item 4: a captured signature 50 minutes old, and a fresh one with bad bytes under the same keyid.
+    const old = await signed({ offsetS: -3000, lifetimeS: 7200 });
+    const decoy = { ...(await signed()) };
+    const inputOf = (r: SignedRequest, label: string) =>
+      (r.headers['signature-input'] as string).replace(/^sig1=/, `${label}=`);
+    const bytesOf = (r: SignedRequest) => (r.headers.signature as string).replace(/^sig1=/, '');
+    const replay: SignedRequest = {
+      ...old,
+      headers: {
+        ...old.headers,
+        'signature-input': `${inputOf(decoy, 'fresh')}, ${inputOf(old, 'sig1')}`,
+        signature: `fresh=:${Buffer.alloc(64, 7).toString('base64')}:, sig1=${bytesOf(old)}`,
+      },
+    };
+    expect(await verifyCallerSignature(replay, trusting(rfcDirectory()))).toMatchObject({
+      status: 'invalid',
+      reason: stringMatching(/does not verify/),
+    });
+    // The old signature alone is refused by its window; and the fresh one, placed first, is the one verified.
+    expect(await verifyCallerSignature(old, trusting(rfcDirectory()))).toMatchObject({ status: 'invalid' });
+    const honest: SignedRequest = {
+      ...decoy,
+      headers: {
+        ...decoy.headers,
+        'signature-input': `${inputOf(decoy, 'sig1')}, ${inputOf(old, 'old')}`,
+        signature: `${decoy.headers.signature as string}, old=${bytesOf(old)}`,
+      },
+    };
+    expect(await verifyCallerSignature(honest, trusting(rfcDirectory()))).toMatchObject({ status: 'verified' });
+  });
+
+  it(`refuses more than ${MAX_SIGNATURES} signatures, and verifies one of the ones it accepts`, async () => {
+    const request = await signed();
+    const input = request.headers['signature-input'] as string;
+    const signature = request.headers.signature as string;
+    const labels = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
+    const many = (n: number): SignedRequest => ({
+      ...request,
+      headers: {
+        ...request.headers,
+        'signature-input': [input, ...labels(n - 1).map((l) => input.replace(/^sig1=/, `${l}=`))].join(', '),
+        signature: [signature, ...labels(n - 1).map((l) => signature.replace(/^sig1=/, `${l}=`))].join(', '),
+      },
+    });
+    expect(await verifyCallerSignature(many(MAX_SIGNATURES), trusting(rfcDirectory()))).toMatchObject({
+      status: 'verified',
+    });
+    expect(await verifyCallerSignature(many(60), trusting(rfcDirectory()))).toEqual({
+      status: 'invalid',
+      agent: null,
+      reason: `Signature-Input has 60 members; at most ${MAX_SIGNATURES}`,
+    });
+  });
+
+  it('refuses what it can before asking for the directory: signature bytes, alg, keyid, window', async () => {
+    let asked = 0;
+    const counting = { directory: async () => (asked++, rfcDirectory()) };
+    const request = await signed();
+    const input = request.headers['signature-input'] as string;
+    const cases: Record<string, Partial<Record<string, string>>> = {
+      'no Signature header': { signature: undefined },
+      'Signature has no byte sequence for sig1': { signature: 'other=:AAAA:' },
+      'the signature is not 64 bytes': { signature: 'sig1=:AAAA:' },
+      'alg rsa-pss-sha512 is not ed25519': {
+        'signature-input': input.replace('alg="ed25519"', 'alg="rsa-pss-sha512"'),
+      },
+      'the signature has no keyid': { 'signature-input': input.replace(/;keyid="[^"]*"/, '') },
+      'the signature has expired': {
+        'signature-input': input.replace(/expires=\d+/, 'expires=1000').replace(/created=\d+/, 'created=900'),
+      },
+    };
+    for (const [reason, change] of Object.entries(cases)) {
+      const headers = { ...request.headers, ...change };
+      expect(await verifyCallerSignature({ ...request, headers }, counting), reason).toMatchObject({
+        status: 'invalid',
+        reason,
+      });
+    }
+    expect(asked).toBe(0);
+  });
+
+  it("takes a directory only from its origin's well-known path on the default port", async () => {
+    let asked = '';
+    const lookup = { directory: async (url: URL) => ((asked = url.href), rfcDirectory()) };
+    for (const [agent, reason] of [
+      ['https://agent.test:8443/', 'names a port; key directories are served on 443'],
+      ['https://agent.test/keys.json', `is not an origin or its ${DIRECTORY_PATH}`],
+      [`https://agent.test${DIRECTORY_PATH}?v=2`, `is not an origin or its ${DIRECTORY_PATH}`],
+      ['https://user@agent.test/', 'carries credentials'],
+    ]) {
+      const verdict = await verifyCallerSignature(await signed({ agent: `"${agent}"` }), lookup);
+      expect(verdict, agent).toMatchObject({ status: 'invalid', reason: `Signature-Agent ${agent} ${reason}` });
+    }
+    expect(asked).toBe('');
+    // "host." and "HOST" are the same origin as "host": one identity, one budget.
+    const dotted = await verifyCallerSignature(await signed({ agent: '"https://AGENT.test./"' }), lookup);
+    expect(asked).toBe(DIRECTORY);
+    expect(dotted).toMatchObject({ status: 'verified', agent: 'https://agent.test' });
   });
 
   it('uses the thumbprint of the listed key as keyid (RFC 7638)', async () => {

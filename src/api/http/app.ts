@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import type { ProxyTrust } from '../../lib/config.ts';
 import type { AppLogger } from '../../lib/log.ts';
 import { errorHandler } from './errors.ts';
+import { requestTarget } from './request-target.ts';
 import { forwardedClient } from './forwarded-client.ts';
 import { httpsOnly } from './https-only.ts';
 import { requestLog } from './request-log.ts';
@@ -30,6 +31,7 @@ export function createApp(opts: AppOptions): Koa {
   app.use(requestLog(opts.log));
   for (const w of opts.wrap ?? []) app.use(w);
   app.use(errorHandler({ baseUrl: opts.baseUrl, log: opts.log }));
+  app.use(requestTarget(opts.baseUrl));
   app.use(securityHeaders());
   if (opts.trustProxy) app.use(forwardedClient(opts.trustProxy)).use(httpsOnly());
   if (opts.identify) app.use(opts.identify);

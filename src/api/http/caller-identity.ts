@@ -19,7 +19,8 @@ export function callerIdentity(
   const warn = throttledWarning(log, 'caller signature not verified; served as unsigned');
   async function identifySigned(ctx: ParameterizedContext<RequestState>, next: Next): Promise<void> {
     const verdict = await identities
-      .identify({ method: ctx.method, url: baseUrl + ctx.url, headers: ctx.headers })
+      // The path only (request-target.ts made every target one): the authority is always this service's.
+      .identify({ method: ctx.method, url: baseUrl + ctx.path + ctx.search, headers: ctx.headers })
       .catch((err: unknown) => ({ status: 'invalid' as const, agent: null, reason: (err as Error).message }));
     if (verdict.status === 'verified') {
       ctx.state.verifiedAgent = verdict.agent;

@@ -186,7 +186,9 @@ export class ScanOperations {
     const domain = this.quickScanDomain(body);
     this.admit();
     try {
-      const client = caller.verifiedAgent ? { verifiedAgent: caller.verifiedAgent } : caller.client;
+      const client = caller.verifiedAgent
+        ? { verifiedAgent: caller.verifiedAgent, address: caller.client }
+        : caller.client;
       const outcome = await this.deps.quickScans.run(domain, client, undefined, onProgress);
       return { domain, result: withStructuredContent(outcome.result, outcome.report), cached: outcome.cached };
     } catch (err) {
