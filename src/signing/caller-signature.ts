@@ -84,7 +84,7 @@ function signatureBytes(header: string | undefined, label: string): ArrayBuffer 
   if (header === undefined) return 'no Signature header';
   const dictionary = dictionaryOf('Signature', header);
   if (typeof dictionary === 'string') return dictionary;
-  const value = dictionary.get(label)?.[0];
+  const value: unknown = (dictionary.get(label) as InnerList | undefined)?.[0];
   if (!(value instanceof ArrayBuffer)) return `Signature has no byte sequence for ${label}`;
   if (value.byteLength !== ED25519_SIGNATURE_BYTES) return `the signature is not ${ED25519_SIGNATURE_BYTES} bytes`;
   return value;
@@ -143,7 +143,7 @@ export async function verifyCallerSignature(
   const keyid = params.get('keyid');
   if (typeof keyid !== 'string') return invalid('the signature has no keyid', agent);
   const alg = params.get('alg');
-  if (alg !== undefined && alg !== 'ed25519') return invalid(`alg ${String(alg)} is not ed25519`, agent);
+  if (alg !== undefined && alg !== 'ed25519') return invalid(`alg ${JSON.stringify(alg)} is not ed25519`, agent);
   const nowS = Math.floor((opts.now ?? Date.now)() / 1000);
   const window = windowProblem(params, nowS);
   if (window) return invalid(window, agent);

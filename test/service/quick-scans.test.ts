@@ -64,11 +64,15 @@ describe('Quick Scans in process', () => {
       agentRateLimiter: new WindowRateLimiter(3),
       metrics: { scanFinished: () => undefined, cacheHit: () => undefined },
     });
-    const ran = async (domain: string, client: Parameters<QuickScans['run']>[1]) =>
-      quick.run(domain, client).then(
-        () => true,
-        (err: unknown) => (err instanceof RateLimitedError ? false : Promise.reject(err)),
-      );
+    const ran = async (domain: string, client: Parameters<QuickScans['run']>[1]) => {
+      try {
+        await quick.run(domain, client);
+        return true;
+      } catch (err) {
+        if (err instanceof RateLimitedError) return false;
+        throw err;
+      }
+    };
     let count = 0;
     for (let i = 0; i < 3; i++) if (await ran(`unsigned-${i}.test`, '192.0.2.1')) count++;
     for (let origin = 0; origin < 5; origin++)

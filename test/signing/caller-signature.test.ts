@@ -263,7 +263,7 @@ describe('verifyCallerSignature', () => {
       'no Signature header': { signature: undefined },
       'Signature has no byte sequence for sig1': { signature: 'other=:AAAA:' },
       'the signature is not 64 bytes': { signature: 'sig1=:AAAA:' },
-      'alg rsa-pss-sha512 is not ed25519': {
+      'alg "rsa-pss-sha512" is not ed25519': {
         'signature-input': input.replace('alg="ed25519"', 'alg="rsa-pss-sha512"'),
       },
       'the signature has no keyid': { 'signature-input': input.replace(/;keyid="[^"]*"/, '') },

@@ -10,7 +10,10 @@ export function requestTarget(baseUrl: string): Middleware {
   const origin = new URL(baseUrl).origin;
   return async function originForm(ctx, next) {
     const target = ctx.url;
-    if (target.startsWith('/') || (target === '*' && ctx.method === 'OPTIONS')) return next();
+    if (target.startsWith('/') || (target === '*' && ctx.method === 'OPTIONS')) {
+      await next();
+      return;
+    }
     let url: URL | null = null;
     try {
       url = new URL(target);
@@ -20,6 +23,6 @@ export function requestTarget(baseUrl: string): Middleware {
     if (url?.origin !== origin)
       throw new ApiError(400, `the request target must be a path, or a URL of ${origin}`, '/docs/api#requests');
     ctx.url = url.pathname + url.search;
-    return next();
+    await next();
   };
 }
