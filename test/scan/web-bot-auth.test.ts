@@ -30,7 +30,13 @@ afterAll(async () => {
 });
 
 async function homeStatus(signing: boolean): Promise<unknown> {
-  const config = loadConfig({ ...world.env, DVS_DATA_DIR: dataDir, DVS_AGENT_SIGNING: signing ? '1' : '0' });
+  const config = loadConfig({
+    ...world.env,
+    DVS_DATA_DIR: dataDir,
+    DVS_AGENT_SIGNING: signing ? '1' : '0',
+    // The key directory a verifier accepts is on the default port (issue 31 item 9), as a public service's is.
+    DVS_BASE_URL: 'https://dvs.example.net',
+  });
   const scanner = createScanner({ config, ruleset, providers, log: quiet, agentKey: signing ? agentKey : null });
   const { observations } = await scanner.scan('botauth.test', 'quick');
   return (observations.http as { response: { status: number | null } }).response.status;
