@@ -60,6 +60,7 @@ function facts(d: Followed) {
   return {
     gzip: d.gzip,
     uncompressed_bytes: d.uncompressedBytes,
+    format: p?.format ?? null,
     well_formed: p?.wellFormed ?? null,
     xml_error: p?.xmlError ?? null,
     root: p?.root ?? null,

@@ -1,6 +1,8 @@
 // A sitemap per the sitemaps.org protocol 0.9: well-formedness by a real XML parser (fast-xml-parser), the root
 // element and its namespace, and counts over the entries' `loc` and `lastmod` values. Counts, not lists: a
 // sitemap may hold 50,000 entries and the facts a rule needs are how many are missing, invalid or off-host.
+// The protocol's text format (one URL per line, "Other sitemap formats"), which Google reads too, is told apart
+// from XML by its first line, and its lines are counted as locs.
 import { gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { decodeUtf8 } from './text.ts';
@@ -10,7 +12,10 @@ export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 const LOC_MAX = 2047;
 
 export interface ParsedSitemap {
-  wellFormed: boolean;
+  /** xml, or text: a body that does not open with markup and whose first line is an absolute http(s) URL. */
+  format: 'xml' | 'text';
+  /** Well-formed XML; null for a text sitemap. */
+  wellFormed: boolean | null;
   /** The parser's message with its line, when not well-formed. */
   xmlError: string | null;
   /** Local name of the root element. */
@@ -105,11 +110,39 @@ const EMPTY_COUNTS = {
   children: [],
 } as const;
 
+/** sitemaps.org's text format: every non-empty line a URL; no markup, no header, no footer. */
+function textSitemap(text: string, host: string): ParsedSitemap | null {
+  const lines = text
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  if (lines.length === 0 || lines[0]!.startsWith('<') || validLoc(lines[0]!) === null) return null;
+  const urls = lines.map(validLoc);
+  const valid = urls.filter((u): u is URL => u !== null);
+  return {
+    format: 'text',
+    wellFormed: null,
+    xmlError: null,
+    root: null,
+    namespace: null,
+    ...EMPTY_COUNTS,
+    entryCount: lines.length,
+    locMissing: 0,
+    locInvalid: lines.length - valid.length,
+    offHost: valid.filter((u) => u.hostname.toLowerCase() !== host).length,
+    sitemapLikeLocs: valid.filter((u) => SITEMAP_PATH.test(u.pathname)).length,
+  };
+}
+
 export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitemap {
   const text = decodeUtf8(bytes).text;
+  const host = new URL(sitemapUrl).hostname.toLowerCase();
+  const plain = textSitemap(text, host);
+  if (plain) return plain;
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     return {
+      format: 'xml',
       wellFormed: false,
       xmlError: `line ${valid.err.line}: ${valid.err.msg}`,
       root: null,
@@ -121,20 +154,23 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
   try {
     doc = parser.parse(text) as XmlNode;
   } catch (err) {
-    return { wellFormed: false, xmlError: (err as Error).message, root: null, namespace: null, ...EMPTY_COUNTS };
+    const xmlError = (err as Error).message;
+    return { format: 'xml', wellFormed: false, xmlError, root: null, namespace: null, ...EMPTY_COUNTS };
   }
   const rootName = Object.keys(doc).find((k) => !k.startsWith('?') && !k.startsWith('#') && !k.startsWith('!'));
-  if (!rootName)
-    return { wellFormed: false, xmlError: 'no root element', root: null, namespace: null, ...EMPTY_COUNTS };
+  if (!rootName) {
+    const xmlError = 'no root element';
+    return { format: 'xml', wellFormed: false, xmlError, root: null, namespace: null, ...EMPTY_COUNTS };
+  }
   const rootNode = ([doc[rootName]].flat()[0] ?? {}) as XmlNode;
   const prefix = prefixOf(rootName);
   const nsAttr = rootNode[prefix ? `@_xmlns:${prefix}` : '@_xmlns'];
   const root = localName(rootName);
-  const base = { wellFormed: true, xmlError: null, root, namespace: typeof nsAttr === 'string' ? nsAttr : null };
+  const namespace = typeof nsAttr === 'string' ? nsAttr : null;
+  const base = { format: 'xml' as const, wellFormed: true, xmlError: null, root, namespace };
   const entryName = root === 'urlset' ? 'url' : root === 'sitemapindex' ? 'sitemap' : null;
   if (!entryName) return { ...base, ...EMPTY_COUNTS };
 
-  const host = new URL(sitemapUrl).hostname.toLowerCase();
   const counts = { entryCount: 0, locMissing: 0, locInvalid: 0, offHost: 0, lastmodCount: 0, lastmodInvalid: 0 };
   const links = { sitemapLikeLocs: 0, children: [] as string[] };
   let latest: number | null = null;

@@ -19,6 +19,7 @@ const URLSET = `<?xml version="1.0" encoding="UTF-8"?>
 describe('parseSitemap', () => {
   it('counts the entries of a urlset', () => {
     expect(parseSitemap(bytes(URLSET), URL_)).toEqual({
+      format: 'xml',
       wellFormed: true,
       xmlError: null,
       root: 'urlset',
@@ -63,6 +64,33 @@ describe('parseSitemap', () => {
     expect(p.wellFormed).toBe(false);
     expect(p.xmlError).toMatch(/^line 2: /);
     expect(p.entryCount).toBeNull();
+  });
+
+  it('reads a text sitemap, one URL per line, counting the lines that are not URLs', () => {
+    const text =
+      '\uFEFFhttps://good.test/\r\nhttps://good.test/a b\n\nhttps://other.test/x\n/relative\nhttps://good.test/s.xml\n';
+    expect(parseSitemap(bytes(text), 'https://good.test/sitemap.txt')).toMatchObject({
+      format: 'text',
+      wellFormed: null,
+      root: null,
+      entryCount: 5,
+      locMissing: 0,
+      locInvalid: 1,
+      offHost: 1,
+      sitemapLikeLocs: 1,
+    });
+  });
+
+  it('reads a body that opens with markup, or whose first line is not a URL, as XML', () => {
+    expect(parseSitemap(bytes('Not found\nhttps://good.test/'), URL_)).toMatchObject({
+      format: 'xml',
+      wellFormed: false,
+    });
+    expect(parseSitemap(bytes('<rss version="2.0"><channel></channel></rss>'), URL_)).toMatchObject({
+      format: 'xml',
+      wellFormed: true,
+      root: 'rss',
+    });
   });
 
   it('reports another root without counting', () => {

@@ -323,7 +323,11 @@ export interface WellknownObservations {
      */
     uncompressed_bytes: number | null;
     /**
-     * Well-formed XML; null when the body was not fetched whole or not decompressed.
+     * xml, or text: the sitemaps.org text format (one URL per line, no markup), recognised when the body does not open with markup and its first line is an absolute http(s) URL; Google reads it as a sitemap too. Null when the body was not parsed.
+     */
+    format: 'xml' | 'text' | null;
+    /**
+     * Well-formed XML; null when the body was not fetched whole or not decompressed, or is a text sitemap (not XML).
      */
     well_formed: boolean | null;
     /**
@@ -331,7 +335,7 @@ export interface WellknownObservations {
      */
     xml_error: string | null;
     /**
-     * Local name of the root element.
+     * Local name of the root element: urlset or sitemapindex for the sitemap XML format, rss or feed for an RSS 2.0 or Atom feed, which sitemaps.org and Google also read as sitemaps; null when not XML.
      */
     root: string | null;
     /**
@@ -402,7 +406,11 @@ export interface WellknownObservations {
        */
       uncompressed_bytes: number | null;
       /**
-       * Well-formed XML; null when the body was not fetched whole or not decompressed.
+       * xml, or text: the sitemaps.org text format (one URL per line, no markup), recognised when the body does not open with markup and its first line is an absolute http(s) URL; Google reads it as a sitemap too. Null when the body was not parsed.
+       */
+      format: 'xml' | 'text' | null;
+      /**
+       * Well-formed XML; null when the body was not fetched whole or not decompressed, or is a text sitemap (not XML).
        */
       well_formed: boolean | null;
       /**
@@ -410,7 +418,7 @@ export interface WellknownObservations {
        */
       xml_error: string | null;
       /**
-       * Local name of the root element.
+       * Local name of the root element: urlset or sitemapindex for the sitemap XML format, rss or feed for an RSS 2.0 or Atom feed, which sitemaps.org and Google also read as sitemaps; null when not XML.
        */
       root: string | null;
       /**
