@@ -25,6 +25,10 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Comma
     load: () => import('./cli/log.ts'),
   },
   tokens: { about: 'issue payment tokens and show their status', load: () => import('./cli/tokens.ts') },
+  accounts: {
+    about: 'create, list and revoke the accounts (API keys) of the batch API',
+    load: () => import('./cli/accounts.ts'),
+  },
   keys: { about: 'print the public JWK set or the issuer DNS anchor', load: () => import('./cli/keys.ts') },
 };
 

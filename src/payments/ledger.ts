@@ -2,6 +2,7 @@
 // pays for one validation; a reservation that is neither committed nor released lapses after its lease, so a
 // crashed process cannot keep a buyer's token.
 import { randomUUID } from 'node:crypto';
+import { Accounts } from './accounts.ts';
 import type { CertificateRecord, CertificateRegistry, PaymentGate, Reservation, StoredCertificate } from './gate.ts';
 import type { LedgerStore, LogStore, TokenRow, TokenState } from './store.ts';
 import { isTokenShaped, newToken, tokenHash, tokenModeOf, type TokenMode } from './tokens.ts';
@@ -49,6 +50,13 @@ export class Ledger implements PaymentGate, CertificateRegistry {
   ) {
     this.now = opts.now ?? Date.now;
   }
+
+  /** The accounts of bulk callers and their API keys, in the same database. */
+  get accounts(): Accounts {
+    return (this.accountsView ??= new Accounts(this.store.accounts, this.now));
+  }
+
+  private accountsView: Accounts | undefined;
 
   get backend(): LedgerStore['backend'] {
     return this.store.backend;

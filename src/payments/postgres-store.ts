@@ -3,6 +3,7 @@
 import pg from 'pg';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
+import { postgresAccounts } from './postgres-accounts.ts';
 import { appendToLog, postgresLog } from './postgres-log.ts';
 import {
   storedCertificate,
@@ -215,6 +216,7 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
 
   return {
     backend: 'postgres',
+    accounts: postgresAccounts(pool),
     ...tokenQueries(pool),
     countUnused: (source, now) => countUnused(pool, source, now),
     commit: (hash, reservationId, c: StoredCertificate, now) =>

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
+import { sqliteAccounts } from './sqlite-accounts.ts';
 import { sqliteLog } from './sqlite-log.ts';
 import {
   storedCertificate,
@@ -178,6 +179,7 @@ export function openSqliteStore(file: string): LedgerStore {
 
   return {
     backend: 'sqlite',
+    accounts: sqliteAccounts(db),
     insertTokens: async (rows) => insertMany(rows),
     tryReserve: async (req: ReserveRequest) => reserve.get(req) !== undefined,
     find: async (hash) => {

@@ -1,6 +1,7 @@
 // What a ledger backend does: plain storage operations on token rows, each one atomic. The rules about what a
 // failed reservation means live once, in ledger.ts, over either backend.
 import type { NodeId, NodeReader } from '../lib/merkle.ts';
+import type { AccountStore } from './account-store.ts';
 import type { StoredCertificate } from './gate.ts';
 
 export type TokenState = 'issued' | 'reserved' | 'redeemed';
@@ -88,6 +89,8 @@ export interface LogStore {
 
 export interface LedgerStore extends LogStore {
   readonly backend: 'sqlite' | 'postgres';
+  /** The accounts of bulk callers, kept in the ledger database. */
+  readonly accounts: AccountStore;
   /** Inserts the rows that do not exist yet (by hash); returns how many were new. */
   insertTokens(rows: NewTokenRow[]): Promise<number>;
   /**
