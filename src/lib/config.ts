@@ -64,6 +64,11 @@ export interface Config {
   scans: { limit: number; reservedForFull: number; queueLength: number; maxWaitMs: number; retryAfterSeconds: number };
   quickScan: { cacheTtlSeconds: number; rateLimitPerMinute: number };
   /**
+   * Batch work: items scanning at once on this instance, batch scans at once per registrable domain and per IP
+   * address (across instances with Redis), and how often the job engine looks for the jobs of dead instances (s).
+   */
+  batches: { concurrency: number; politePerSite: number; politePerAddress: number; maintenanceSeconds: number };
+  /**
    * Web Bot Auth on incoming requests: whether signatures are checked, how long a request waits for a key
    * directory fetch (ms), and the Quick Scan budget per minute of a verified agent (per directory origin).
    */
@@ -344,6 +349,12 @@ export function loadConfig(env: Source = process.env): Config {
     quickScan: {
       cacheTtlSeconds: durationSeconds(r, 'DVS_QUICK_CACHE_TTL', 600),
       rateLimitPerMinute: r.int('DVS_QUICK_RATE_LIMIT', 30, 1, 100_000),
+    },
+    batches: {
+      concurrency: r.int('DVS_BATCH_CONCURRENCY', 8, 0, 1_000),
+      politePerSite: r.int('DVS_POLITE_PER_SITE', 2, 1, 1_000),
+      politePerAddress: r.int('DVS_POLITE_PER_ADDRESS', 4, 1, 1_000),
+      maintenanceSeconds: r.int('DVS_QUEUE_MAINTENANCE_S', 30, 1, 3_600),
     },
     callerIdentity: {
       enabled: r.bool('DVS_CALLER_SIGNATURES', true),

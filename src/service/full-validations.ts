@@ -11,6 +11,7 @@ import type { Logger } from '../lib/log.ts';
 import type { PaymentGate, StoredCertificate } from '../payments/gate.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { ProgressListener, Scanner } from './scanner.ts';
+import type { ScanLane } from './scan-slots.ts';
 import { certificateText, issueCertificate } from '../signing/certificate.ts';
 import type { SigningKeySource } from '../signing/key-store.ts';
 import type { Certificate } from '../signing/payload.ts';
@@ -100,6 +101,7 @@ export class FullValidations {
     token: string,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
+    lane: ScanLane = 'interactive',
   ): Promise<FullValidationOutcome> {
     // The token is looked at before any DNS work: an unknown, spent or expired one buys nothing.
     const waitUntil = Date.now() + this.deps.waitForHolderMs;
@@ -107,7 +109,7 @@ export class FullValidations {
       const r = await this.deps.gate.reserve(token, domain);
       if (r.kind === 'refused') throw new PaymentRequiredError(r.message, r.reason);
       if (r.kind === 'redeemed') return this.fromStored(r.certificate);
-      if (r.kind === 'reserved') return this.validate(domain, token, r.reservationId, signal, onProgress);
+      if (r.kind === 'reserved') return this.validate(domain, token, r.reservationId, lane, signal, onProgress);
       // Another request holds this token for this domain: its certificate will be ours too.
       if (Date.now() >= waitUntil) {
         throw new PaymentRequiredError(
@@ -123,6 +125,7 @@ export class FullValidations {
     domain: string,
     token: string,
     reservationId: string,
+    lane: ScanLane,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
   ): Promise<FullValidationOutcome> {
@@ -138,7 +141,7 @@ export class FullValidations {
         return { result: scanError(preflight.text), document: null, replayed: false };
       }
       const { report, evidence } = await scanner
-        .scan(domain, 'full', { signal, onProgress, preflight })
+        .scan(domain, 'full', { signal, onProgress, preflight, lane })
         .catch((err: unknown) => {
           if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
           throw err;

@@ -10,6 +10,7 @@ import type { CachedQuickScan, QuickScanCache } from './quick-scan-cache.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import type { ProgressListener, Scanner } from './scanner.ts';
 import { scanError, scanResult } from './scan-result.ts';
+import type { ScanLane } from './scan-slots.ts';
 import { SingleFlight } from './single-flight.ts';
 
 export interface QuickScanOutcome extends CachedQuickScan {
@@ -66,12 +67,29 @@ export class QuickScans {
   ): Promise<QuickScanOutcome> {
     const hit = await this.hit(domain);
     if (hit) return hit;
-    const { metrics } = this.deps;
     const decision = await this.take(client);
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfter);
+    return this.timedScan(domain, 'interactive', signal, onProgress);
+  }
+
+  /**
+   * A batch item's Quick Scan: the cached outcome, or a scan in the batch slot the caller holds. Not rate
+   * limited per client: the account's quota was charged when the batch was accepted.
+   */
+  async runForBatch(domain: string, signal?: AbortSignal): Promise<QuickScanOutcome> {
+    return (await this.cached(domain)) ?? this.timedScan(domain, 'batch', signal);
+  }
+
+  private async timedScan(
+    domain: string,
+    lane: ScanLane,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<QuickScanOutcome> {
+    const { metrics } = this.deps;
     const started = process.hrtime.bigint();
     try {
-      const outcome = await this.scanAndCache(domain, signal, onProgress);
+      const outcome = await this.scanAndCache(domain, lane, signal, onProgress);
       metrics.scanFinished('quick', outcome.report?.verdict ?? 'not_scanned', seconds(started));
       return outcome;
     } catch (err) {
@@ -108,23 +126,29 @@ export class QuickScans {
 
   private async scanAndCache(
     domain: string,
+    lane: ScanLane,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
   ): Promise<QuickScanOutcome> {
     const key = this.key(domain);
     const outcome = await this.flight.run(key, async () => {
-      const fresh = await this.scan(domain, signal, onProgress);
+      const fresh = await this.scan(domain, lane, signal, onProgress);
       await this.deps.cache.set(key, fresh, this.deps.ttlSeconds);
       return fresh;
     });
     return { ...outcome, cached: false };
   }
 
-  private async scan(domain: string, signal?: AbortSignal, onProgress?: ProgressListener): Promise<CachedQuickScan> {
+  private async scan(
+    domain: string,
+    lane: ScanLane,
+    signal?: AbortSignal,
+    onProgress?: ProgressListener,
+  ): Promise<CachedQuickScan> {
     const { scanner, ruleset } = this.deps;
     const preflight = await scanner.preflight(domain, 'quick');
     if (!preflight.ok) return { result: scanError(preflight.text), report: null };
-    const { report } = await scanner.scan(domain, 'quick', { signal, onProgress, preflight });
+    const { report } = await scanner.scan(domain, 'quick', { signal, onProgress, preflight, lane });
     return { result: scanResult(summarise(report, ruleset), canonicalJson(report)), report };
   }
 

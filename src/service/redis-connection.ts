@@ -51,7 +51,7 @@ export class RedisConnection {
     this.failing = true;
     this.log.warn(
       { err: err.message, during: what },
-      'Redis does not answer: quick scans are not cached and rate limits are not enforced until it does',
+      'Redis does not answer: quick scans are not cached, rate limits are not enforced and politeness limits hold per instance until it does',
     );
   }
 

@@ -2,7 +2,11 @@
 // (or past the wait) it is refused with ScansBusyError, which the API answers with 503 and Retry-After, so a
 // flood from many addresses (each under its rate limit) cannot starve the process. Paid Full Validations go
 // before queued Quick Scans, and part of the bound is theirs alone, so a flood of free scans never holds them up.
+// Batch items have a bound of their own beside it: they never hold an interactive slot, and one waits (without
+// limit, never refused) while any interactive scan waits or the interactive bound is reached.
 export type ScanKind = 'quick' | 'full';
+/** Who a scan runs for: a caller waiting on the answer, or a batch item (src/service/batches.ts). */
+export type ScanLane = 'interactive' | 'batch';
 
 /** Every slot is taken and the queue is full, or the wait ran out. */
 export class ScansBusyError extends Error {
@@ -23,6 +27,8 @@ export interface ScanSlotOptions {
   maxWaitMs: number;
   /** What Retry-After says to a refused caller. */
   retryAfterSeconds: number;
+  /** Batch items scanning at once on this instance. */
+  batchLimit?: number;
 }
 
 interface Waiter {
@@ -33,15 +39,36 @@ interface Waiter {
 export interface ScanSlots {
   /** Waits for a slot (or throws ScansBusyError); the returned function gives it back, once. */
   acquire(kind: ScanKind): Promise<() => void>;
+  /** Waits (without limit) for a batch slot, given only while no interactive scan waits for one. */
+  acquireBatch(): Promise<() => void>;
   readonly running: number;
   readonly waiting: number;
+  readonly runningBatch: number;
 }
 
 export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
   const reserved = Math.min(opts.reservedForFull, opts.limit - 1);
   let running = 0;
   let runningQuick = 0;
+  let runningBatch = 0;
   const queue: Waiter[] = [];
+  const batchQueue: (() => void)[] = [];
+  const batchFits = () => runningBatch < (opts.batchLimit ?? 0) && queue.length === 0 && running < opts.limit;
+  const batchReleaser = (): (() => void) => {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      runningBatch--;
+      grantBatch();
+    };
+  };
+  const grantBatch = (): void => {
+    while (batchQueue.length > 0 && batchFits()) {
+      runningBatch++;
+      batchQueue.shift()!();
+    }
+  };
   const fits = (kind: ScanKind): boolean =>
     running < opts.limit && (kind === 'full' || runningQuick < opts.limit - reserved);
   const take = (kind: ScanKind): void => {
@@ -63,6 +90,7 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
         take(next.kind);
         next.grant();
       }
+      grantBatch();
     };
   };
 
@@ -72,6 +100,15 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
     },
     get waiting() {
       return queue.length;
+    },
+    get runningBatch() {
+      return runningBatch;
+    },
+    acquireBatch() {
+      return new Promise((resolve) => {
+        batchQueue.push(() => resolve(batchReleaser()));
+        grantBatch();
+      });
     },
     acquire(kind) {
       if (fits(kind) && !queue.some((w) => w.kind === kind)) {
@@ -93,6 +130,7 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
         const timer = setTimeout(() => {
           queue.splice(queue.indexOf(waiter), 1);
           reject(new ScansBusyError(opts.retryAfterSeconds));
+          grantBatch();
         }, opts.maxWaitMs);
         queue.push(waiter);
       });

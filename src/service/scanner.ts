@@ -9,7 +9,7 @@ import { createNet } from '../net/index.ts';
 import { NetError, type ScanNet } from '../net/types.ts';
 import { watchHost } from '../net/host-clock.ts';
 import type { SigningKey } from '../signing/keys.ts';
-import type { ScanSlots } from './scan-slots.ts';
+import type { ScanLane, ScanSlots } from './scan-slots.ts';
 
 export interface ScannerDeps {
   config: Config;
@@ -36,6 +36,8 @@ export interface ScanCall {
   onProgress?: ProgressListener;
   /** The pre-scan check of this domain the scan follows. */
   preflight?: Preflight;
+  /** A batch item's scan runs in the batch slot its worker holds, not in an interactive one. */
+  lane?: ScanLane;
 }
 
 export interface Scanner {
@@ -135,13 +137,13 @@ export function createScanner(deps: ScannerDeps): Scanner {
       await net.close();
       return refused;
     },
-    async scan(domain, tier, { signal, onProgress, preflight } = {}) {
+    async scan(domain, tier, { signal, onProgress, preflight, lane } = {}) {
       // The pre-scan check's network is reused, so its DNS questions are not asked again.
       const net = (preflight?.ok === true ? preflight.net : undefined) ?? netFor(tier);
       // Waiting for a slot is not part of the scan's budget; a refusal (ScansBusyError) reaches the caller.
       let release: () => void = () => undefined;
       try {
-        if (deps.slots) release = await deps.slots.acquire(tier);
+        if (deps.slots && lane !== 'batch') release = await deps.slots.acquire(tier);
       } catch (err) {
         await net.close();
         throw err;

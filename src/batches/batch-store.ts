@@ -1,0 +1,261 @@
+// The batch rows: made with their jobs in one transaction, claimed before a scan, finished once with their
+// result, cancelled, and read back. Every statement is one atomic step keyed by an index, so any number of
+// instances can work one batch: a claim or a result written twice changes nothing the second time.
+import { randomBytes } from 'node:crypto';
+import type { EngineDb, Queryable, QueueDatabase } from './queue-database.ts';
+
+export type BatchMode = 'quick' | 'full';
+export type BatchStatus = 'queued' | 'running' | 'done' | 'cancelled';
+
+export interface BatchRow {
+  id: string;
+  accountId: string;
+  mode: BatchMode;
+  status: BatchStatus;
+  total: number;
+  done: number;
+  failed: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export interface NewItem {
+  domain: string;
+  paymentToken?: string;
+}
+
+/** An item as its worker runs it. */
+export interface ClaimedItem {
+  batchId: string;
+  seq: number;
+  accountId: string;
+  mode: BatchMode;
+  domain: string;
+  paymentToken: string | null;
+  claimId: string;
+}
+
+/** Why a claim took nothing: the item is finished or cancelled, or another instance runs it now. */
+export type ClaimRefusal = 'gone' | 'busy';
+
+/** One finished item's result line, with its cursor. */
+export interface ResultRow {
+  resultNo: number;
+  result: Record<string, unknown>;
+}
+
+interface RawBatch {
+  id: string;
+  account_id: string;
+  mode: BatchMode;
+  status: BatchStatus;
+  total: number;
+  done: number;
+  failed: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+const toBatch = (r: RawBatch): BatchRow => ({
+  id: r.id,
+  accountId: r.account_id,
+  mode: r.mode,
+  status: r.status,
+  total: r.total,
+  done: r.done,
+  failed: r.failed,
+  createdAt: new Date(r.created_at),
+  startedAt: r.started_at && new Date(r.started_at),
+  finishedAt: r.finished_at && new Date(r.finished_at),
+});
+
+export const newBatchId = (): string => `bat_${randomBytes(12).toString('hex')}`;
+
+/** An item given a job: the job queue is told about it in the same transaction. */
+export interface ItemRef {
+  batchId: string;
+  seq: number;
+}
+
+/** An item just given a turn: its job is enqueued in the same transaction. */
+export interface PromotedItem extends ItemRef {
+  mode: BatchMode;
+}
+
+export class BatchStore {
+  constructor(private readonly db: QueueDatabase) {}
+
+  /** Items of the account with a job (queued or running): its share of the queue, at most its concurrency. */
+  async inWork(tx: Queryable, accountId: string): Promise<number> {
+    // Submissions of one account wait for each other here, so two cannot both fill its share.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [accountId]);
+    const rows = await tx.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM batch_items WHERE account_id = $1 AND state IN ('queued', 'running')",
+      [accountId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Writes the batch and its items (waiting) inside the caller's transaction. */
+  async insert(tx: Queryable, id: string, accountId: string, mode: BatchMode, items: readonly NewItem[]) {
+    await tx.query('INSERT INTO batches (id, account_id, mode, total) VALUES ($1, $2, $3, $4)', [
+      id,
+      accountId,
+      mode,
+      items.length,
+    ]);
+    await tx.query(
+      `INSERT INTO batch_items (batch_id, seq, account_id, domain, payment_token)
+       SELECT $1, s.seq, $2, s.domain, s.token
+       FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS s (domain, token, seq)
+       ORDER BY s.seq`,
+      [id, accountId, items.map((i) => i.domain), items.map((i) => i.paymentToken ?? null)],
+    );
+  }
+
+  /** Moves the account's next `count` waiting items to queued; the caller enqueues their jobs in `tx`. */
+  async promote(tx: Queryable, accountId: string, count: number): Promise<PromotedItem[]> {
+    if (count <= 0) return [];
+    const rows = await tx.query<{ batch_id: string; seq: number; mode: BatchMode }>(
+      `UPDATE batch_items i SET state = 'queued'
+       FROM batches b
+       WHERE b.id = i.batch_id AND (i.batch_id, i.seq) IN (
+         SELECT batch_id, seq FROM batch_items WHERE account_id = $1 AND state = 'waiting'
+         ORDER BY n LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING i.batch_id, i.seq, b.mode`,
+      [accountId, count],
+    );
+    return rows.map((r) => ({ batchId: r.batch_id, seq: r.seq, mode: r.mode }));
+  }
+
+  async get(id: string, accountId: string): Promise<BatchRow | null> {
+    const rows = await this.db.query<RawBatch>('SELECT * FROM batches WHERE id = $1 AND account_id = $2', [
+      id,
+      accountId,
+    ]);
+    return rows[0] ? toBatch(rows[0]) : null;
+  }
+
+  /**
+   * Takes an item for a run: a queued one, or a running one whose lease lapsed (its instance died). `gone`: it
+   * is finished or cancelled; `busy`: another instance runs it now.
+   */
+  async claim(ref: ItemRef, leaseSeconds: number): Promise<ClaimedItem | ClaimRefusal> {
+    const claimId = randomBytes(12).toString('hex');
+    return this.db.transaction(async (tx) => {
+      const [claimed] = await tx.query<{
+        account_id: string;
+        domain: string;
+        payment_token: string | null;
+        mode: BatchMode;
+      }>(
+        `UPDATE batch_items i SET state = 'running', claim_id = $3, attempts = attempts + 1,
+           lease_until = now() + make_interval(secs => $4)
+         FROM batches b
+         WHERE i.batch_id = $1 AND i.seq = $2 AND b.id = i.batch_id
+           AND (i.state = 'queued' OR (i.state = 'running' AND i.lease_until < now()))
+         RETURNING i.account_id, i.domain, i.payment_token, b.mode`,
+        [ref.batchId, ref.seq, claimId, leaseSeconds],
+      );
+      if (!claimed) {
+        const [item] = await tx.query<{ state: string }>(
+          'SELECT state FROM batch_items WHERE batch_id = $1 AND seq = $2',
+          [ref.batchId, ref.seq],
+        );
+        return item?.state === 'running' ? 'busy' : 'gone';
+      }
+      await tx.query("UPDATE batches SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued'", [
+        ref.batchId,
+      ]);
+      return {
+        ...ref,
+        accountId: claimed.account_id,
+        mode: claimed.mode,
+        domain: claimed.domain,
+        paymentToken: claimed.payment_token,
+        claimId,
+      };
+    });
+  }
+
+  /**
+   * Records the item's result once: only the claim that holds it may, and the batch's counters and the
+   * result's number move in the same transaction (the batch row's lock orders the numbers as they commit, so a
+   * reader resuming after a number never misses an earlier one). `then` runs in that transaction too (it hands
+   * the account's turn on). False when the claim was lost meanwhile, and nothing is written.
+   */
+  async finish(
+    item: ClaimedItem,
+    result: Record<string, unknown>,
+    judged: boolean,
+    then: (tx: Queryable & { engine: EngineDb }) => Promise<void>,
+  ): Promise<boolean> {
+    return this.db
+      .transaction(async (tx) => {
+        const [batch] = await tx.query<{ n: number }>(
+          `UPDATE batches SET done = done + $2, failed = failed + $3,
+             status = CASE WHEN status <> 'cancelled' AND done + failed + 1 >= total THEN 'done' ELSE status END,
+             finished_at = CASE WHEN status <> 'cancelled' AND done + failed + 1 >= total THEN now() ELSE finished_at END
+           WHERE id = $1 RETURNING done + failed AS n`,
+          [item.batchId, judged ? 1 : 0, judged ? 0 : 1],
+        );
+        const updated = await tx.query(
+          `UPDATE batch_items SET state = $4, result = $5, result_no = $6, payment_token = NULL,
+             claim_id = NULL, lease_until = NULL
+           WHERE batch_id = $1 AND seq = $2 AND state = 'running' AND claim_id = $3 RETURNING seq`,
+          [item.batchId, item.seq, item.claimId, judged ? 'done' : 'failed', result, batch?.n],
+        );
+        // Another claim finished it (this one's lease lapsed): the counters stay as they were.
+        if (updated.length !== 1) throw new ClaimLostError();
+        await then(tx);
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ClaimLostError) return false;
+        throw err;
+      });
+  }
+
+  /** Gives a claimed item back unrun (its turn is put off: a politeness limit was reached). */
+  async unclaim(item: ClaimedItem): Promise<void> {
+    await this.db.query(
+      `UPDATE batch_items SET state = 'queued', claim_id = NULL, lease_until = NULL, attempts = attempts - 1
+       WHERE batch_id = $1 AND seq = $2 AND state = 'running' AND claim_id = $3`,
+      [item.batchId, item.seq, item.claimId],
+    );
+  }
+
+  /** Cancels a batch not yet finished: its items not started are dropped with their tokens. False: nothing to cancel. */
+  async cancel(id: string, accountId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE batches SET status = 'cancelled', finished_at = now()
+         WHERE id = $1 AND account_id = $2 AND status IN ('queued', 'running') RETURNING id`,
+        [id, accountId],
+      );
+      if (rows.length === 0) return false;
+      await tx.query(
+        `UPDATE batch_items SET state = 'cancelled', payment_token = NULL
+         WHERE batch_id = $1 AND state IN ('waiting', 'queued')`,
+        [id],
+      );
+      return true;
+    });
+  }
+
+  /** Up to `limit` results after the cursor, in the order they were finished. */
+  async results(id: string, after: number, limit: number): Promise<ResultRow[]> {
+    const rows = await this.db.query<{ result_no: number; result: Record<string, unknown> }>(
+      `SELECT result_no, result FROM batch_items
+       WHERE batch_id = $1 AND result_no > $2 ORDER BY result_no LIMIT $3`,
+      [id, after, limit],
+    );
+    return rows.map((r) => ({ resultNo: r.result_no, result: r.result }));
+  }
+}
+
+class ClaimLostError extends Error {
+  override name = 'ClaimLostError';
+}

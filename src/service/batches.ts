@@ -1,0 +1,365 @@
+// Batches: many domains validated for one account, as jobs on the engine every instance shares. Accepting a
+// batch charges the account's daily quota, writes its items and enqueues the first of them in one transaction.
+// An account has at most its concurrency of items with a job; each item that ends hands its turn to the
+// account's next waiting item in the transaction that records its result, so one account's 10,000 items never
+// stand in the queue ahead of another account's 10. Each instance takes jobs only while it has a batch slot free
+// (interactive scans first, src/service/scan-slots.ts) and a place under the politeness limits of the site and
+// its addresses; a full item pays with its own token through the ledger like a single Full Validation.
+import { ScanDeadlineError } from '../engine/scan.ts';
+import type {
+  BatchMode,
+  BatchRow,
+  BatchStore,
+  ClaimedItem,
+  PromotedItem,
+  NewItem,
+  ResultRow,
+} from '../batches/batch-store.ts';
+import { newBatchId } from '../batches/batch-store.ts';
+import type { FetchedJob, JobQueue, NewJob } from '../batches/job-queue.ts';
+import type { EngineDb, Queryable } from '../batches/queue-database.ts';
+import type { Logger } from '../lib/log.ts';
+import type { Account, Accounts } from '../payments/accounts.ts';
+import { PaymentRequiredError, type FullValidations } from './full-validations.ts';
+import type { Politeness } from './politeness.ts';
+import type { QuickScans } from './quick-scans.ts';
+import type { ScanSlots } from './scan-slots.ts';
+
+export const ITEM_QUEUE = 'dvs-batch-item';
+export const DEAD_ITEM_QUEUE = 'dvs-batch-item-dead';
+
+/** Attempts of an item's job (an instance dying or losing its database mid-item) before it is given up. */
+const ITEM_RETRIES = 4;
+/** How long a job put off by politeness or by a running twin waits before it is looked at again. */
+const DEFER_MS = 1_500;
+/** How often an idle worker asks the engine for a job (a batch accepted here wakes it at once). */
+const POLL_MS = 1_000;
+/** Results read from the database at once while streaming them. */
+const RESULTS_PAGE = 500;
+
+export interface ItemJob {
+  batch: string;
+  seq: number;
+  account: string;
+  mode: BatchMode;
+}
+
+/** The queue's database, store and engine, opened on first use (embedded, PGlite takes seconds to create). */
+export interface BatchEngine {
+  store: BatchStore;
+  queue: JobQueue;
+}
+
+export class BatchTooLargeError extends Error {
+  override name = 'BatchTooLargeError';
+  constructor(readonly maxBatch: number) {
+    super(`this account may submit at most ${maxBatch} domains per batch; split the list into smaller batches`);
+  }
+}
+
+export class QuotaExceededError extends Error {
+  override name = 'QuotaExceededError';
+  constructor(
+    readonly remaining: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `this batch is larger than what is left of the account's daily quota (${remaining} domains until 00:00 UTC); nothing was enqueued`,
+    );
+  }
+}
+
+/** One result line: what the results endpoint streams for a finished item. */
+export interface ItemResult {
+  domain: string;
+  verdict: string | null;
+  score: number | null;
+  ruleset: string;
+  finished_at: string;
+  certificate_id?: string;
+  error?: { code: string; message: string };
+}
+
+export interface BatchDeps {
+  engine: () => Promise<BatchEngine>;
+  accounts: Accounts;
+  quickScans: QuickScans;
+  fullValidations: FullValidations;
+  slots: ScanSlots;
+  politeness: Politeness;
+  /** The registrable domain a name belongs to (its politeness key). */
+  site: (domain: string) => string;
+  /** The addresses a name resolves to (none when it does not resolve: the scan will say so). */
+  addresses: (domain: string) => Promise<string[]>;
+  rulesetVersion: string;
+  /** How long a claim (and its job) lasts: longer than the scan can run. */
+  leaseSeconds: Record<BatchMode, number>;
+  log: Logger;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class Batches {
+  private stopped = false;
+  private running = 0;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly deps: BatchDeps) {}
+
+  /** Accepts a batch: 413 and 429 conditions first, then the rows and first jobs in one transaction. */
+  async submit(account: Account, mode: BatchMode, items: readonly NewItem[]): Promise<BatchRow> {
+    if (items.length > account.maxBatch) throw new BatchTooLargeError(account.maxBatch);
+    const { accounts } = this.deps;
+    const refused = await accounts.charge(account, items.length);
+    if (refused) throw new QuotaExceededError(refused.remaining, refused.retryAfterSeconds);
+    const id = newBatchId();
+    try {
+      const { store, queue } = await this.deps.engine();
+      await queue.db.transaction(async (tx) => {
+        const inWork = await store.inWork(tx, account.id);
+        await store.insert(tx, id, account.id, mode, items);
+        const first = await store.promote(tx, account.id, account.concurrency - inWork);
+        await this.enqueue(tx, first, account.id);
+      });
+      this.wake?.();
+      return (await store.get(id, account.id))!;
+    } catch (err) {
+      await accounts.refund(account, items.length);
+      throw err;
+    }
+  }
+
+  /** The jobs of items just given a turn, in the transaction that gave it. */
+  private async enqueue(tx: Queryable & { engine: EngineDb }, refs: readonly PromotedItem[], account: string) {
+    const jobs: NewJob<ItemJob>[] = refs.map((r) => ({
+      data: { batch: r.batchId, seq: r.seq, account, mode: r.mode },
+      expireInSeconds: this.deps.leaseSeconds[r.mode],
+    }));
+    await (await this.deps.engine()).queue.enqueue(ITEM_QUEUE, jobs, tx.engine);
+  }
+
+  async status(account: Account, id: string): Promise<BatchRow | null> {
+    return (await this.deps.engine()).store.get(id, account.id);
+  }
+
+  /** True when the batch was cancelled now; null when the account has no such batch. */
+  async cancel(account: Account, id: string): Promise<boolean | null> {
+    const { store } = await this.deps.engine();
+    if (!(await store.get(id, account.id))) return null;
+    return store.cancel(id, account.id);
+  }
+
+  /** The batch's finished results after the cursor, page by page, never all in memory; null: no such batch. */
+  async results(account: Account, id: string, after: number): Promise<AsyncIterable<ResultRow> | null> {
+    const { store } = await this.deps.engine();
+    if (!(await store.get(id, account.id))) return null;
+    return (async function* pages() {
+      let cursor = after;
+      for (;;) {
+        const page = await store.results(id, cursor, RESULTS_PAGE);
+        yield* page;
+        if (page.length < RESULTS_PAGE) return;
+        cursor = page.at(-1)!.resultNo;
+      }
+    })();
+  }
+
+  /** Starts this instance's workers: they take jobs while a batch slot is free. */
+  async start(): Promise<void> {
+    const { queue } = await this.deps.engine();
+    await queue.ensureQueue({ name: DEAD_ITEM_QUEUE, retryLimit: 0, retryDelaySeconds: 0 });
+    await queue.ensureQueue({
+      name: ITEM_QUEUE,
+      retryLimit: ITEM_RETRIES,
+      retryDelaySeconds: 1,
+      deadLetter: DEAD_ITEM_QUEUE,
+    });
+    await queue.work<ItemJob>(DEAD_ITEM_QUEUE, (job) => this.giveUp(job));
+    this.loop ??= this.dispatch(queue);
+  }
+
+  /** Items being worked on here now. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /** Takes no more jobs and waits for the items running here. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    while (this.running > 0) await sleep(50);
+  }
+
+  private async dispatch(queue: JobQueue): Promise<void> {
+    const { slots, log } = this.deps;
+    while (!this.stopped) {
+      const release = await slots.acquireBatch();
+      let job: FetchedJob<ItemJob> | null = null;
+      try {
+        if (!this.stopped) job = await queue.fetch<ItemJob>(ITEM_QUEUE);
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'batch worker: the job queue does not answer; trying again');
+      }
+      if (!job) {
+        release();
+        if (!this.stopped) await new Promise<void>((r) => setTimeout((this.wake = r), POLL_MS));
+        continue;
+      }
+      this.running++;
+      void this.handle(queue, job).finally(() => {
+        this.running--;
+        release();
+      });
+    }
+  }
+
+  private async handle(queue: JobQueue, job: FetchedJob<ItemJob>): Promise<void> {
+    const { store } = await this.deps.engine();
+    try {
+      const item = await store.claim(
+        { batchId: job.data.batch, seq: job.data.seq },
+        this.deps.leaseSeconds[job.data.mode],
+      );
+      if (item === 'gone') {
+        // Cancelled (or finished by a twin): the account's turn passes on all the same.
+        await queue.db.transaction((tx) => this.passTurn(tx, job.data.account));
+      } else if (item === 'busy') {
+        await this.defer(queue, job);
+      } else {
+        const release = await this.deps.politeness.tryAcquire(
+          this.deps.site(item.domain),
+          await this.deps.addresses(item.domain),
+        );
+        if (!release) {
+          await store.unclaim(item);
+          await this.defer(queue, job);
+        } else {
+          try {
+            await this.runItem(store, item);
+          } finally {
+            await release();
+          }
+        }
+      }
+      await queue.complete(ITEM_QUEUE, job.id);
+    } catch (err) {
+      this.deps.log.warn(
+        { err: (err as Error).message, batch: job.data.batch, seq: job.data.seq },
+        'batch item failed; the queue retries it',
+      );
+      await queue.fail(ITEM_QUEUE, job.id, err as Error).catch(() => undefined);
+    }
+  }
+
+  private async defer(queue: JobQueue, job: FetchedJob<ItemJob>): Promise<void> {
+    await queue.enqueue(ITEM_QUEUE, [
+      {
+        data: job.data,
+        expireInSeconds: this.deps.leaseSeconds[job.data.mode],
+        startAfter: new Date(Date.now() + DEFER_MS),
+      },
+    ]);
+  }
+
+  private async passTurn(tx: Queryable & { engine: EngineDb }, accountId: string): Promise<void> {
+    const { store } = await this.deps.engine();
+    await this.enqueue(tx, await store.promote(tx, accountId, 1), accountId);
+  }
+
+  private async runItem(store: BatchStore, item: ClaimedItem): Promise<void> {
+    const { result, judged } = await this.judge(item);
+    const recorded = await store.finish(item, { ...result }, judged, (tx) => this.passTurn(tx, item.accountId));
+    if (!recorded) this.deps.log.info({ batch: item.batchId, seq: item.seq }, 'batch item finished by another claim');
+  }
+
+  /** The item's result line; a failure of the service itself (not of the site) throws, and the job is retried. */
+  private async judge(item: ClaimedItem): Promise<{ result: ItemResult; judged: boolean }> {
+    const base = { domain: item.domain, ruleset: this.deps.rulesetVersion };
+    const failed = (code: string, message: string) => ({
+      result: { ...base, verdict: null, score: null, finished_at: new Date().toISOString(), error: { code, message } },
+      judged: false,
+    });
+    try {
+      if (item.mode === 'quick') {
+        const { report, result } = await this.deps.quickScans.runForBatch(item.domain);
+        if (!report) return failed('not_resolvable', result.content[0]?.text ?? 'not scanned');
+        return {
+          result: {
+            ...base,
+            verdict: report.verdict,
+            score: report.score,
+            ruleset: report.ruleset.version,
+            finished_at: new Date().toISOString(),
+          },
+          judged: true,
+        };
+      }
+      const outcome = await this.deps.fullValidations.run(
+        item.domain,
+        item.paymentToken ?? '',
+        undefined,
+        undefined,
+        'batch',
+      );
+      const certificate = outcome.document?.certificate;
+      if (!certificate) return failed('not_resolvable', outcome.result.content[0]?.text ?? 'not scanned');
+      const { payload } = certificate;
+      return {
+        result: {
+          ...base,
+          verdict: payload.verdict,
+          score: payload.score,
+          ruleset: payload.ruleset.version,
+          finished_at: new Date().toISOString(),
+          certificate_id: payload.id,
+        },
+        judged: true,
+      };
+    } catch (err) {
+      if (err instanceof ScanDeadlineError)
+        return failed(
+          'timeout',
+          `the scan did not finish within its ${err.deadlineMs} ms deadline; nothing was charged`,
+        );
+      if (err instanceof PaymentRequiredError) return failed(paymentCode(err.reason), err.message);
+      throw err;
+    }
+  }
+
+  /** An item whose job failed every attempt: it ends with an error result, and its token stays unspent. */
+  private async giveUp(job: FetchedJob<ItemJob>): Promise<void> {
+    const { store } = await this.deps.engine();
+    const item = await store.claim(
+      { batchId: job.data.batch, seq: job.data.seq },
+      this.deps.leaseSeconds[job.data.mode],
+    );
+    if (typeof item === 'string') return;
+    const result: ItemResult = {
+      domain: item.domain,
+      verdict: null,
+      score: null,
+      ruleset: this.deps.rulesetVersion,
+      finished_at: new Date().toISOString(),
+      error: {
+        code: 'internal',
+        message: `the service failed to run this item ${ITEM_RETRIES + 1} times; nothing was charged`,
+      },
+    };
+    await store.finish(item, { ...result }, false, (tx) => this.passTurn(tx, item.accountId));
+  }
+}
+
+function paymentCode(reason: PaymentRequiredError['reason']): string {
+  switch (reason) {
+    case 'expired':
+      return 'token_expired';
+    case 'other_domain':
+      return 'token_used';
+    case 'in_progress':
+      return 'busy';
+    default:
+      return 'payment_required';
+  }
+}
