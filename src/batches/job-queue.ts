@@ -48,13 +48,13 @@ export class JobQueue {
   static async start(db: QueueDatabase, opts: JobQueueOptions): Promise<JobQueue> {
     const PgBossClass = pgBoss();
     const boss = new PgBossClass({
-      db: db.engine as PgBoss.Db,
+      db: db.engine,
       schema: db.engineSchema,
       maintenanceIntervalSeconds: opts.maintenanceSeconds,
       schedule: opts.schedule ?? true,
       supervise: true,
     });
-    boss.on('error', opts.onError);
+    boss.on('error', (err) => opts.onError(err));
     await boss.start();
     return new JobQueue(db, boss);
   }
@@ -89,7 +89,7 @@ export class JobQueue {
       expireInSeconds: j.expireInSeconds,
       ...(j.startAfter ? { startAfter: j.startAfter } : {}),
     }));
-    await this.boss.insert(rows, tx ? { db: tx as PgBoss.Db } : {});
+    await this.boss.insert(rows, tx ? { db: tx } : {});
   }
 
   /** Takes the next job (highest priority, then oldest), or null when none is due. */

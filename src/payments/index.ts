@@ -1,6 +1,7 @@
 // Payments as the service sees them: the gate full validations go through, the ledger behind it, and the
 // processor that sells tokens (the API mounts its checkout and certificate routes over them).
 import { ConfigError, type Config } from '../lib/config.ts';
+import type { Accounts } from './accounts.ts';
 import type { Logger } from '../lib/log.ts';
 import type { CertificateRegistry, PaymentGate } from './gate.ts';
 import type { Ledger } from './ledger.ts';
@@ -17,6 +18,8 @@ export interface Payments {
   /** The certificate transparency log in the ledger database. */
   log: LogStore;
   processor: PaymentProcessor;
+  /** The accounts of the batch API, in the ledger database. */
+  accounts: Accounts;
   /** Resolves when the ledger answers (the service's readiness check). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -68,6 +71,7 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     certificates: ledger,
     log: ledger.log,
     processor,
+    accounts: ledger.accounts,
     ready: () => ledger.ready(),
     async close() {
       await pruning.stop();

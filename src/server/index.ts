@@ -23,6 +23,7 @@ import { ScanOperations } from '../api/operations/scan-operations.ts';
 import { scanRoutes } from '../api/rest/scan-routes.ts';
 import { createLogger, type AppLogger } from '../lib/log.ts';
 import { privateDir } from '../lib/private-files.ts';
+import type { Accounts } from '../payments/accounts.ts';
 import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import type { LogStore } from '../payments/store.ts';
@@ -30,7 +31,9 @@ import { createScanner } from '../service/scanner.ts';
 import { CallerIdentities, netDirectories, type CallerMetrics } from '../service/caller-identity.ts';
 import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
-import { createScanSlots } from '../service/scan-slots.ts';
+import { createScanSlots, type ScanSlots } from '../service/scan-slots.ts';
+import { batchRoutes } from '../api/rest/batch-routes.ts';
+import { wireBatches, type BatchWiring } from './batch-wiring.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
 import type { ServiceMetrics } from '../service/metrics.ts';
@@ -57,6 +60,8 @@ export interface PaymentsHandle {
   log?: LogStore;
   /** Resolves when the ledger answers; readiness uses it when offered. */
   ready?(): Promise<void>;
+  /** The accounts of the batch API (in the ledger); the batch routes are served when there are. */
+  accounts?: Accounts;
 }
 
 export interface ServiceOptions {
@@ -115,11 +120,13 @@ interface Core {
   lifecycle: Certificates;
   certificates: LedgerCertificates;
   transparency: TransparencyLog | undefined;
+  /** The batch API and this instance's batch workers, when the payments side keeps accounts. */
+  batches: BatchWiring | null;
   draining(): boolean;
   drain(): void;
 }
 
-type ScanServices = Pick<Core, 'quickScans' | 'fullValidations' | 'transparency'>;
+type ScanServices = Pick<Core, 'quickScans' | 'fullValidations' | 'transparency'> & { slots: ScanSlots };
 
 function scanServices(
   config: Config,
@@ -127,7 +134,7 @@ function scanServices(
   core: Pick<Core, 'log' | 'ruleset' | 'signingKeys' | 'agentKey' | 'metrics' | 'shared'>,
 ): ScanServices {
   const { log, ruleset, signingKeys, agentKey, metrics, shared } = core;
-  const slots = createScanSlots(config.scans);
+  const slots = createScanSlots({ ...config.scans, batchLimit: config.batches.concurrency });
   const scanner = createScanner({ config, ruleset, providers, log, agentKey, slots });
   const quickScans = new QuickScans({
     scanner,
@@ -151,7 +158,7 @@ function scanServices(
     metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,
   });
-  return { quickScans, fullValidations, transparency };
+  return { quickScans, fullValidations, transparency, slots };
 }
 
 async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger): Promise<Core> {
@@ -173,6 +180,17 @@ async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger
     accepting: () => !draining,
   });
   const lifecycle = new Certificates(payments.certificates);
+  const batches = payments.accounts
+    ? wireBatches(config, {
+        log,
+        accounts: payments.accounts,
+        quickScans: services.quickScans,
+        fullValidations: services.fullValidations,
+        slots: services.slots,
+        politeness: shared.politeness,
+        rulesetVersion: ruleset.version,
+      })
+    : null;
   return {
     log,
     ruleset,
@@ -182,6 +200,7 @@ async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger
     prometheus,
     shared,
     ...services,
+    batches,
     ops,
     lifecycle,
     certificates: new LedgerCertificates(lifecycle),
@@ -239,6 +258,7 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: 
         core.shared.rateLimiter,
       ),
       ...(transparency ? [logRoutes(transparency)] : []),
+      ...(core.batches ? [batchRoutes(core.batches.ops)] : []),
     ],
   });
 }
@@ -325,12 +345,15 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const core = await wireCore(config, payments, log);
   // The service owns what it was given: the shared state and the payments side close with it.
   const release = async () => {
+    await core.batches?.close();
     core.signingKeys.close();
     await core.shared.close();
     await payments.close();
   };
   const server = await listenHttps(config, httpsHandler(config, payments, core), release);
   const port = (server.address() as AddressInfo).port;
+  // After the listener: opening the queue (PGlite embedded) never delays readiness.
+  core.batches?.startIfPending();
   const redirect =
     config.listen.httpPort === null
       ? null

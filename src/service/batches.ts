@@ -165,9 +165,8 @@ export class Batches {
     })();
   }
 
-  /** Starts this instance's workers: they take jobs while a batch slot is free. */
-  async start(): Promise<void> {
-    const { queue } = await this.deps.engine();
+  /** Creates the item queue and its dead letter queue unless they exist: jobs can be enqueued after this. */
+  static async prepare(queue: JobQueue): Promise<void> {
     await queue.ensureQueue({ name: DEAD_ITEM_QUEUE, retryLimit: 0, retryDelaySeconds: 0 });
     await queue.ensureQueue({
       name: ITEM_QUEUE,
@@ -175,6 +174,11 @@ export class Batches {
       retryDelaySeconds: 1,
       deadLetter: DEAD_ITEM_QUEUE,
     });
+  }
+
+  /** Starts this instance's workers: they take jobs while a batch slot is free. */
+  async start(): Promise<void> {
+    const { queue } = await this.deps.engine();
     await queue.work<ItemJob>(DEAD_ITEM_QUEUE, (job) => this.giveUp(job));
     this.loop ??= this.dispatch(queue);
   }

@@ -89,11 +89,7 @@ export class RedisPoliteness implements Politeness {
     if (answer === null) return this.fallback.tryAcquire(site, addresses);
     if (answer !== 1) return null;
     return async () => {
-      await this.redis.run(
-        'politeness',
-        (c) => Promise.all(keys.map((k) => c.zrem(k, lease))),
-        [],
-      );
+      await this.redis.run('politeness', (c) => Promise.all(keys.map((k) => c.zrem(k, lease))), []);
     };
   }
 }

@@ -46,29 +46,46 @@ export interface ScanSlots {
   readonly runningBatch: number;
 }
 
-export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
-  const reserved = Math.min(opts.reservedForFull, opts.limit - 1);
+/** The batch slots: at most `limit` at once, each given only while `interactiveIdle()` says so. */
+function batchLane(limit: number, interactiveIdle: () => boolean) {
   let running = 0;
-  let runningQuick = 0;
-  let runningBatch = 0;
-  const queue: Waiter[] = [];
-  const batchQueue: (() => void)[] = [];
-  const batchFits = () => runningBatch < (opts.batchLimit ?? 0) && queue.length === 0 && running < opts.limit;
-  const batchReleaser = (): (() => void) => {
+  const waiting: (() => void)[] = [];
+  const grant = (): void => {
+    while (waiting.length > 0 && running < limit && interactiveIdle()) {
+      running++;
+      waiting.shift()!();
+    }
+  };
+  const releaser = (): (() => void) => {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      runningBatch--;
-      grantBatch();
+      running--;
+      grant();
     };
   };
-  const grantBatch = (): void => {
-    while (batchQueue.length > 0 && batchFits()) {
-      runningBatch++;
-      batchQueue.shift()!();
-    }
+  return {
+    grant,
+    get running() {
+      return running;
+    },
+    acquire: (): Promise<() => void> =>
+      new Promise((resolve) => {
+        waiting.push(() => resolve(releaser()));
+        grant();
+      }),
   };
+}
+
+export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
+  const reserved = Math.min(opts.reservedForFull, opts.limit - 1);
+  let running = 0;
+  let runningQuick = 0;
+  const queue: Waiter[] = [];
+  // A batch item goes only while no interactive scan waits and the interactive bound is not reached.
+  const batch = batchLane(opts.batchLimit ?? 0, () => queue.length === 0 && running < opts.limit);
+  const grantBatch = batch.grant;
   const fits = (kind: ScanKind): boolean =>
     running < opts.limit && (kind === 'full' || runningQuick < opts.limit - reserved);
   const take = (kind: ScanKind): void => {
@@ -102,14 +119,9 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
       return queue.length;
     },
     get runningBatch() {
-      return runningBatch;
+      return batch.running;
     },
-    acquireBatch() {
-      return new Promise((resolve) => {
-        batchQueue.push(() => resolve(batchReleaser()));
-        grantBatch();
-      });
-    },
+    acquireBatch: batch.acquire,
     acquire(kind) {
       if (fits(kind) && !queue.some((w) => w.kind === kind)) {
         take(kind);

@@ -192,6 +192,135 @@ function certificateLifecyclePaths(trustProxy: boolean): Json {
   };
 }
 
+const batchId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The batch id, e.g. bat_…',
+  schema: { type: 'string', maxLength: 64 },
+};
+
+/** Answers every batch and account operation can give: a key that is not valid here. */
+function accountErrors(trustProxy: boolean): Json {
+  return {
+    '401': errorResponse(
+      'Error code unauthorized: no API key, a key that is unknown or revoked, or a payment token sent as one (never accepted in a header).',
+      { 'WWW-Authenticate': { description: 'Bearer.', schema: { type: 'string' } } },
+    ),
+    ...commonErrors(trustProxy),
+  };
+}
+
+const noSuchBatch = () => errorResponse('Error code not_found: this account has no batch with this id.');
+
+function batchSubmitPath(trustProxy: boolean): Json {
+  return {
+    post: {
+      operationId: 'submitBatch',
+      tags: ['batches'],
+      summary: 'Submit many domains at once (Quick Scans or paid Full Validations)',
+      description:
+        "Each entry is checked as /api/quickscan checks a domain: an invalid one is rejected on its own (listed in rejected), a repeated one is scanned once. The batch counts against the account's daily quota; it runs on every instance, interleaved with other accounts' batches, at most the account's concurrency at once.",
+      security: [{ apiKey: [] }],
+      requestBody: requestBody('BatchRequest'),
+      responses: {
+        '202': jsonResponse('Accepted: the batch, and the entries not taken.', 'BatchAccepted', {
+          Location: { description: 'The batch: /api/batches/{id}.', schema: { type: 'string' } },
+        }),
+        '400': errorResponse('The body is not a batch request, or no entry in it is a valid domain.'),
+        '413': errorResponse(
+          `Error code batch_too_large: more domains than the account's max-batch (nothing was enqueued), or a body larger than ${BODY_LIMIT}.`,
+        ),
+        '415': errorResponse('The body is not sent as application/json.'),
+        '429': errorResponse(
+          "Error code quota_exceeded: the batch is larger than what is left of the account's daily quota; nothing was enqueued.",
+          retryAfter('the quota starts again (00:00 UTC)'),
+        ),
+        ...accountErrors(trustProxy),
+      },
+    },
+  };
+}
+
+function batchPaths(trustProxy: boolean): Json {
+  return {
+    '/api/batches': batchSubmitPath(trustProxy),
+    '/api/batches/{id}': {
+      get: {
+        operationId: 'batchStatus',
+        tags: ['batches'],
+        summary: 'Where a batch stands',
+        description: 'Its status and counts: done items have a verdict, failed ones an error in their result.',
+        security: [{ apiKey: [] }],
+        parameters: [batchId],
+        responses: {
+          '200': jsonResponse('The batch.', 'BatchStatus'),
+          '404': noSuchBatch(),
+          ...accountErrors(trustProxy),
+        },
+      },
+      delete: {
+        operationId: 'cancelBatch',
+        tags: ['batches'],
+        summary: 'Cancel a batch: items not started are dropped, their payment tokens stay unspent',
+        description:
+          'Items not started get no result and their tokens are never reserved; items running now finish and keep their results.',
+        security: [{ apiKey: [] }],
+        parameters: [batchId],
+        responses: {
+          '200': jsonResponse('Cancelled: the batch as it stands (items running now still finish).', 'BatchStatus'),
+          '404': noSuchBatch(),
+          '409': errorResponse('Error code conflict: the batch is done or cancelled already.'),
+          ...accountErrors(trustProxy),
+        },
+      },
+    },
+    '/api/batches/{id}/results': {
+      get: {
+        operationId: 'batchResults',
+        tags: ['batches'],
+        summary: 'The finished items, streamed as NDJSON (or CSV), in the order they finished',
+        description:
+          'One line per finished item. Each line carries a cursor: ?after=<cursor> resumes after it. Results stream from the database a page at a time while the batch runs; ask again later for items that finish after.',
+        security: [{ apiKey: [] }],
+        parameters: [
+          batchId,
+          {
+            name: 'after',
+            in: 'query',
+            required: false,
+            description: 'The cursor of the last line already read.',
+            schema: { type: 'string', pattern: '^[0-9]{1,9}$' },
+          },
+        ],
+        responses: {
+          '200': {
+            description:
+              'NDJSON (application/x-ndjson, the default), one BatchResult per line; or CSV for Accept: text/csv, with the columns cursor, domain, verdict, score, ruleset, finished_at, certificate_id, error_code, error_message.',
+            content: {
+              'application/x-ndjson': { schema: ref('BatchResult') },
+              'text/csv': { schema: { type: 'string' } },
+            },
+          },
+          '400': errorResponse('after is not a cursor.'),
+          '404': noSuchBatch(),
+          ...accountErrors(trustProxy),
+        },
+      },
+    },
+    '/api/account': {
+      get: {
+        operationId: 'account',
+        tags: ['batches'],
+        summary: "The API key's account: its limits and today's use",
+        description: 'The daily quota restarts at 00:00 UTC; max_batch and concurrency hold across every instance.',
+        security: [{ apiKey: [] }],
+        responses: { '200': jsonResponse('The account.', 'Account'), ...accountErrors(trustProxy) },
+      },
+    },
+  };
+}
+
 const treeSize = (name: string, description: string, required: boolean) => ({
   name,
   in: 'query',
@@ -358,6 +487,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       { name: 'scans', description: 'Quick Scan and Full Validation.' },
       { name: 'certificates', description: 'Certificates issued by Full Validations.' },
       { name: 'log', description: 'The certificate transparency log.' },
+      { name: 'batches', description: 'Many domains at once, for accounts with an API key (dvs accounts create).' },
       { name: 'mcp', description: 'The same operations as MCP tools.' },
     ],
     paths: {
@@ -365,10 +495,19 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       '/api/certificates/{id}': certificatePath(opts.trustProxy),
       ...certificateLifecyclePaths(opts.trustProxy),
       ...logPaths(opts.trustProxy),
+      ...batchPaths(opts.trustProxy),
       [MCP_PATH]: mcpPath(),
     },
     components: {
       schemas: componentSchemas(publishedSchemas()),
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An account API key (dvs_key_…) from `dvs accounts create`, for the batch API. A payment token is never a bearer credential.',
+        },
+      },
       headers: {
         'Content-Digest': {
           description: 'RFC 9530 digest of the body as sent (after any content coding): sha-256=:<base64>:.',

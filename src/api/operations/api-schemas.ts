@@ -8,6 +8,11 @@ import { REPO_ROOT } from '../../lib/paths.ts';
 import type { SchemaSource } from '../openapi/openapi-components.ts';
 
 export type ApiSchemaName =
+  | 'batch-request'
+  | 'batch-accepted'
+  | 'batch-status'
+  | 'batch-result'
+  | 'account'
   | 'quickscan-request'
   | 'fullvalidation-request'
   | 'scan-result'
@@ -49,6 +54,11 @@ export function publishedSchemas(): SchemaSource[] {
     'tree-head',
     'log-inclusion',
     'log-consistency',
+    'batch-request',
+    'batch-accepted',
+    'batch-status',
+    'batch-result',
+    'account',
   ] as const;
   return names.map((n) => ({ name: apiSchema(n).title as string, schema: apiSchema(n) }));
 }

@@ -55,7 +55,7 @@ function validInput<T>(schema: ApiSchemaName, body: unknown): T {
   throw new ApiError(400, problem, '/docs/api#requests', {}, onlyDomain ? 'invalid_domain' : undefined);
 }
 
-function domainOf(input: string, extraSuffixes: readonly string[]): string {
+export function domainOf(input: string, extraSuffixes: readonly string[]): string {
   const specialUse = specialUseProblem(input, extraSuffixes);
   if (specialUse) throw new ApiError(400, `invalid domain: ${specialUse}`, '/docs/api#domains', {}, 'invalid_domain');
   try {

@@ -9,7 +9,7 @@ export interface Error {
    */
   error: string;
   /**
-   * A stable code a program can switch on (docs/api.md#error-codes): invalid_domain, not_resolvable, payment_required, token_used, token_expired, rate_limited, busy or timeout. Absent for other problems (a malformed body, an unknown field); new codes may be added.
+   * A stable code a program can switch on (docs/api.md#error-codes): invalid_domain, not_resolvable, payment_required, token_used, token_expired, rate_limited, busy, timeout; for the batch API also unauthorized, quota_exceeded, batch_too_large, not_found and conflict. Absent for other problems (a malformed body, an unknown field); new codes may be added.
    */
   code?:
     | 'invalid_domain'
@@ -19,9 +19,14 @@ export interface Error {
     | 'token_expired'
     | 'rate_limited'
     | 'busy'
-    | 'timeout';
+    | 'timeout'
+    | 'unauthorized'
+    | 'quota_exceeded'
+    | 'batch_too_large'
+    | 'not_found'
+    | 'conflict';
   /**
-   * For rate_limited and busy: seconds until a retry may succeed (the Retry-After header of REST).
+   * For rate_limited, quota_exceeded and busy: seconds until a retry may succeed (the Retry-After header of REST).
    */
   retry_after_s?: number;
   /**
