@@ -38,6 +38,21 @@ export const jsonBodyParser = lazyBodyParser({
   jsonStrict: true,
 });
 
+/** A size limit and the parser that keeps it. */
+export interface BodyLimit {
+  parser: Middleware;
+  bytes: number;
+}
+
+const STANDARD: BodyLimit = { parser: jsonBodyParser, bytes: BODY_LIMIT_BYTES };
+
+/** Batch submissions: 10,000 full items with their tokens are about 1.1 MB. */
+export const BATCH_BODY_LIMIT = '8mb';
+export const BATCH_BODY: BodyLimit = {
+  parser: lazyBodyParser({ enableTypes: ['json'], jsonLimit: BATCH_BODY_LIMIT, encoding: 'utf-8', jsonStrict: true }),
+  bytes: 8 * 1024 * 1024,
+};
+
 export class EncodingError extends ApiError {
   override name = 'EncodingError';
 }
@@ -68,13 +83,13 @@ function isDecodingFailure(err: unknown): boolean {
 }
 
 /** The declared length of a body that comes without a content coding and within the limit, else null. */
-export function plainLength(headers: IncomingHttpHeaders): number | null {
+export function plainLength(headers: IncomingHttpHeaders, max = BODY_LIMIT_BYTES): number | null {
   const coding = headers['content-encoding'] ?? '';
   if (coding !== '' && coding.trim().toLowerCase() !== 'identity') return null;
   const declared = headers['content-length'] ?? '';
-  if (!/^\d{1,6}$/.test(declared)) return null;
+  if (!/^\d{1,8}$/.test(declared)) return null;
   const length = Number(declared);
-  return length <= BODY_LIMIT_BYTES ? length : null;
+  return length <= max ? length : null;
 }
 
 /** The error the parser gives for a body the client stopped sending (errors.ts answers it with a 400). */
@@ -110,15 +125,15 @@ export function readPlainBody(req: IncomingMessage, length: number): Promise<Buf
 }
 
 /** Parses the JSON body into ctx.request.body, turning a body that does not decompress into a 400. */
-export async function parseJsonBody(ctx: Context): Promise<void> {
-  const length = plainLength(ctx.req.headers);
+export async function parseJsonBody(ctx: Context, limit: BodyLimit = STANDARD): Promise<void> {
+  const length = plainLength(ctx.req.headers, limit.bytes);
   if (length !== null && ctx.request.body === undefined) {
     ctx.request.body = parseRequestJson((await readPlainBody(ctx.req, length)).toString('utf8'));
     return;
   }
   requireKnownEncoding(ctx);
   try {
-    await jsonBodyParser(ctx, async () => {});
+    await limit.parser(ctx, async () => {});
   } catch (err) {
     if (!isDecodingFailure(err)) throw err;
     throw new EncodingError(
@@ -130,13 +145,13 @@ export async function parseJsonBody(ctx: Context): Promise<void> {
 }
 
 /** Parses the JSON body (refusing any other content type) and keeps it on ctx.request.body. */
-export function jsonBody(): Middleware {
+export function jsonBody(limit: BodyLimit = STANDARD): Middleware {
   return async function requireJson(ctx, next) {
     // The usual header is compared as is; any other spelling goes to the media type parser.
     if (ctx.get('content-type') !== 'application/json' && !ctx.is('application/json')) {
       throw new ApiError(415, 'send the body as JSON with Content-Type: application/json', '/docs/api#requests');
     }
-    await parseJsonBody(ctx);
+    await parseJsonBody(ctx, limit);
     await next();
   };
 }

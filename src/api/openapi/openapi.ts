@@ -1,7 +1,7 @@
 // /openapi.json, generated at start from the API schemas and the certificate schema (never hand-copied), so
 // the published description cannot drift from what ajv enforces. Every status a route can answer is listed.
 import { publishedSchemas } from '../operations/api-schemas.ts';
-import { ACCEPTED_ENCODINGS, BODY_LIMIT } from '../http/json-body.ts';
+import { ACCEPTED_ENCODINGS, BATCH_BODY_LIMIT, BODY_LIMIT } from '../http/json-body.ts';
 import { MCP_PATH } from '../mcp/mcp-routes.ts';
 import { RESPONSE_SIGNATURE_FIELDS, RESPONSE_SIGNATURE_LABEL } from '../http/response-signing.ts';
 import { componentSchemas } from './openapi-components.ts';
@@ -229,7 +229,7 @@ function batchSubmitPath(trustProxy: boolean): Json {
         }),
         '400': errorResponse('The body is not a batch request, or no entry in it is a valid domain.'),
         '413': errorResponse(
-          `Error code batch_too_large: more domains than the account's max-batch (nothing was enqueued), or a body larger than ${BODY_LIMIT}.`,
+          `Error code batch_too_large: more domains than the account's max-batch (nothing was enqueued), or a body larger than ${BATCH_BODY_LIMIT}.`,
         ),
         '415': errorResponse('The body is not sent as application/json.'),
         '429': errorResponse(

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ResultRow } from '../../batches/batch-store.ts';
-import { jsonBody } from '../http/json-body.ts';
+import { BATCH_BODY, jsonBody } from '../http/json-body.ts';
 import type { BatchOperations } from '../operations/batch-operations.ts';
 
 export const NDJSON = 'application/x-ndjson';
@@ -57,7 +57,7 @@ export function batchRoutes(ops: BatchOperations): Router {
     ctx.body = ops.accountBody(await account(ctx));
   });
 
-  router.post('/api/batches', jsonBody(), async (ctx) => {
+  router.post('/api/batches', jsonBody(BATCH_BODY), async (ctx) => {
     const caller = await account(ctx);
     const accepted = await ops.submit(caller, ctx.request.body);
     ctx.status = 202;
