@@ -9,6 +9,7 @@ export default tseslint.config(
   {
     ignores: [
       'node_modules/',
+      'dist/',
       'scratch/',
       'data/',
       'test-artifacts/',

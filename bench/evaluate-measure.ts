@@ -70,10 +70,7 @@ function measure(
   console.log(`| rule applications per second | ${((ruleset.rules.length * 1e6) / rules).toFixed(0)} |`);
 }
 
-// No top-level await: the bundle this runs from is a CommonJS script (bin/cli-bundle.js), and canonicalize is
-// an ES module only, so it is imported, not required.
-void import('canonicalize').then(({ default: canonicalize }) => {
-  const t0 = performance.now();
-  const ruleset = loadRunRuleset(process.env.BENCH_CACHE_DIR!);
-  measure(ruleset, process.env.BENCH_OBSERVATIONS!, performance.now() - t0, canonicalize);
-});
+const { default: canonicalize } = await import('canonicalize');
+const t0 = performance.now();
+const ruleset = loadRunRuleset(process.env.BENCH_CACHE_DIR!);
+measure(ruleset, process.env.BENCH_OBSERVATIONS!, performance.now() - t0, canonicalize);

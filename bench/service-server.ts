@@ -144,8 +144,7 @@ function measureCases(): void {
   });
 }
 
-// No top-level await: this runs from its bundle, as `dvs serve` runs the service (bin/cli-bundle.js makes
-// CommonJS scripts).
+// Run from its build (bench/bundled.js), as `dvs serve` runs the service from dist/.
 void (async () => {
   const { world, service, cert, key } = await startServiceAndWorld();
   const quickUrl = `https://127.0.0.1:${service.port}/api/quickscan`;

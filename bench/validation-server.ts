@@ -22,7 +22,6 @@ const config = loadConfig({
 });
 const gate = new MemoryGate();
 
-// No top-level await: the bundle this runs from is a CommonJS script (bin/cli-bundle.js).
 void startService(config, {
   log: createLogger(config),
   payments: { gate, certificates: gate, close: async () => {} },

@@ -32,9 +32,6 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Comma
   keys: { about: 'print the public JWK set or the issuer DNS anchor', load: () => import('./cli/keys.ts') },
 };
 
-/** The commands, for the CLI bundle's loader, which keeps a code cache for each (bin/cli-bundle.js). */
-export const COMMAND_NAMES = Object.keys(COMMANDS);
-
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
   return [

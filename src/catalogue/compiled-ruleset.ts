@@ -85,7 +85,8 @@ interface KeyRecord {
 /**
  * SHA-256 over the names and contents of every input of the ruleset. Reading the 430 rule files and listing their
  * directories was a twentieth of a cold `dvs scan`, so the key is kept in `cacheDir` with a stamp of its inputs'
- * metadata and worked out again only when the stamp differs, as the CLI bundle (bin/cli-bundle.js) does.
+ * metadata (size, inode, modification and change times, as git's index keeps) and worked out again only when the
+ * stamp differs.
  */
 export function inputsKey(rulesDir: string, schemasDir: string, cacheDir: string): string {
   const recordFile = path.join(

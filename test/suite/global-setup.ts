@@ -1,6 +1,7 @@
-// Runs once in vitest's main process before any test file: builds the checked ruleset artifact the files share
-// (ruleset.ts), so the workers do not each check the whole catalogue at the same moment, and the command line's
-// bundle (bin/cli-bundle.js), so the tests that start `dvs` processes do not each build it at once.
+// Runs once in vitest's main process before any test file: compiles the command line into dist/ from the sources
+// under test (scripts/build.js, as `npm ci` does), so the tests that start `dvs` processes run this tree's code,
+// and builds the checked ruleset artifact the files share (ruleset.ts), so the workers do not each check the
+// whole catalogue at the same moment.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { loadRunRuleset } from '../../src/catalogue/compiled-ruleset.ts';
@@ -8,8 +9,7 @@ import { REPO_ROOT } from '../../src/lib/paths.ts';
 import { SUITE_CACHE_DIR } from './ruleset.ts';
 
 export default function setup(): void {
-  // `dvs help` loads the bundle, building it if a source changed.
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'dvs.js'), 'help'], { stdio: 'ignore' });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.js')], { stdio: 'inherit' });
   try {
     loadRunRuleset(SUITE_CACHE_DIR);
   } catch {
