@@ -97,12 +97,17 @@ export class Certificates {
   }
 
   /**
-   * The evidence while the certificate is valid: the canonical JSON of the observations, the exact bytes whose
-   * SHA-256 is its evidence_digest. `gone` when the certificate exists but its evidence is no longer kept.
+   * The evidence while the certificate stands (valid, or superseded and not yet expired): the canonical JSON of
+   * the observations, the exact bytes whose SHA-256 is its evidence_digest. `gone`, with the status, when the
+   * certificate exists but expired (its evidence is no longer kept) or was revoked (no longer vouched for).
    */
-  async evidence(id: string): Promise<{ kind: 'found'; bytes: Buffer } | { kind: 'gone' } | null> {
-    const stored = await this.registry.evidence(id, this.now());
-    if (stored) return { kind: 'found', bytes: gunzipSync(stored) };
-    return (await this.registry.certificateRecord(id)) ? { kind: 'gone' } : null;
+  async evidence(
+    id: string,
+  ): Promise<{ kind: 'found'; bytes: Buffer } | { kind: 'gone'; status: CertificateStatus } | null> {
+    const record = await this.registry.certificateRecord(id);
+    if (!record) return null;
+    const status = statusOf(record, this.now());
+    const stored = status.status === 'revoked' ? null : await this.registry.evidence(id, this.now());
+    return stored ? { kind: 'found', bytes: gunzipSync(stored) } : { kind: 'gone', status };
   }
 }

@@ -10,7 +10,7 @@ import type { CachedQuickScan, QuickScanCache } from './quick-scan-cache.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import type { ProgressListener, Scanner } from './scanner.ts';
 import { scanError, scanResult } from './scan-result.ts';
-import type { ScanLane } from './scan-slots.ts';
+import { ScansBusyError, type ScanLane } from './scan-slots.ts';
 import { SingleFlight } from './single-flight.ts';
 
 export interface QuickScanOutcome extends CachedQuickScan {
@@ -69,7 +69,13 @@ export class QuickScans {
     if (hit) return hit;
     const decision = await this.take(client);
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfter);
-    return this.timedScan(domain, 'interactive', signal, onProgress);
+    try {
+      return await this.timedScan(domain, 'interactive', signal, onProgress);
+    } catch (err) {
+      // A scan turned away for want of a slot did not run: it is not counted (issue 31 item 11).
+      if (err instanceof ScansBusyError) await this.giveBack(client);
+      throw err;
+    }
   }
 
   /**
@@ -99,16 +105,32 @@ export class QuickScans {
   }
 
   /**
-   * A verified agent's scan counts against its origin and against the verified-agent budget of the address it
-   * called from: anyone can make key directories, and one address naming ever more of them would otherwise get
-   * a budget per origin (issue 31 item 6).
+   * The limiter and the budgets a scan counts against. A verified agent's count against its origin and against
+   * the verified-agent budget of the address it called from: anyone can make key directories, and one address
+   * naming ever more of them would otherwise get a budget per origin (issue 31 item 6).
    */
-  private async take(client: ScanClient): Promise<RateDecision> {
+  private budgets(client: ScanClient): { limiter: RateLimiter; keys: string[] } {
     const { rateLimiter, agentRateLimiter } = this.deps;
-    if (typeof client === 'string') return rateLimiter.take(client);
-    const agents = agentRateLimiter ?? rateLimiter;
-    const fromAddress = await agents.take(`verified from ${client.address}`);
-    return fromAddress.allowed ? agents.take(client.verifiedAgent) : fromAddress;
+    if (typeof client === 'string') return { limiter: rateLimiter, keys: [client] };
+    return {
+      limiter: agentRateLimiter ?? rateLimiter,
+      keys: [`verified from ${client.address}`, client.verifiedAgent],
+    };
+  }
+
+  private async take(client: ScanClient): Promise<RateDecision> {
+    const { limiter, keys } = this.budgets(client);
+    let decision: RateDecision = { allowed: true, retryAfter: 1 };
+    for (const key of keys) {
+      decision = await limiter.take(key);
+      if (!decision.allowed) break;
+    }
+    return decision;
+  }
+
+  private async giveBack(client: ScanClient): Promise<void> {
+    const { limiter, keys } = this.budgets(client);
+    await Promise.all(keys.map((key) => limiter.giveBack(key)));
   }
 
   /** The cached outcome, counted as a scan answered from the cache; null when there is none. */

@@ -8,6 +8,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(client: string): Promise<RateDecision>;
+  /** Gives back a scan `take` counted that did not run (the service was busy): only scans that run count. */
+  giveBack(client: string): Promise<void>;
 }
 
 export class WindowRateLimiter implements RateLimiter {
@@ -29,6 +31,11 @@ export class WindowRateLimiter implements RateLimiter {
     current.count++;
     this.windows.set(client, current);
     return { allowed: true, retryAfter };
+  }
+
+  async giveBack(client: string): Promise<void> {
+    const w = this.windows.get(client);
+    if (w && w.count > 0) w.count--;
   }
 
   private sweep(windowStart: number): void {

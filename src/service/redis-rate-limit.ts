@@ -14,6 +14,12 @@ if count == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS
 return {count, redis.call('PTTL', KEYS[1])}
 `;
 
+// Only a count still in its window is given back, and never below zero.
+const GIVE_BACK = `
+if (tonumber(redis.call('GET', KEYS[1]) or '0') > 0) then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
 export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: RedisConnection,
@@ -32,5 +38,9 @@ export class RedisRateLimiter implements RateLimiter {
     const [count, ttlMs] = answer;
     const retryAfter = Math.max(1, Math.ceil(ttlMs / 1000));
     return { allowed: count <= this.perMinute, retryAfter };
+  }
+
+  async giveBack(client: string): Promise<void> {
+    await this.redis.run('rate limit', (c) => c.eval(GIVE_BACK, 1, this.prefix + client), null);
   }
 }

@@ -35,6 +35,7 @@ export async function startPaymentsWorld(): Promise<World & { cleanup(): Promise
 export interface Reply {
   status: number;
   text: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** What one full validation gave back over either surface: the certificate text, or the error. */
@@ -63,7 +64,7 @@ export class ServiceClient {
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.statusCode, text: await res.body.text() };
+    return { status: res.statusCode, text: await res.body.text(), headers: res.headers };
   }
 
   async rest(domain: string, token: string): Promise<Outcome> {

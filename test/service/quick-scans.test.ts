@@ -6,6 +6,7 @@ import { catalogue } from '../suite/ruleset.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { MemoryQuickScanCache, type QuickScanCache } from '../../src/service/quick-scan-cache.ts';
 import { WindowRateLimiter } from '../../src/service/rate-limit.ts';
+import { ScansBusyError } from '../../src/service/scan-slots.ts';
 import { QuickScans, RateLimitedError } from '../../src/service/quick-scans.ts';
 import { openSharedState } from '../../src/service/shared-state.ts';
 import {
@@ -85,6 +86,30 @@ describe('Quick Scans in process', () => {
     // Another address keeps its own budgets, and an origin its own across addresses.
     expect(await ran('other-1.test', { verifiedAgent: 'https://a0.example', address: '192.0.2.2' })).toBe(false);
     expect(await ran('other-2.test', { verifiedAgent: 'https://a9.example', address: '192.0.2.2' })).toBe(true);
+  });
+
+  it('counts only scans that run: a 503 busy gives its count back', async () => {
+    // Issue 31 item 11: an MCP batch of 40 gave 7 ran, 23 busy and 10 rate-limited.
+    const scanner = new CountingScanner(ruleset);
+    let busy = true;
+    const scan = scanner.scan.bind(scanner);
+    scanner.scan = async (domain: string) => {
+      if (busy) throw new ScansBusyError(5);
+      return scan(domain);
+    };
+    const quick = new QuickScans({
+      scanner,
+      ruleset,
+      cache,
+      ttlSeconds: 600,
+      rateLimiter: new WindowRateLimiter(2),
+      metrics: { scanFinished: () => undefined, cacheHit: () => undefined },
+    });
+    for (let i = 0; i < 5; i++) await expect(quick.run(`busy-${i}.test`, '192.0.2.9')).rejects.toThrow(ScansBusyError);
+    busy = false;
+    await quick.run('ran-1.test', '192.0.2.9');
+    await quick.run('ran-2.test', '192.0.2.9');
+    await expect(quick.run('ran-3.test', '192.0.2.9')).rejects.toThrow(RateLimitedError);
   });
 
   it('lets concurrent callers share one scan', async () => {

@@ -73,6 +73,14 @@ for (const backend of backends) {
       }
     });
 
+    it('takes back a scan given back, within the window and never below zero', async () => {
+      await limiter.giveBack('192.0.2.3');
+      await takeMany(limiter, '192.0.2.3', PER_MINUTE);
+      await limiter.giveBack('192.0.2.3');
+      expect((await limiter.take('192.0.2.3')).allowed).toBe(true);
+      expect((await limiter.take('192.0.2.3')).allowed).toBe(false);
+    });
+
     it('counts every client on its own', async () => {
       await takeMany(limiter, '192.0.2.2', PER_MINUTE);
       expect((await limiter.take('192.0.2.2')).allowed).toBe(false);

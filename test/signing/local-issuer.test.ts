@@ -158,14 +158,14 @@ describe('certificate status (issue 10 item 3)', () => {
 describe('evidence anyone can re-judge (issue 10 item 2)', () => {
   /** A certificate signed with the service's key and stored in its ledger beside the given evidence. */
   async function plant(payloadEdit: (p: Certificate['payload']) => void, evidence: Buffer): Promise<string> {
-    const report = { ...first.payload, tier: 'full', results: first.payload.results.map((r) => ({ ...r })) };
+    const report = { ...current.payload, tier: 'full', results: current.payload.results.map((r) => ({ ...r })) };
     payloadEdit(report as Certificate['payload']);
     const key = await loadSigningKey(local.config.dataDir);
     const cert = issueCertificate({
       report,
       issuer: { baseUrl: local.config.baseUrl },
       key,
-      validity: { issuedAt: new Date(first.payload.issued_at), lifetimeSeconds: 90 * 86_400 },
+      validity: { issuedAt: new Date(current.payload.issued_at), lifetimeSeconds: 90 * 86_400 },
     });
     const db = new Database(path.join(local.config.dataDir, SQLITE_FILE));
     db.prepare(
@@ -185,19 +185,39 @@ describe('evidence anyone can re-judge (issue 10 item 2)', () => {
   }
 
   let evidence: Buffer;
+  // The first certificate was revoked above: a standing one is re-judged.
+  let current: Certificate;
+  let currentFile: string;
+  beforeAll(async () => {
+    const text = await validate();
+    current = JSON.parse(text) as Certificate;
+    currentFile = path.join(scratch, 'current.json');
+    writeFileSync(currentFile, text);
+  }, 60_000);
 
   it('serves the canonical observations whose SHA-256 is evidence_digest', async () => {
-    const res = await local.client.call('GET', `/api/certificates/${first.payload.id}/evidence`);
+    const res = await local.client.call('GET', `/api/certificates/${current.payload.id}/evidence`);
     expect(res.status).toBe(200);
+    // Served while the certificate stands, which can change: not `immutable` (issue 31 item 12).
+    expect(res.headers['cache-control']).toBe('no-cache');
     evidence = Buffer.from(res.text, 'utf8');
-    expect(createHash('sha256').update(evidence).digest('hex')).toBe(first.payload.evidence_digest);
+    expect(createHash('sha256').update(evidence).digest('hex')).toBe(current.payload.evidence_digest);
     expect((JSON.parse(res.text) as { target: { domain: string } }).target.domain).toBe('good.test');
     expect((await local.client.call('GET', '/api/certificates/dvc_0123/evidence')).status).toBe(404);
   });
 
+  it('is no longer served once the certificate is revoked, as the docs say', async () => {
+    const res = await local.client.call('GET', `/api/certificates/${first.payload.id}/evidence`);
+    expect(res.status).toBe(410);
+    expect(res.headers['cache-control']).not.toMatch(/immutable|max-age/);
+    expect((JSON.parse(res.text) as { error: string }).error).toMatch(
+      /was revoked \(the site was found serving a different host\)/,
+    );
+  });
+
   it('dvs verify --reevaluate judges it again and finds the same outcomes byte for byte', async () => {
     const io = capture(local.config);
-    await verify([certificateFile, '--reevaluate'], io);
+    await verify([currentFile, '--reevaluate'], io);
     expect(io.out()).toMatch(/✓ evidence: \d+ bytes, SHA-256 [0-9a-f]{64} as the certificate names/);
     expect(io.out()).toMatch(/✓ reevaluation: ruleset \S+ gives the same \d+ outcomes and verdict \w+, byte for byte/);
   });

@@ -184,7 +184,7 @@ function certificateLifecyclePaths(trustProxy: boolean): Json {
             content: { 'application/json': { schema: { type: 'object' } } },
           },
           '404': notIssued,
-          '410': errorResponse('The certificate expired and its evidence is no longer kept.'),
+          '410': errorResponse('The certificate expired, and its evidence is no longer kept, or it was revoked.'),
           ...commonErrors(trustProxy),
         },
       },

@@ -49,15 +49,21 @@ export function certificateRoutes(reader: CertificateReader, certificates: Certi
     const id = idOf(ctx);
     const evidence = id === null ? null : await certificates.evidence(id);
     if (!evidence) throw notIssued(ctx.params.id ?? '');
-    if (evidence.kind === 'gone')
-      throw new ApiError(
-        410,
-        `the evidence of ${id} is no longer kept: it is kept while the certificate is valid`,
-        '/docs/api#certificates',
-      );
+    // Whether the evidence is served follows the certificate's status, which can change (a revocation): caches
+    // must ask again, although the bytes themselves never change.
+    ctx.set('Cache-Control', 'no-cache');
+    if (evidence.kind === 'gone') {
+      const { status } = evidence;
+      const why =
+        status.status === 'revoked'
+          ? `the certificate was revoked (${status.reason ?? 'no reason'})`
+          : 'it is kept while the certificate is valid';
+      throw new ApiError(410, `the evidence of ${id} is no longer served: ${why}`, '/docs/api#certificates', {
+        'Cache-Control': 'no-cache',
+      });
+    }
     // The canonical bytes themselves: their SHA-256 is the certificate's evidence_digest.
     ctx.type = 'application/json';
-    ctx.set('Cache-Control', 'public, max-age=3600, immutable');
     ctx.body = evidence.bytes;
   });
   return router;
