@@ -35,7 +35,6 @@ export async function startPaymentsWorld(): Promise<World & { cleanup(): Promise
 export interface Reply {
   status: number;
   text: string;
-  headers: Record<string, string | string[] | undefined>;
 }
 
 /** What one full validation gave back over either surface: the certificate text, or the error. */
@@ -64,6 +63,12 @@ export class ServiceClient {
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    return { status: res.statusCode, text: await res.body.text() };
+  }
+
+  /** A GET with the response headers, for tests of what caches are told. */
+  async get(pathname: string): Promise<Reply & { headers: Record<string, string | string[] | undefined> }> {
+    const res = await request(this.url + pathname, { dispatcher: this.agent });
     return { status: res.statusCode, text: await res.body.text(), headers: res.headers };
   }
 

@@ -196,7 +196,7 @@ describe('evidence anyone can re-judge (issue 10 item 2)', () => {
   }, 60_000);
 
   it('serves the canonical observations whose SHA-256 is evidence_digest', async () => {
-    const res = await local.client.call('GET', `/api/certificates/${current.payload.id}/evidence`);
+    const res = await local.client.get(`/api/certificates/${current.payload.id}/evidence`);
     expect(res.status).toBe(200);
     // Served while the certificate stands, which can change: not `immutable` (issue 31 item 12).
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -207,7 +207,7 @@ describe('evidence anyone can re-judge (issue 10 item 2)', () => {
   });
 
   it('is no longer served once the certificate is revoked, as the docs say', async () => {
-    const res = await local.client.call('GET', `/api/certificates/${first.payload.id}/evidence`);
+    const res = await local.client.get(`/api/certificates/${first.payload.id}/evidence`);
     expect(res.status).toBe(410);
     expect(res.headers['cache-control']).not.toMatch(/immutable|max-age/);
     expect((JSON.parse(res.text) as { error: string }).error).toMatch(
