@@ -1,5 +1,6 @@
-// `npm run world [-- --sites <dir>] [-- --rtt <ms>] [-- -- --env-file <path>]`: runs the fixture internet until SIGINT/SIGTERM and
-// prints the DVS_* settings that point the service at it (also written to the env file, default .env.world).
+// `npm run world [-- --sites <dir>] [-- --rtt <ms>] [-- --fleet <N>] [-- -- --env-file <path>]`: runs the fixture
+// internet until SIGINT/SIGTERM and prints the DVS_* settings that point the service at it (also written to the env
+// file, default .env.world). With --fleet, DVS_FLEET_DOMAINS_FILE names the file listing the fleet's domains.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,18 +14,21 @@ const { values } = parseArgs({
   options: {
     sites: { type: 'string' },
     rtt: { type: 'string', default: '0' },
+    fleet: { type: 'string', default: '0' },
     'env-file': { type: 'string', default: '.env.world' },
   },
 });
 
 const rttMs = Number(values.rtt);
 if (!Number.isInteger(rttMs) || rttMs < 0) throw new Error(`--rtt ${values.rtt}: a round trip in whole milliseconds`);
-const world = await startWorld({ ...(values.sites ? { sitesDir: path.resolve(values.sites) } : {}), rttMs });
+const fleet = Number(values.fleet);
+if (!Number.isInteger(fleet) || fleet < 0) throw new Error(`--fleet ${values.fleet}: a number of domains`);
+const world = await startWorld({ ...(values.sites ? { sitesDir: path.resolve(values.sites) } : {}), rttMs, fleet });
 const lines = Object.entries(world.env).map(([k, v]) => `export ${k}=${v}`);
 await writeFile(values['env-file'], lines.join('\n') + '\n');
 process.stdout.write(lines.join('\n') + '\n');
 process.stderr.write(
-  `world: ${world.sites.length} sites, DNS 127.0.0.1:${world.dnsPort}, HTTPS port ${world.httpsPort}, HTTP port ${world.httpPort}; ` +
+  `world: ${world.sites.length} sites${world.fleet ? ` and ${world.fleet.size} fleet domains` : ''}, DNS 127.0.0.1:${world.dnsPort}, HTTPS port ${world.httpsPort}, HTTP port ${world.httpPort}; ` +
     `settings in ${values['env-file']}; Ctrl-C stops it\n`,
 );
 

@@ -18,6 +18,7 @@ import {
 } from './site-server.ts';
 import { createHostFront, SniFront } from './shared-address.ts';
 import { botAuthVerifier, type AgentJwk } from './bot-auth.ts';
+import { createFleet, fleetAddresses, fleetDomain, fleetServers, FLEET_SUFFIX } from './fleet.ts';
 import { Zones } from './zones.ts';
 
 export const DEFAULT_SITES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sites');
@@ -34,6 +35,8 @@ export interface WorldOptions {
    * (a site's `rtt_ms` overrides it). Default 0.
    */
   rttMs?: number;
+  /** Fleet domains f0.fleet.test ... f<fleet-1>.fleet.test (fleet.ts); default none. */
+  fleet?: number;
 }
 
 export interface SiteInfo {
@@ -63,6 +66,8 @@ export interface World {
   issueCertificate(label: string, names: string[]): Promise<ServerCredentials>;
   /** `https://<domain>:<port><path>` of a site (by site name), for tests that build URLs. */
   url(siteName: string, pathname?: string, scheme?: 'http' | 'https'): string;
+  /** The fleet's size and the file naming its domains, one a line (also in env as DVS_FLEET_DOMAINS_FILE). */
+  fleet: { size: number; domainsFile: string } | null;
   /** TCP connections the sites' HTTP and HTTPS listeners have accepted since the world started. */
   connections(): number;
   stop(): Promise<void>;
@@ -134,7 +139,8 @@ function info(site: Site): SiteInfo {
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const sites = loadSites(opts.sitesDir ?? DEFAULT_SITES_DIR);
-  const zones = new Zones(sites);
+  const fleet = opts.fleet ? createFleet(opts.fleet, sites) : undefined;
+  const zones = new Zones(sites, fleet);
   const ca = await TestCa.create();
   const credentials = new Map<string, ServerCredentials>();
   await Promise.all(
@@ -155,11 +161,30 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     }),
   );
 
+  const fleetCredentials = new Map<string, ServerCredentials>();
+  await Promise.all(
+    [...(fleet?.templates ?? [])].map(async ([name, site]) => {
+      const tls = site.spec.https!;
+      fleetCredentials.set(
+        name,
+        await ca.issue({
+          label: `fleet-${name}`,
+          names: [`*.${FLEET_SUFFIX}`],
+          certificate: tls.certificate,
+          key: tls.key,
+          expiresInDays: tls.expires_in_days,
+        }),
+      );
+    }),
+  );
+
   const ownDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'dvs-world-')));
   await mkdir(dataDir, { recursive: true });
   const caFile = path.join(dataDir, 'world-ca.pem');
   await writeFile(caFile, ca.rootPem);
+  const fleetFile = path.join(dataDir, 'fleet-domains.txt');
+  if (fleet) await writeFile(fleetFile, Array.from({ length: fleet.size }, (_, i) => fleetDomain(i) + '\n').join(''));
 
   const stopping = new AbortController();
   const ports = { http: 0, https: 0 };
@@ -182,8 +207,28 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       if (site.spec.ipv6) for (const name of names) httpOnV6.set(name, siteHandler(ctx, 'http'));
     }
   }
-  if (httpsOnV6.size > 0) httpsGroup.push({ server: new SniFront(httpsOnV6), address: IPV6_ADDRESS });
-  if (httpOnV6.size > 0) httpGroup.push({ server: createHostFront(httpOnV6), address: IPV6_ADDRESS });
+  // Fleet addresses: each front hands a connection to the server of the fleet domain it names, if it lives there.
+  const fleetTls = fleet
+    ? fleetServers(
+        fleet,
+        { ports, verifyBotAuth, signal: stopping.signal, rttMs: opts.rttMs ?? 0 },
+        fleetCredentials,
+        IPV6_ADDRESS,
+      )
+    : undefined;
+  for (const address of fleetTls ? fleetAddresses(fleet!.size) : []) {
+    httpsGroup.push({ server: new SniFront(fleetTls!.https(address)), address });
+    httpGroup.push({ server: createHostFront(fleetTls!.http(address)), address });
+  }
+  const fleetOnV6 = [...(fleet?.templates.values() ?? [])].some((t) => t.spec.ipv6);
+  if (httpsOnV6.size > 0 || fleetOnV6) {
+    const v6 = fleetTls?.https(IPV6_ADDRESS);
+    httpsGroup.push({ server: new SniFront({ get: (h) => httpsOnV6.get(h) ?? v6?.get(h) }), address: IPV6_ADDRESS });
+  }
+  if (httpOnV6.size > 0 || fleetOnV6) {
+    const v6 = fleetTls?.http(IPV6_ADDRESS);
+    httpGroup.push({ server: createHostFront({ get: (h) => httpOnV6.get(h) ?? v6?.get(h) }), address: IPV6_ADDRESS });
+  }
 
   const dnsServers: DnsServer[] = [];
   const servers = [...httpsGroup, ...httpGroup].map((s) => s.server);
@@ -199,6 +244,8 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   }
   const stop = async (): Promise<void> => {
     stopping.abort();
+    // The fleet's TLS servers listen nowhere: the connections the fronts handed them are closed here.
+    for (const server of fleetTls?.tlsServers ?? []) server.closeAllConnections();
     await Promise.all([...servers.map(closeServer), ...dnsServers.map((d) => d.close())]);
     if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
   };
@@ -221,8 +268,11 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       DVS_EXTRA_CA: caFile,
       DVS_PROBE_HTTP_PORT: String(ports.http),
       DVS_PROBE_HTTPS_PORT: String(ports.https),
-      DVS_EXTRA_SUFFIXES: 'test',
+      // With a fleet, fleet.test is a public suffix (the first listed wins): each fleet domain is registrable,
+      // a customer's domain of its own rather than a subdomain of one site.
+      DVS_EXTRA_SUFFIXES: fleet ? `${FLEET_SUFFIX},test` : 'test',
       DVS_WORLD_DEAD_DNS: `${dead.host}:${dead.port}`,
+      ...(fleet ? { DVS_FLEET_DOMAINS_FILE: fleetFile } : {}),
     },
     sites: sites.map(info),
     caPem: ca.rootPem,
@@ -239,6 +289,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       const defaultPort = scheme === 'https' ? 443 : 80;
       return `${scheme}://${site.spec.domain}${port === defaultPort ? '' : `:${port}`}${pathname}`;
     },
+    fleet: fleet ? { size: fleet.size, domainsFile: fleetFile } : null,
     connections: () => connections,
     stop,
   };

@@ -9,11 +9,16 @@ import { KEEP_ALIVE_MS, type SiteHttpsServer } from './site-server.ts';
 const HELLO_TIMEOUT_MS = 5000;
 const MAX_HELLO_BYTES = 16 * 1024 + 5;
 
+/** Who serves a host on this address (a Map, or a lookup over names made on demand). */
+export interface HostTable<T> {
+  get(host: string): T | undefined;
+}
+
 /** A listener that passes each TLS connection to the HTTPS server of the host in its SNI. */
 export class SniFront extends net.Server {
   private readonly pending = new Set<net.Socket>();
 
-  constructor(private readonly byHost: ReadonlyMap<string, SiteHttpsServer>) {
+  constructor(private readonly byHost: HostTable<SiteHttpsServer>) {
     super();
     this.on('connection', (socket) => this.route(socket));
   }
@@ -52,7 +57,7 @@ export class SniFront extends net.Server {
 }
 
 /** A plain-HTTP server that answers each request with the handler of the site its Host header names. */
-export function createHostFront(byHost: ReadonlyMap<string, http.RequestListener>): http.Server {
+export function createHostFront(byHost: HostTable<http.RequestListener>): http.Server {
   return http.createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     const handler = byHost.get(host);

@@ -330,7 +330,12 @@ function withConnectionsClosable(server: http2.Http2SecureServer): SiteHttpsServ
   return Object.assign(server, { closeAllConnections: trackSockets(server) });
 }
 
-export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCredentials): SiteHttpsServer {
+/** `handler`: another than the site's own (the fleet's, which picks each request's site by its host). */
+export function createHttpsServer(
+  ctx: SiteServerContext,
+  credentials: ServerCredentials,
+  handler: (req: SiteRequest, res: SiteResponse) => void = siteHandler(ctx, 'https'),
+): SiteHttpsServer {
   const tls = ctx.site.spec.https!;
   const alpn = tls.alpn ?? ['http/1.1'];
   const options = {
@@ -341,7 +346,6 @@ export function createHttpsServer(ctx: SiteServerContext, credentials: ServerCre
     ciphers: ciphersFor(tls),
     ALPNProtocols: alpn,
   };
-  const handler = siteHandler(ctx, 'https');
   // A site whose ALPN list offers h2 speaks it, as it claims to; clients without ALPN still get HTTP/1.1.
   const server: SiteHttpsServer = alpn.includes('h2')
     ? withConnectionsClosable(http2.createSecureServer({ ...options, allowHTTP1: true }, handler))

@@ -1,5 +1,7 @@
 // The world's DNS data: one zone per site, built from its address and records, and the lookup a recursive
 // resolver in front of these zones would answer with. Pure: the DNS server only adds the transport.
+import { LRUCache } from 'lru-cache';
+import type { Fleet } from './fleet.ts';
 import type { Site, DnsRecordSpec } from './site-config.ts';
 import { encodeSvcb } from './svcb.ts';
 
@@ -132,8 +134,13 @@ function zoneOf(name: string, apexes: Iterable<string>): string | undefined {
 
 export class Zones {
   private readonly zones = new Map<string, Zone>();
+  /** The zones of fleet domains asked about lately: each is made on first use, from the domain's site. */
+  private readonly fleetZones = new LRUCache<string, Zone>({ max: 2000 });
 
-  constructor(sites: readonly Site[]) {
+  constructor(
+    sites: readonly Site[],
+    private readonly fleet?: Pick<Fleet, 'site'>,
+  ) {
     for (const site of sites) {
       const { domain, aliases } = site.spec;
       // An alias outside the site's domain is the apex of a zone of its own.
@@ -151,8 +158,7 @@ export class Zones {
     const answers: WireRecord[] = [];
     let name = qname.toLowerCase().replace(/\.$/, '');
     for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {
-      const apex = zoneOf(name, this.zones.keys());
-      const zone = apex === undefined ? undefined : this.zones.get(apex);
+      const zone = this.zoneFor(name);
       if (!zone) return { kind: 'answer', rcode: RCODE.NXDOMAIN, ad: false, answers, authorities: [] };
       const { behaviour, ad } = zone.site.spec.dns;
       if (behaviour === 'timeout') return { kind: 'drop' };
@@ -176,6 +182,25 @@ export class Zones {
       return { kind: 'answer', rcode: RCODE.NOERROR, ad, answers, authorities: recs.length ? [] : soa };
     }
     return { kind: 'answer', rcode: RCODE.SERVFAIL, ad: false, answers: [], authorities: [] };
+  }
+
+  /** The zone a name lies in: the one whose apex is the name's longest suffix. */
+  private zoneFor(name: string): Zone | undefined {
+    for (let n = name; ; n = n.slice(n.indexOf('.') + 1)) {
+      const zone = this.zones.get(n) ?? this.fleetZone(n);
+      if (zone) return zone;
+      if (!n.includes('.')) return undefined;
+    }
+  }
+
+  private fleetZone(apex: string): Zone | undefined {
+    const cached = this.fleetZones.get(apex);
+    if (cached) return cached;
+    const site = this.fleet?.site(apex);
+    if (!site) return undefined;
+    const zone = buildZone(site, apex, [apex]);
+    this.fleetZones.set(apex, zone);
+    return zone;
   }
 
   /** The records at a name, through a wildcard at its closest encloser when the name itself does not exist. */
