@@ -85,6 +85,8 @@ export interface Config {
     stripeSecretKey: string | null;
     stripeWebhookSecret: string | null;
     stripeApiBase: string | null;
+    /** How long a certificate's report is kept (null: as long as the certificate); the body is kept forever. */
+    reportRetentionSeconds: number | null;
   };
   securityTxt: { contact: string; policy: string | null };
   certificates: {
@@ -300,6 +302,8 @@ function paymentsConfig(r: Reader, fullDeadlineMs: number): Config['payments'] {
     stripeSecretKey: r.optStr('DVS_STRIPE_SECRET_KEY'),
     stripeWebhookSecret: r.optStr('DVS_STRIPE_WEBHOOK_SECRET'),
     stripeApiBase: r.optStr('DVS_STRIPE_API_BASE'),
+    reportRetentionSeconds:
+      r.optStr('DVS_REPORT_RETENTION') === null ? null : durationSeconds(r, 'DVS_REPORT_RETENTION', 0),
   };
 }
 

@@ -222,6 +222,14 @@ export class Ledger implements PaymentGate, CertificateRegistry {
     return this.store.pruneEvidence(this.now(), limit);
   }
 
+  /**
+   * Drops the reports of up to `limit` certificates issued more than `retentionSeconds` ago. The certificate
+   * stays whole: a token presented again then gets the certificate without its report.
+   */
+  pruneOldReports(retentionSeconds: number, limit: number): Promise<number> {
+    return this.store.pruneReports(this.now() - retentionSeconds * 1000, limit);
+  }
+
   /** Resolves when the database answers (readiness). */
   ready(): Promise<void> {
     return this.store.ping();

@@ -110,7 +110,10 @@ async function countUnused(pool: pg.Pool, source: string, now: number): Promise<
 /** The certificate lookups and the revocation: what a relying party and the operator ask after issue. */
 function certificateQueries(
   pool: pg.Pool,
-): Pick<LedgerStore, 'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence' | 'pruneEvidence'> {
+): Pick<
+  LedgerStore,
+  'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence' | 'pruneEvidence' | 'pruneReports'
+> {
   return {
     async certificateRow(id) {
       const { rows } = await pool.query<RawCertificateRow>(
@@ -155,6 +158,16 @@ function certificateQueries(
            SELECT id FROM certificates WHERE evidence IS NOT NULL AND expires_at <= $1
            ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
         [at(now), limit],
+      );
+      return result.rowCount ?? 0;
+    },
+    async pruneReports(before, limit) {
+      // A range of the partial index certificates_report_age, as the evidence above.
+      const result = await pool.query(
+        `UPDATE certificates SET report = NULL WHERE id IN (
+           SELECT id FROM certificates WHERE report IS NOT NULL AND created_at < $1
+           ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        [at(before), limit],
       );
       return result.rowCount ?? 0;
     },

@@ -88,7 +88,10 @@ function migrate(db: Database.Database): void {
 /** The certificate lookups and the revocation: what a relying party and the operator ask after issue. */
 function certificateQueries(
   db: Database.Database,
-): Pick<LedgerStore, 'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence' | 'pruneEvidence'> {
+): Pick<
+  LedgerStore,
+  'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence' | 'pruneEvidence' | 'pruneReports'
+> {
   const certificateRow = db.prepare(`
     SELECT c.id, c.domain, c.body, c.created_at, c.expires_at, c.revoked_at, c.revocation_reason,
       (SELECT n.id FROM certificates n
@@ -112,6 +115,10 @@ function certificateQueries(
   const pruneEvidence = db.prepare(`
     UPDATE certificates SET evidence = NULL WHERE rowid IN (
       SELECT rowid FROM certificates WHERE evidence IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?)`);
+  // A range of the partial index certificates_report_age.
+  const pruneReports = db.prepare(`
+    UPDATE certificates SET report = NULL WHERE rowid IN (
+      SELECT rowid FROM certificates WHERE report IS NOT NULL AND created_at < ? ORDER BY created_at LIMIT ?)`);
 
   return {
     certificateRow: async (id) => {
@@ -126,6 +133,7 @@ function certificateQueries(
     },
     evidence: async (id, now) => (evidence.get(id, now) as Buffer | null | undefined) ?? null,
     pruneEvidence: async (now, limit) => pruneEvidence.run(now, limit).changes,
+    pruneReports: async (before, limit) => pruneReports.run(before, limit).changes,
   };
 }
 

@@ -121,6 +121,8 @@ export interface LedgerStore extends LogStore {
    * returns how many. Bounded, so it never holds the database for longer than one small batch.
    */
   pruneEvidence(now: number, limit: number): Promise<number>;
+  /** Drops the reports of at most `limit` certificates issued before `before`, the oldest first; returns how many. */
+  pruneReports(before: number, limit: number): Promise<number>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -271,6 +271,25 @@ export function ledgerContract(name: string, makeBackend: () => Promise<Backend>
       expect((await ledger.certificate(short))!.body).toBe(certificateFor('a.test', 1).body);
     });
 
+    it('drops reports older than the retention, oldest first, in bounded batches; the certificate stays (issue 38)', async () => {
+      const report = Buffer.from([0x1f, 0x8b, 9]);
+      const first = await certify('a.test', 1, { report });
+      clock += 60_000;
+      const second = await certify('b.test', 1, { report });
+      clock += 60_000;
+      const third = await certify('c.test', 1, { report });
+      expect(await ledger.pruneOldReports(30, 10)).toBe(2);
+      expect(await ledger.pruneOldReports(30, 10)).toBe(0);
+      for (const id of [first, second]) {
+        expect((await ledger.certificate(id))!.report).toBeUndefined();
+        expect((await ledger.certificateRecord(id))!.id).toBe(id);
+      }
+      expect((await ledger.certificate(third))!.report).toEqual(report);
+      clock += 60_000;
+      expect(await ledger.pruneOldReports(30, 1)).toBe(1);
+      expect((await ledger.certificate(third))!.report).toBeUndefined();
+    });
+
     it('answers null for a certificate it never stored', async () => {
       expect(await ledger.certificate('nope')).toBeNull();
     });

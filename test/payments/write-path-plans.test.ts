@@ -29,7 +29,7 @@ const LIFETIME = 10 * DAY;
 const ledgerOver = (store: LedgerStore) =>
   new Ledger(store, { mode: 'test', tokenTtlSeconds: 90 * 86_400, reservationLeaseSeconds: 900, now: () => NOW });
 
-/** Every write path: token issue and record, the checkout's cap, reserve, commit (log append), release, revoke, prune, tree head. */
+/** Every write path: token issue and record, the checkout's cap, reserve, commit (log append), release, revoke, retention, tree head. */
 async function writePaths(ledger: Ledger): Promise<void> {
   const [paid, dropped] = await ledger.issue({ count: 2, source: 'checkout' });
   await ledger.record(`dvs_test_${'p'.repeat(43)}`, 'stripe:cs_plans');
@@ -50,6 +50,7 @@ async function writePaths(ledger: Ledger): Promise<void> {
   await ledger.release(dropped!.token, released.reservationId);
   await ledger.revoke('dvc_plans', 'plans test', NOW);
   await ledger.pruneExpiredEvidence(500);
+  await ledger.pruneOldReports(7 * 86_400, 500);
   const key = await keyFromSeed(SIGNING_KID, new Uint8Array(32).fill(7), '2026-11-29T00:00:00Z');
   await new TransparencyLog(ledger.log, keySource(key), () => new Date(NOW)).head();
 }
@@ -69,6 +70,7 @@ function expectEveryPath(statements: Captured[]): void {
     /MAX\(leaf_index\)/,
     /UPDATE certificates SET revoked_at/,
     /UPDATE certificates SET evidence = NULL/,
+    /UPDATE certificates SET report = NULL/,
     /INSERT INTO log_heads/,
   ])
     expect(text).toMatch(expected);

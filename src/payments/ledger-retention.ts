@@ -1,0 +1,64 @@
+// What the ledger stops keeping, on a timer, in small batches, never inside a commit: a commit's cost must not
+// depend on how many certificates the ledger holds (issue 38). Evidence goes when its certificate expires
+// (readers stop seeing it then already, so pruning late frees space late and changes no answer); reports go
+// after DVS_REPORT_RETENTION when it is set. Certificate bodies, the log and the tokens are never touched.
+import type { Logger } from '../lib/log.ts';
+import type { Ledger } from './ledger.ts';
+
+export interface Pruned {
+  evidence: number;
+  reports: number;
+}
+
+export interface LedgerRetention {
+  /** Prunes until each kind's batch comes back short; resolves with how many certificates lost each. */
+  runOnce(): Promise<Pruned>;
+  stop(): Promise<void>;
+}
+
+export interface LedgerRetentionOptions {
+  everyMs: number;
+  /** Rows per statement: each batch holds the write lock (SQLite) or its rows (PostgreSQL) only that long. */
+  batch: number;
+  /** Reports older than this are dropped; null keeps them as long as their certificates. */
+  reportRetentionSeconds: number | null;
+  log: Logger;
+}
+
+export function startLedgerRetention(ledger: Ledger, opts: LedgerRetentionOptions): LedgerRetention {
+  let running: Promise<Pruned> | null = null;
+  let stopped = false;
+
+  const drain = async (prune: (limit: number) => Promise<number>): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const pruned = await prune(opts.batch);
+      total += pruned;
+      if (pruned < opts.batch || stopped) return total;
+    }
+  };
+  const run = async (): Promise<Pruned> => {
+    const retention = opts.reportRetentionSeconds;
+    return {
+      evidence: await drain((limit) => ledger.pruneExpiredEvidence(limit)),
+      reports: retention === null ? 0 : await drain((limit) => ledger.pruneOldReports(retention, limit)),
+    };
+  };
+  const runOnce = () => (running ??= run().finally(() => (running = null)));
+
+  const timer = setInterval(() => {
+    runOnce().then(
+      (pruned) => (pruned.evidence > 0 || pruned.reports > 0) && opts.log.info(pruned, 'ledger pruned'),
+      (err: unknown) => opts.log.warn({ err }, 'the ledger could not be pruned; next try at the next interval'),
+    );
+  }, opts.everyMs).unref();
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
