@@ -119,7 +119,7 @@ async function apiCatalog(f: DocumentFetcher) {
   return {
     ...doc.facts,
     profile: /;\s*profile\s*=\s*"?([^";]+)"?/i.exec(contentType)?.[1] ?? null,
-    ...inspectLinkset(doc.json),
+    ...inspectLinkset(doc.json, doc.facts.document.url),
   };
 }
 

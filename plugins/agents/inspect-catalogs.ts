@@ -5,6 +5,8 @@ import { asArray, asObject, asString } from './json-value.ts';
 export interface LinksetFacts {
   linkset_present: boolean;
   contexts_count: number | null;
+  /** Contexts a reader cannot place: no `anchor`, or one that does not resolve against the catalog's URL. */
+  contexts_without_resolvable_anchor_count: number | null;
   contexts_without_absolute_anchor_count: number | null;
   relations: string[];
   links_without_href_count: number;
@@ -17,16 +19,27 @@ function isAbsoluteUrl(value: unknown): boolean {
   return typeof value === 'string' && URL.canParse(value);
 }
 
-export function inspectLinkset(json: unknown): LinksetFacts {
+/**
+ * RFC 9264 section 4.2.2 lets an anchor be a relative reference (it SHOULD NOT be), and section 6 has readers
+ * determine its context, ignoring links they cannot place: against the catalog's own URL a relative anchor is
+ * placed without doubt; a missing one is not.
+ */
+function isResolvableUrl(value: unknown, base: string | null): boolean {
+  return typeof value === 'string' && (URL.canParse(value) || (base !== null && URL.canParse(value, base)));
+}
+
+export function inspectLinkset(json: unknown, base: string | null = null): LinksetFacts {
   const contexts = asArray(asObject(json)?.linkset);
   const relations = new Set<string>();
   // No prototype: a relation may be named constructor or __proto__.
   const counts = Object.create(null) as Record<string, number>;
   let withoutHref = 0;
   let withoutAnchor = 0;
+  let unresolvable = 0;
   for (const item of contexts ?? []) {
     const context = asObject(item);
     if (!context || !isAbsoluteUrl(context.anchor)) withoutAnchor += 1;
+    if (!context || !isResolvableUrl(context.anchor, base)) unresolvable += 1;
     for (const [rel, targets] of Object.entries(context ?? {})) {
       if (rel === 'anchor') continue;
       relations.add(rel);
@@ -39,6 +52,7 @@ export function inspectLinkset(json: unknown): LinksetFacts {
   return {
     linkset_present: contexts !== null,
     contexts_count: contexts ? contexts.length : null,
+    contexts_without_resolvable_anchor_count: contexts ? unresolvable : null,
     contexts_without_absolute_anchor_count: contexts ? withoutAnchor : null,
     relations: [...relations].sort(),
     links_without_href_count: withoutHref,

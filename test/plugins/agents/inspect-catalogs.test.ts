@@ -17,6 +17,7 @@ describe('inspectLinkset', () => {
     ).toEqual({
       linkset_present: true,
       contexts_count: 2,
+      contexts_without_resolvable_anchor_count: 1,
       contexts_without_absolute_anchor_count: 1,
       relations: ['item', 'service-desc', 'service-doc'],
       links_without_href_count: 1,
@@ -24,6 +25,24 @@ describe('inspectLinkset', () => {
       service_doc_count: 1,
       item_count: 2,
     });
+  });
+
+  it('places a relative anchor against the catalog URL, and not a missing one (RFC 9264 sections 4.2.2 and 6)', () => {
+    const catalog = {
+      linkset: [
+        { anchor: '/api/v1', 'service-desc': [{ href: '/openapi.json' }] },
+        { anchor: 'https://example.com/api/v2', item: [{ href: 'https://example.com/api/v2' }] },
+        { 'service-doc': [{ href: 'https://example.com/docs' }] },
+        'not a context',
+      ],
+    };
+    expect(inspectLinkset(catalog, 'https://example.com/.well-known/api-catalog')).toMatchObject({
+      contexts_count: 4,
+      contexts_without_resolvable_anchor_count: 2,
+      contexts_without_absolute_anchor_count: 3,
+    });
+    // Without the catalog's URL a relative anchor cannot be placed.
+    expect(inspectLinkset(catalog)).toMatchObject({ contexts_without_resolvable_anchor_count: 3 });
   });
 
   it('answers absent facts for a document without a linkset', () => {

@@ -88,6 +88,7 @@ describe('agents provider on good.test', () => {
       profile: 'https://www.rfc-editor.org/info/rfc9727',
       linkset_present: true,
       service_desc_count: 1,
+      contexts_without_resolvable_anchor_count: 0,
       contexts_without_absolute_anchor_count: 0,
     });
   });

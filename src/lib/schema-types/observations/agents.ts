@@ -187,7 +187,11 @@ export interface AgentsObservations {
      */
     contexts_count: number | null;
     /**
-     * Contexts without an absolute `anchor`.
+     * Contexts a reader cannot place: not an object, no `anchor`, or an anchor that is not a URI reference resolving against the catalog's URL (RFC 9264 section 4.2.2 allows a relative reference, which section 6 has readers resolve; a missing anchor leaves the context undetermined).
+     */
+    contexts_without_resolvable_anchor_count: number | null;
+    /**
+     * Contexts without an absolute `anchor` (RFC 9264 section 4.2.2: it SHOULD NOT be a relative reference).
      */
     contexts_without_absolute_anchor_count: number | null;
     /**
