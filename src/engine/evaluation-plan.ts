@@ -3,8 +3,7 @@
 // computed once per path however many rules share it, and a rule's evaluation is a walk over small index lists.
 import type { Compiled, RootInput } from './compile.ts';
 import { bounded, valueAt } from './observed.ts';
-import { pathLoads, type PathLoads } from './path-loads.ts';
-import { recordsOf, type RecordsOf } from './records.ts';
+import { pathLoads, recordsOf, type PathLoads, type RecordsOf } from './plan-code.ts';
 import type { Level, LoadedRule, ProbeRun } from './types.ts';
 
 interface RequiredPath {

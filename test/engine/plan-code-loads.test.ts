@@ -3,7 +3,7 @@
 // holds at each step (null, strings, lists); a step without an earlier parent is refused, not generated.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pathLoads, type PathStep } from '../../src/engine/path-loads.ts';
+import { pathLoads, type PathStep } from '../../src/engine/plan-code.ts';
 
 const key = fc.oneof(
   fc.string({ maxLength: 4 }),

@@ -2,7 +2,7 @@
 // same order, the same values, a plain prototype, whatever the keys hold.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { recordsOf, type RecordShape } from '../../src/engine/records.ts';
+import { recordsOf, type RecordShape } from '../../src/engine/plan-code.ts';
 
 function keyByKey(shape: RecordShape, values: readonly unknown[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
