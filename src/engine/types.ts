@@ -1,4 +1,4 @@
-// The contracts between probes, rules and reports (DESIGN.md section 4).
+// The contracts between probes, rules and reports (docs/architecture.md section 3).
 import type { Level, Outcome, Tier, Verdict } from '../lib/judgement.ts';
 import type { Logger } from '../lib/log.ts';
 import type { Net } from '../net/types.ts';

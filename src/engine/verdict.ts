@@ -1,4 +1,4 @@
-// Verdict and score from rule outcomes (DESIGN.md section 4): a pure function of the results.
+// Verdict and score from rule outcomes (docs/architecture.md section 3.4): a pure function of the results.
 import type { Level, Outcome, RuleResult, Verdict } from './types.ts';
 
 /** How much a rule weighs in the score; informational rules never move it. */

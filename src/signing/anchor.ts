@@ -1,4 +1,4 @@
-// The two DNS anchors of a certificate (DESIGN.md section 4). The subject's: the domain owner publishes the
+// The two DNS anchors of a certificate (docs/architecture.md section 3.5). The subject's: the domain owner publishes the
 // certificate's id and digest under `_agent-validation.<domain>`, showing they accept it. The issuer's: the
 // service publishes its key's RFC 7638 thumbprint under `_dvs-key.<issuer host>`, a second channel beside the
 // HTTPS-served JWK set. Records are `;`-separated tag=value lists, read leniently about spacing because

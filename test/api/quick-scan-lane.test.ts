@@ -1,4 +1,4 @@
-// The lane that answers cached Quick Scans before Koa (src/api/quick-scan-lane.ts): in the service, its answer
+// The lane that answers cached Quick Scans before Koa (src/api/rest/quick-scan-lane.ts): in the service, its answer
 // is the Koa route's answer to the same request, counted as Koa counts it; on its own, every request it does
 // not answer reaches Koa with its body as sent, whatever its shape.
 import http from 'node:http';
