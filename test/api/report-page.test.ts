@@ -51,6 +51,21 @@ describe('reportPage', () => {
     expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
   });
 
+  it('shows bidirectional controls from a scan as their code points, never raw', () => {
+    // Issue 31 item 10: U+202E and U+2066 in scanned text reordered what the page showed around them.
+    const controls = '\u061C\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069';
+    const html = reportPage(
+      view([
+        finding({
+          observed: { 'http.headers.server': `nginx\u202Etxt.exe`, [`http.x\u2066`]: controls },
+        }),
+      ]),
+    );
+    expect(html).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+    expect(html).toContain('nginx[U+202E]txt.exe');
+    expect(html).toContain('[U+061C][U+200E][U+200F][U+202A][U+202B][U+202C][U+202D][U+202E][U+2066][U+2067]');
+  });
+
   it('shows what the check saw when the result carries it, cut to a bounded length', () => {
     const html = reportPage(
       view([
