@@ -61,7 +61,15 @@ export interface Config {
   extraSuffixes: string[];
   deadlines: { quickMs: number; fullMs: number };
   /** The service-wide bound on concurrent scans (src/service/scan-slots.ts). */
-  scans: { limit: number; reservedForFull: number; queueLength: number; maxWaitMs: number; retryAfterSeconds: number };
+  scans: {
+    limit: number;
+    reservedForFull: number;
+    queueLength: number;
+    maxWaitMs: number;
+    retryAfterSeconds: number;
+    /** Quick Scans one client may have running, and as many waiting. */
+    perClient: number;
+  };
   quickScan: { cacheTtlSeconds: number; rateLimitPerMinute: number };
   /**
    * Batch work: items scanning at once on this instance, batch scans at once per registrable domain and per IP
@@ -262,6 +270,7 @@ function scanBound(r: Reader): Config['scans'] {
     queueLength: r.int('DVS_SCAN_QUEUE', limit, 0, 100_000),
     maxWaitMs: r.int('DVS_SCAN_QUEUE_WAIT_MS', 5000, 0, 600_000),
     retryAfterSeconds: r.int('DVS_SCAN_RETRY_AFTER', 5, 1, 3600),
+    perClient: r.int('DVS_SCANS_PER_CLIENT', 1, 1, 10_000),
   };
 }
 

@@ -4,7 +4,7 @@
 import net, { type Socket } from 'node:net';
 import tls, { type PeerCertificate } from 'node:tls';
 import type { NetLimits } from '../lib/config.ts';
-import type { ResolvedAddress, TlsConnectOptions, TlsConnection } from './types.ts';
+import type { NetError, ResolvedAddress, TlsConnectOptions, TlsConnection } from './types.ts';
 import { classifyHost } from './address-policy.ts';
 import type { Resolver } from './resolver.ts';
 import type { Semaphore } from './semaphore.ts';
@@ -38,9 +38,10 @@ export interface SocketClients {
 async function connectPinned<S extends Socket>(
   deps: SocketClientDeps,
   host: string,
-  opts: { signal?: AbortSignal; address?: ResolvedAddress },
+  opts: { signal?: AbortSignal; address?: ResolvedAddress; port: number },
   traceAs: { kind: TraceKind; target: string },
   open: (pin: ResolvedAddress, deadline: Deadline) => Promise<S>,
+  silent: Map<string, NetError>,
 ): Promise<S> {
   const asked = deps.trace?.ask();
   // The time limit starts once a slot is free: waiting behind the scan's own connections is not the host's delay.
@@ -54,10 +55,14 @@ async function connectPinned<S extends Socket>(
   }
   const deadline = createDeadline(deps.limits.requestTimeoutMs, opts.signal);
   let end: ((ok: boolean) => number) | undefined;
+  let endpoint: string | undefined;
   try {
     const pin = opts.address
       ? deps.resolver.checkAddress(opts.address)
       : (await deps.resolver.resolve(host, { signal: deadline.signal }))[0]!;
+    endpoint = `[${pin.address}]:${opts.port}`;
+    const silence = silent.get(endpoint);
+    if (silence) throw silence;
     // Traced from here: the wait for a slot is the scan's own queue, the lookup is the DNS query's entry.
     end = deps.trace?.begin(traceAs.kind, traceAs.target, { asked, ...(opts.address ? {} : { host }) });
     const socket = await open(pin, deadline);
@@ -69,7 +74,10 @@ async function connectPinned<S extends Socket>(
     return socket;
   } catch (err) {
     end?.(false);
-    throw deadline.signal.aborted ? deadline.failure() : toNetError(err, `${host}`);
+    if (!deadline.signal.aborted) throw toNetError(err, `${host}`);
+    const failure = deadline.failure();
+    if (failure.code === 'timeout' && endpoint !== undefined) silent.set(endpoint, failure);
+    throw failure;
   } finally {
     deadline.clear();
     release();
@@ -104,6 +112,11 @@ function whenReady<S extends Socket>(socket: S, readyEvent: string, deadline: De
 
 export function createSocketClients(deps: SocketClientDeps): SocketClients {
   const contexts = secureContexts(deps.ca);
+  // An endpoint (address and port) that did not complete a connection within the time limit is silent for the
+  // rest of the scan, as in connection-pools.ts: the TLS probe's next handshakes to it fail at once with the same
+  // error instead of each waiting out the limit, which kept a scan of a silent host in its slot until its
+  // deadline (issue 31 item 7).
+  const silent = new Map<string, NetError>();
   return {
     async tls(host, opts = {}) {
       const literal = classifyHost(host).kind === 'ip';
@@ -114,28 +127,35 @@ export function createSocketClients(deps: SocketClientDeps): SocketClients {
       let address = '';
       const port = opts.port ?? deps.httpsPort;
       const target = `${host}:${port} ${opts.minVersion ?? ''}-${opts.maxVersion ?? ''}`;
-      const socket = await connectPinned(deps, host, opts, { kind: 'tls', target }, (pin, deadline) => {
-        address = pin.address;
-        const started = performance.now();
-        const options: tls.ConnectionOptions & { requestOCSP?: boolean } = {
-          host: pin.address,
-          port,
-          servername,
-          secureContext: contexts.get(opts),
-          rejectUnauthorized: false,
-          checkServerIdentity: (_name: string, cert: PeerCertificate) => tls.checkServerIdentity(identity, cert),
-          ALPNProtocols: opts.ALPNProtocols,
-          requestOCSP: opts.requestOCSP,
-        };
-        const s = tls.connect(options);
-        s.once('OCSPResponse', (response: Buffer) => {
-          ocspResponse = response;
-        });
-        return whenReady(s, 'secureConnect', deadline).then((ready) => {
-          handshakeMs = Math.round(performance.now() - started);
-          return ready;
-        });
-      });
+      const socket = await connectPinned(
+        deps,
+        host,
+        { ...opts, port },
+        { kind: 'tls', target },
+        (pin, deadline) => {
+          address = pin.address;
+          const started = performance.now();
+          const options: tls.ConnectionOptions & { requestOCSP?: boolean } = {
+            host: pin.address,
+            port,
+            servername,
+            secureContext: contexts.get(opts),
+            rejectUnauthorized: false,
+            checkServerIdentity: (_name: string, cert: PeerCertificate) => tls.checkServerIdentity(identity, cert),
+            ALPNProtocols: opts.ALPNProtocols,
+            requestOCSP: opts.requestOCSP,
+          };
+          const s = tls.connect(options);
+          s.once('OCSPResponse', (response: Buffer) => {
+            ocspResponse = response;
+          });
+          return whenReady(s, 'secureConnect', deadline).then((ready) => {
+            handshakeMs = Math.round(performance.now() - started);
+            return ready;
+          });
+        },
+        silent,
+      );
       if (opts.verify === false)
         return { socket, address, authorized: false, authorizationError: 'NOT_VERIFIED', ocspResponse, handshakeMs };
       const authorizationError = socket.authorizationError as unknown as string | Error | undefined | null;
@@ -152,8 +172,13 @@ export function createSocketClients(deps: SocketClientDeps): SocketClients {
     },
 
     tcp(host, port, opts = {}) {
-      return connectPinned(deps, host, opts, { kind: 'tcp', target: `${host}:${port}` }, (pin, deadline) =>
-        whenReady(net.connect({ host: pin.address, port }), 'connect', deadline),
+      return connectPinned(
+        deps,
+        host,
+        { ...opts, port },
+        { kind: 'tcp', target: `${host}:${port}` },
+        (pin, deadline) => whenReady(net.connect({ host: pin.address, port }), 'connect', deadline),
+        silent,
       );
     },
   };

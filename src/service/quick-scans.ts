@@ -70,7 +70,8 @@ export class QuickScans {
     const decision = await this.take(client);
     if (!decision.allowed) throw new RateLimitedError(decision.retryAfter);
     try {
-      return await this.timedScan(domain, 'interactive', signal, onProgress);
+      const owner = typeof client === 'string' ? client : client.address;
+      return await this.timedScan(domain, 'interactive', signal, onProgress, owner);
     } catch (err) {
       // A scan turned away for want of a slot did not run: it is not counted (issue 31 item 11).
       if (err instanceof ScansBusyError) await this.giveBack(client);
@@ -91,11 +92,12 @@ export class QuickScans {
     lane: ScanLane,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
+    owner?: string,
   ): Promise<QuickScanOutcome> {
     const { metrics } = this.deps;
     const started = process.hrtime.bigint();
     try {
-      const outcome = await this.scanAndCache(domain, lane, signal, onProgress);
+      const outcome = await this.scanAndCache(domain, lane, signal, onProgress, owner);
       metrics.scanFinished('quick', outcome.report?.verdict ?? 'not_scanned', seconds(started));
       return outcome;
     } catch (err) {
@@ -151,26 +153,30 @@ export class QuickScans {
     lane: ScanLane,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
+    owner?: string,
   ): Promise<QuickScanOutcome> {
     const key = this.key(domain);
     const outcome = await this.flight.run(key, async () => {
-      const fresh = await this.scan(domain, lane, signal, onProgress);
+      const fresh = await this.scan(domain, lane, signal, onProgress, owner);
       await this.deps.cache.set(key, fresh, this.deps.ttlSeconds);
       return fresh;
     });
     return { ...outcome, cached: false };
   }
 
+  /** `owner`: the client the scan runs for, whose share of the scan slots it takes. */
   private async scan(
     domain: string,
     lane: ScanLane,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
+    owner?: string,
   ): Promise<CachedQuickScan> {
     const { scanner, ruleset } = this.deps;
     const preflight = await scanner.preflight(domain, 'quick');
     if (!preflight.ok) return { result: scanError(preflight.text), report: null };
-    const { report } = await scanner.scan(domain, 'quick', { signal, onProgress, preflight, lane });
+    const call = { signal, onProgress, preflight, lane, ...(owner === undefined ? {} : { client: owner }) };
+    const { report } = await scanner.scan(domain, 'quick', call);
     return { result: scanResult(summarise(report, ruleset), canonicalJson(report)), report };
   }
 

@@ -29,16 +29,26 @@ export interface ScanSlotOptions {
   retryAfterSeconds: number;
   /** Batch items scanning at once on this instance. */
   batchLimit?: number;
+  /**
+   * Quick Scans one client may have running at once, and as many waiting; one more is refused at once (issue 31
+   * item 7: one address held every slot with scans of hosts that never answer).
+   */
+  perClient?: number;
 }
 
 interface Waiter {
   kind: ScanKind;
+  /** Whose scan it is (Quick Scans only; paid validations are not bound per client). */
+  client: string | undefined;
   grant: () => void;
 }
 
 export interface ScanSlots {
-  /** Waits for a slot (or throws ScansBusyError); the returned function gives it back, once. */
-  acquire(kind: ScanKind): Promise<() => void>;
+  /**
+   * Waits for a slot (or throws ScansBusyError); the returned function gives it back, once. A Quick Scan names its
+   * client, whose own bound it keeps.
+   */
+  acquire(kind: ScanKind, client?: string): Promise<() => void>;
   /** Waits (without limit) for a batch slot, given only while no interactive scan waits for one. */
   acquireBatch(): Promise<() => void>;
   readonly running: number;
@@ -86,30 +96,44 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
   // A batch item goes only while no interactive scan waits and the interactive bound is not reached.
   const batch = batchLane(opts.batchLimit ?? 0, () => queue.length === 0 && running < opts.limit);
   const grantBatch = batch.grant;
-  const fits = (kind: ScanKind): boolean =>
-    running < opts.limit && (kind === 'full' || runningQuick < opts.limit - reserved);
-  const take = (kind: ScanKind): void => {
+  const perClient = opts.perClient ?? Infinity;
+  /** Quick Scans running per client. */
+  const byClient = new Map<string, number>();
+  const runningFor = (client: string | undefined) => (client === undefined ? 0 : (byClient.get(client) ?? 0));
+  const fits = (kind: ScanKind, client?: string): boolean =>
+    running < opts.limit &&
+    (kind === 'full' || (runningQuick < opts.limit - reserved && runningFor(client) < perClient));
+  const take = (kind: ScanKind, client: string | undefined): void => {
     running++;
     if (kind === 'quick') runningQuick++;
+    if (client !== undefined) byClient.set(client, runningFor(client) + 1);
   };
 
-  const releaser = (kind: ScanKind): (() => void) => {
+  const releaser = (kind: ScanKind, client: string | undefined): (() => void) => {
     let released = false;
     return () => {
       if (released) return;
       released = true;
       running--;
       if (kind === 'quick') runningQuick--;
-      // Full Validations first, then in arrival order.
-      const next = queue.find((w) => w.kind === 'full' && fits('full')) ?? queue.find((w) => fits(w.kind));
+      if (client !== undefined) {
+        const left = runningFor(client) - 1;
+        if (left > 0) byClient.set(client, left);
+        else byClient.delete(client);
+      }
+      // Full Validations first, then in arrival order among the clients below their own bound: a client's
+      // waiting scan never holds up another client's.
+      const next = queue.find((w) => w.kind === 'full' && fits('full')) ?? queue.find((w) => fits(w.kind, w.client));
       if (next) {
         queue.splice(queue.indexOf(next), 1);
-        take(next.kind);
+        take(next.kind, next.client);
         next.grant();
       }
       grantBatch();
     };
   };
+  const waitingFor = (client: string | undefined) =>
+    client === undefined ? 0 : queue.filter((w) => w.client === client).length;
 
   return {
     get running() {
@@ -122,21 +146,24 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
       return batch.running;
     },
     acquireBatch: batch.acquire,
-    acquire(kind) {
-      if (fits(kind) && !queue.some((w) => w.kind === kind)) {
-        take(kind);
-        return Promise.resolve(releaser(kind));
+    acquire(kind, client) {
+      const owner = kind === 'quick' ? client : undefined;
+      if (fits(kind, owner) && !queue.some((w) => w.kind === kind && fits(w.kind, w.client))) {
+        take(kind, owner);
+        return Promise.resolve(releaser(kind, owner));
       }
-      // Only Quick Scans are turned away by a full queue: paid validations are few, and go first anyway.
-      if (kind === 'quick' && queue.length >= opts.queueLength) {
+      // Only Quick Scans are turned away by a full queue (or their client's full share of it): paid validations
+      // are few, and go first anyway.
+      if (kind === 'quick' && (queue.length >= opts.queueLength || waitingFor(owner) >= perClient)) {
         return Promise.reject(new ScansBusyError(opts.retryAfterSeconds));
       }
       return new Promise((resolve, reject) => {
         const waiter: Waiter = {
           kind,
+          client: owner,
           grant: () => {
             clearTimeout(timer);
-            resolve(releaser(kind));
+            resolve(releaser(kind, owner));
           },
         };
         const timer = setTimeout(() => {

@@ -38,6 +38,8 @@ export interface ScanCall {
   preflight?: Preflight;
   /** A batch item's scan runs in the batch slot its worker holds, not in an interactive one. */
   lane?: ScanLane;
+  /** Who the scan runs for (a Quick Scan's client address): the slots bound each client's share. */
+  client?: string;
 }
 
 export interface Scanner {
@@ -137,13 +139,13 @@ export function createScanner(deps: ScannerDeps): Scanner {
       await net.close();
       return refused;
     },
-    async scan(domain, tier, { signal, onProgress, preflight, lane } = {}) {
+    async scan(domain, tier, { signal, onProgress, preflight, lane, client } = {}) {
       // The pre-scan check's network is reused, so its DNS questions are not asked again.
       const net = (preflight?.ok === true ? preflight.net : undefined) ?? netFor(tier);
       // Waiting for a slot is not part of the scan's budget; a refusal (ScansBusyError) reaches the caller.
       let release: () => void = () => undefined;
       try {
-        if (deps.slots && lane !== 'batch') release = await deps.slots.acquire(tier);
+        if (deps.slots && lane !== 'batch') release = await deps.slots.acquire(tier, client);
       } catch (err) {
         await net.close();
         throw err;

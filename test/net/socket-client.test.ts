@@ -139,6 +139,31 @@ describe('tls()', () => {
       await silent.close();
     }
   });
+
+  it('fails later handshakes to a silent endpoint at once, for the rest of the scan', async () => {
+    // Issue 31 item 7: the TLS probe's handshakes each waited out the time limit, a few at a time, and a scan of
+    // a host that never answers held its slot until the scan's deadline.
+    let connections = 0;
+    const silent = await startRawServer('127.0.0.2', () => void connections++);
+    try {
+      const net = createNet(config({ DVS_REQUEST_TIMEOUT_MS: '300' }));
+      const attempts: unknown[] = [];
+      // One after another: the first finds the endpoint silent, the others are told so.
+      for (let i = 0; i < 4; i++)
+        attempts.push(await net.tls('secure.test', { port: silent.port }).catch((e: unknown) => e));
+      expect(attempts.map((e) => (e as NetError).code)).toEqual(['timeout', 'timeout', 'timeout', 'timeout']);
+      expect(connections).toBe(1);
+      // Another endpoint of the host is not silent, and the next scan asks afresh.
+      const conn = await net.tls('secure.test', { port: tlsPort });
+      conn.socket.destroy();
+      await createNet(config({ DVS_REQUEST_TIMEOUT_MS: '300' }))
+        .tls('secure.test', { port: silent.port })
+        .catch(() => undefined);
+      expect(connections).toBe(2);
+    } finally {
+      await silent.close();
+    }
+  });
 });
 
 describe('tcp()', () => {

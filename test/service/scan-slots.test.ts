@@ -43,4 +43,44 @@ describe('scan slots', () => {
     await queuedQuick;
     expect(quickGranted).toBe(true);
   });
+
+  it('runs one Quick Scan per client: its next waits, one more is refused, and others go ahead', async () => {
+    // Issue 31 item 7: one address with three scans of never-answering hosts held every Quick Scan slot.
+    const slots = createScanSlots({ ...options, limit: 4, queueLength: 4, maxWaitMs: 5000, perClient: 1 });
+    const first = await slots.acquire('quick', 'attacker');
+    let secondGranted = false;
+    const second = slots.acquire('quick', 'attacker').then((r) => ((secondGranted = true), r));
+    await expect(slots.acquire('quick', 'attacker')).rejects.toBeInstanceOf(ScansBusyError);
+    // Others are not held up by the attacker's waiting scan, nor refused for it.
+    const others = [await slots.acquire('quick', 'user-1'), await slots.acquire('quick', 'user-2')];
+    expect(slots.running).toBe(3);
+    expect(secondGranted).toBe(false);
+    first();
+    const release = await second;
+    expect(slots.running).toBe(3);
+    for (const r of [release, ...others]) r();
+    expect(slots.running).toBe(0);
+  });
+
+  it('gives a freed slot to the first waiting client below its bound, not to one already scanning', async () => {
+    const slots = createScanSlots({
+      ...options,
+      limit: 3,
+      reservedForFull: 1,
+      queueLength: 4,
+      maxWaitMs: 5000,
+      perClient: 1,
+    });
+    const a = await slots.acquire('quick', 'a');
+    const b = await slots.acquire('quick', 'b');
+    const order: string[] = [];
+    const aAgain = slots.acquire('quick', 'a').then((r) => (order.push('a'), r));
+    const c = slots.acquire('quick', 'c').then((r) => (order.push('c'), r));
+    b();
+    await c;
+    expect(order).toEqual(['c']);
+    a();
+    await aAgain;
+    expect(order).toEqual(['c', 'a']);
+  });
 });
