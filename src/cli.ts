@@ -7,6 +7,10 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Comma
   serve: { about: 'run the service on HTTPS (what npm start does)', load: () => import('./cli/serve.ts') },
   rules: { about: 'start a rule, check, document and lock the rule catalogue', load: () => import('./cli/rules.ts') },
   scan: { about: 'scan a domain and print its report', load: () => import('./cli/scan.ts') },
+  diff: {
+    about: 'compare two reports or certificates: the rules that changed outcome',
+    load: () => import('./cli/diff.ts'),
+  },
   evaluate: { about: 'evaluate saved observations offline', load: () => import('./cli/evaluate.ts') },
   certify: {
     about: 'evaluate saved observations fully and write a signed certificate',
