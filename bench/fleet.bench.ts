@@ -70,6 +70,8 @@ async function startInstance(name: string, env: Record<string, string>, dataDir:
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr.pipe(log);
+  // A bench that dies leaves no service behind.
+  process.once('exit', () => child.kill());
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -166,7 +168,11 @@ interface Phase {
   interactiveIdle: number;
   results: number;
   verdicts: Record<string, number>;
+  /** The machine's one-minute load average when the batch was submitted and when it ended. */
+  load: [string, string];
 }
+
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
 
 function report(p: Phase): void {
   const perItem = p.instancesCpuMs / p.items;
@@ -181,6 +187,7 @@ function report(p: Phase): void {
       .join(', ')}) | one per item |`,
   );
   console.log(`| wall time, submission to done | ${p.wallS.toFixed(0)} s | |`);
+  console.log(`| machine load average at submission and at the end (${CORES} cores) | ${p.load.join(', ')} | |`);
   console.log(`| domains per minute | ${rate.toFixed(0)} | |`);
   console.log(`| instances' CPU per item | ${ms(perItem)} | |`);
   console.log(`| the same scan asked alone, CPU (idle median) | ${ms(p.aloneCpuMs)} | |`);
@@ -235,15 +242,19 @@ async function sharedState(): Promise<SharedState | null> {
   };
 }
 
-/** The two instances, signing with one key as docs/operations.md asks of instances sharing a ledger. */
+/**
+ * The two instances, signing with one key as docs/operations.md asks of instances sharing a ledger, and
+ * serving one TLS certificate, the one the bench's client trusts.
+ */
 async function startInstances(env: Record<string, string>, root: string, into: Instance[]): Promise<Client> {
-  const dirs = ['a', 'b'].map((n) => path.join(root, n));
-  for (const dir of dirs) mkdirSync(dir, { mode: 0o700 });
-  into.push(await startInstance('a', env, dirs[0]!));
-  for (const file of ['signing-key.json', 'agent-key.json'])
-    copyFileSync(path.join(dirs[0]!, file), path.join(dirs[1]!, file));
-  into.push(await startInstance('b', env, dirs[1]!));
-  return client(dirs.map((d) => readFileSync(localCertificateFile(d), 'utf8')).join(''));
+  const [a, b] = ['a', 'b'].map((n) => path.join(root, n)) as [string, string];
+  mkdirSync(a, { mode: 0o700 });
+  mkdirSync(path.join(b, 'tls'), { recursive: true, mode: 0o700 });
+  into.push(await startInstance('a', env, a));
+  for (const file of ['signing-key.json', 'agent-key.json', 'tls/localhost-cert.pem', 'tls/localhost-key.pem'])
+    copyFileSync(path.join(a, file), path.join(b, file));
+  into.push(await startInstance('b', env, b));
+  return client(readFileSync(localCertificateFile(a), 'utf8'));
 }
 
 /** What a batch run needs: the instances, the world, the account's key and the spare domains. */
@@ -333,6 +344,7 @@ async function runBatch(
   idle: { aloneCpuMs: number; quickWallMs: number },
 ): Promise<Phase> {
   const before = usage(run);
+  const loadBefore = loadAverage();
   const started = performance.now();
   const accepted = await run.api.call(run.instances[0], 'POST', '/api/batches', body, run.key);
   if (accepted.status !== 202) throw new Error(`${label}: ${accepted.status} ${JSON.stringify(accepted.json)}`);
@@ -372,6 +384,7 @@ async function runBatch(
     interactiveIdle: idle.quickWallMs,
     results: Object.values(verdicts).reduce((t, n) => t + n, 0),
     verdicts,
+    load: [loadBefore, loadAverage()],
   };
 }
 
@@ -432,7 +445,8 @@ export default async function bench(args: readonly string[] = []): Promise<void>
     };
     api = await startInstances(env, root, instances);
     const limits = ['--domains-per-day', String(10 * fleet), '--max-batch', String(Math.max(opts.domains, opts.full))];
-    const key = (await dvs(['accounts', 'create', 'fleet-bench', ...limits, '--concurrency', '1000'], env)).trim();
+    const created = await dvs(['accounts', 'create', 'fleet-bench', ...limits, '--concurrency', '1000'], env);
+    const key = created.trim().split('\n')[0]!;
     let spare = opts.domains;
     const fresh = () => (spare < fleet ? `f${spare++}.fleet.test` : undefined);
     await measure({ api, instances: instances as [Instance, Instance], worldPid: world.pid, key, fresh }, opts, env);

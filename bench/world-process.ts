@@ -32,6 +32,8 @@ export async function startWorldProcess(opts: { fleet: number; rttMs?: number })
   const world = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  // A bench that dies leaves no world behind.
+  process.once('exit', () => world.kill());
   const stop = async () => {
     await stopChild(world);
     rmSync(dir, { recursive: true, force: true });
