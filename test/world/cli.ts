@@ -1,7 +1,7 @@
 // `npm run world [-- --sites <dir>] [-- --rtt <ms>] [-- --fleet <N>] [-- -- --env-file <path>]`: runs the fixture
 // internet until SIGINT/SIGTERM and prints the DVS_* settings that point the service at it (also written to the env
 // file, default .env.world). With --fleet, DVS_FLEET_DOMAINS_FILE names the file listing the fleet's domains.
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startWorld } from './index.ts';
@@ -25,7 +25,9 @@ const fleet = Number(values.fleet);
 if (!Number.isInteger(fleet) || fleet < 0) throw new Error(`--fleet ${values.fleet}: a number of domains`);
 const world = await startWorld({ ...(values.sites ? { sitesDir: path.resolve(values.sites) } : {}), rttMs, fleet });
 const lines = Object.entries(world.env).map(([k, v]) => `export ${k}=${v}`);
-await writeFile(values['env-file'], lines.join('\n') + '\n');
+// Written aside and renamed into place, so a process waiting for the file never reads half of it.
+await writeFile(`${values['env-file']}.partial`, lines.join('\n') + '\n');
+await rename(`${values['env-file']}.partial`, values['env-file']);
 process.stdout.write(lines.join('\n') + '\n');
 process.stderr.write(
   `world: ${world.sites.length} sites${world.fleet ? ` and ${world.fleet.size} fleet domains` : ''}, DNS 127.0.0.1:${world.dnsPort}, HTTPS port ${world.httpsPort}, HTTP port ${world.httpPort}; ` +
