@@ -99,16 +99,22 @@ function dvs(args: string[], env: Record<string, string>): Promise<string> {
   );
 }
 
-/** CPU milliseconds all PostgreSQL server processes have used (the server is shared: other work counts too). */
+/**
+ * CPU milliseconds the PostgreSQL server has used (it is shared: other work counts too): every live server
+ * process's, plus what the postmaster's ended children used (backends that closed between two readings).
+ */
 function postgresCpuMs(): number {
-  let total = 0;
+  const server = new Map<number, ReturnType<typeof processUsage>>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += processUsage(Number(pid)).cpuMs;
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres')
+        server.set(Number(pid), processUsage(Number(pid)));
     } catch {
       // The process ended between the listing and the read.
     }
   }
+  let total = 0;
+  for (const usage of server.values()) total += usage.cpuMs + (server.has(usage.ppid) ? 0 : usage.endedChildrenCpuMs);
   return total;
 }
 

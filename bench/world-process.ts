@@ -56,13 +56,31 @@ export async function startWorldProcess(opts: { fleet: number; rttMs?: number })
   return { env, pid: world.pid!, readyMs: performance.now() - started, stop };
 }
 
-/** A process's resident memory now and at its peak, and the CPU it has used (user + system), from /proc. */
-export function processUsage(pid: number): { rss: number; peak: number; cpuMs: number } {
+/**
+ * A process's resident memory now and at its peak, the CPU it has used (user + system), the CPU of its children
+ * that have ended and been waited for, and its parent, from /proc.
+ */
+export function processUsage(pid: number): {
+  rss: number;
+  peak: number;
+  cpuMs: number;
+  endedChildrenCpuMs: number;
+  ppid: number;
+} {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
-  // Fields 14 and 15 of /proc/<pid>/stat, after the command name in parentheses, in clock ticks (100 a second).
+  // Fields 4 and 14 to 17 of /proc/<pid>/stat, after the command name in parentheses; times in clock ticks
+  // (100 a second).
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rss: kib('VmRSS'), peak: kib('VmHWM'), cpuMs: ticks * 10 };
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return {
+    rss: kib('VmRSS'),
+    peak: kib('VmHWM'),
+    cpuMs: (fields[11]! + fields[12]!) * 10,
+    endedChildrenCpuMs: (fields[13]! + fields[14]!) * 10,
+    ppid: fields[1]!,
+  };
 }
