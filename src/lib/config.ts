@@ -47,6 +47,8 @@ export interface Config {
   connections: { maxPipelined: number; drainMs: number };
   /** The proxies in front of the service, whose forwarding headers are believed; null: none. */
   trustProxy: ProxyTrust | null;
+  /** Origins besides the service's own whose browser pages may call /mcp (a present Origin not listed is 403). */
+  mcpAllowedOrigins: string[];
   net: {
     dnsServers: string[];
     allowNetworks: string[];
@@ -191,6 +193,25 @@ function trustedIssuers(r: Reader, baseUrl: string): string[] {
     if (problem) throw new ConfigError(`DVS_TRUSTED_ISSUERS: "${issuer}" is not a plain https origin: ${problem}`);
   }
   return issuers.length > 0 ? issuers : [baseUrl];
+}
+
+function mcpAllowedOrigins(r: Reader): string[] {
+  const origins = r.list('DVS_MCP_ALLOWED_ORIGINS');
+  for (const origin of origins) {
+    let serialised: string | null = null;
+    try {
+      const url = new URL(origin);
+      serialised = url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+    } catch {
+      serialised = null;
+    }
+    // Origin headers carry the serialised origin, so only that form could ever match.
+    if (serialised !== origin)
+      throw new ConfigError(
+        `DVS_MCP_ALLOWED_ORIGINS: "${origin}" is not an origin as browsers send it (scheme://host[:port])`,
+      );
+  }
+  return origins;
 }
 
 function checkCidr(name: string, entry: string): void {
@@ -355,6 +376,7 @@ export function loadConfig(env: Source = process.env): Config {
       drainMs: r.int('DVS_CLIENT_DRAIN_TIMEOUT_MS', 30_000, 100, 600_000),
     },
     trustProxy: proxyTrust(r),
+    mcpAllowedOrigins: mcpAllowedOrigins(r),
     net: netConfig(r, baseUrl),
     extraSuffixes: r.list('DVS_EXTRA_SUFFIXES').map((s) => trimOf(s.toLowerCase(), '.')),
     deadlines,

@@ -241,7 +241,7 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: 
     routers: [
       scanRoutes(ops),
       healthRoutes(readiness(core, payments)),
-      mcpRoutes(ops, config.baseUrl, log),
+      mcpRoutes(ops, { baseUrl: config.baseUrl, log, allowedOrigins: config.mcpAllowedOrigins }),
       documentRoutes({ config, signingKeys: core.signingKeys, agentKey: core.agentKey }),
       pageRoutes({
         ops,

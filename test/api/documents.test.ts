@@ -144,8 +144,8 @@ describe('/openapi.json', () => {
     expect(statuses('/api/certificates/{id}', 'get')).toEqual(['200', '404', '500']);
     expect(statuses('/api/certificates/{id}/status', 'get')).toEqual(['200', '404', '500']);
     expect(statuses('/api/certificates/{id}/evidence', 'get')).toEqual(['200', '404', '410', '500']);
-    expect(statuses('/mcp', 'post')).toEqual(['200', '202', '400', '406', '413', '415', '500']);
-    expect(statuses('/mcp', 'get')).toEqual(['405']);
+    expect(statuses('/mcp', 'post')).toEqual(['200', '202', '400', '403', '406', '413', '415', '500']);
+    expect(statuses('/mcp', 'get')).toEqual(['403', '405']);
     for (const p of ['/api/quickscan', '/api/fullvalidation']) expect(doc.paths[p]?.description).toMatch(/405/);
     const full = operation(doc, '/api/fullvalidation').responses;
     for (const status of ['400', '402', '413', '415', '503', '504']) {

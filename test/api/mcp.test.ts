@@ -15,7 +15,11 @@ let client: Client;
 
 beforeAll(async () => {
   world = await startApiWorld();
-  svc = await startTestService({ ...world.env, DVS_QUICK_RATE_LIMIT: '100000' });
+  svc = await startTestService({
+    ...world.env,
+    DVS_QUICK_RATE_LIMIT: '100000',
+    DVS_MCP_ALLOWED_ORIGINS: 'https://console.example.org',
+  });
   // The SDK's transport over HTTPS, trusting the service's own certificate through an undici Agent.
   const fetchWithCa = ((url: string | URL, init?: RequestInit) =>
     undiciFetch(url, { ...(init as object), dispatcher: svc.agent })) as unknown as typeof fetch;
@@ -139,12 +143,56 @@ describe('MCP tools', () => {
 });
 
 describe('MCP over HTTP', () => {
-  it('answers GET and DELETE with 405 and the Error body', async () => {
-    for (const method of ['GET', 'DELETE']) {
+  const rpcHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const toolsList = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+
+  it('answers OPTIONS and every other method but POST with one Allow: POST', async () => {
+    const options = await svc.call('OPTIONS', '/mcp');
+    expect(options.status).toBe(200);
+    expect(options.headers.allow).toBe('POST');
+    for (const method of ['GET', 'HEAD', 'DELETE', 'PUT', 'PATCH']) {
       const res = await svc.call(method, '/mcp', { headers: { accept: 'text/event-stream' } });
-      expect(res.status).toBe(405);
-      expect(res.headers.allow).toBe('POST');
-      expect((res.json() as { error: string }).error).toMatch(/stateless/);
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow, method).toBe('POST');
+      if (method !== 'HEAD') expect((res.json() as { error: string }).error).toMatch(/stateless/);
+    }
+  });
+
+  it('refuses a present Origin that is neither its own nor allowed with 403 (MCP transport 2025-11-25)', async () => {
+    for (const origin of ['https://evil.example', 'null', 'http://localhost']) {
+      const res = await svc.call('POST', '/mcp', { body: toolsList, headers: { ...rpcHeaders, origin } });
+      expect(res.status, origin).toBe(403);
+      expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+    for (const origin of [svc.url, 'https://console.example.org', undefined]) {
+      const headers = origin ? { ...rpcHeaders, origin } : rpcHeaders;
+      const res = await svc.call('POST', '/mcp', { body: toolsList, headers });
+      expect(res.status, origin).toBe(200);
+    }
+  });
+
+  it('answers valid JSON that is not a JSON-RPC message with -32600 Invalid Request, not a parse error', async () => {
+    const bodies = [
+      '{}',
+      '{"jsonrpc":"2.0","id":1}',
+      '"x"',
+      '42',
+      'null',
+      '[]',
+      '[1]',
+      '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+      '{"jsonrpc":"2.0","id":1,"method":7}',
+      '{"jsonrpc":"2.0","id":{},"method":"tools/list"}',
+      '{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}',
+    ];
+    for (const body of bodies) {
+      const res = await svc.call('POST', '/mcp', { body, headers: rpcHeaders });
+      expect(res.status, body).toBe(400);
+      expect(res.json(), body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    }
+    for (const body of ['{"jsonrpc":', 'x', '']) {
+      const res = await svc.call('POST', '/mcp', { body, headers: rpcHeaders });
+      expect(res.json(), body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
     }
   });
 

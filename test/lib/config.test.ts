@@ -21,6 +21,17 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads the origins allowed to call /mcp, refusing any not written as browsers send Origin', () => {
+    for (const bad of ['https://a.example/', 'https://a.example/path', 'ftp://a.example', 'a.example', 'null'])
+      expect(() => loadConfig({ DVS_MCP_ALLOWED_ORIGINS: bad }), bad).toThrow(/DVS_MCP_ALLOWED_ORIGINS/);
+    const origins = 'https://console.example.org, http://localhost:6274';
+    expect(loadConfig({ DVS_MCP_ALLOWED_ORIGINS: origins }).mcpAllowedOrigins).toEqual([
+      'https://console.example.org',
+      'http://localhost:6274',
+    ]);
+    expect(loadConfig({}).mcpAllowedOrigins).toEqual([]);
+  });
+
   it('reads lists, numbers and booleans from the config file as the environment would spell them', () => {
     const file = fileWith({
       DVS_DNS_SERVERS: ['127.0.0.1:5353', '[::1]:53'],

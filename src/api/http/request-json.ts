@@ -6,15 +6,16 @@ const BOM = '\uFEFF';
 /** JSON's four whitespace characters (RFC 8259 section 2), then an object or an array. */
 const OBJECT_OR_ARRAY = /^[ \t\n\r]*[[{]/;
 
-function refused(message: string): SyntaxError {
-  return Object.assign(new SyntaxError(message), { status: 400 });
+/** The parser's refusal, with the text it refused (as co-body gives it, so a caller can look again). */
+function refused(message: string, body: string): SyntaxError {
+  return Object.assign(new SyntaxError(message), { status: 400, body });
 }
 
 /** Throws when any object in the value has an own member named __proto__. */
-function refuseProtoMembers(value: object): void {
+function refuseProtoMembers(value: object, text: string): void {
   const pending: object[] = [value];
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
-    if (Object.hasOwn(node, '__proto__')) throw refused('Object contains forbidden prototype property');
+    if (Object.hasOwn(node, '__proto__')) throw refused('Object contains forbidden prototype property', text);
     for (const child of Object.values(node) as unknown[])
       if (child !== null && typeof child === 'object') pending.push(child);
   }
@@ -23,14 +24,14 @@ function refuseProtoMembers(value: object): void {
 export function parseRequestJson(decoded: string): unknown {
   const text = decoded.startsWith(BOM) ? decoded.slice(1) : decoded;
   if (text === '') return {};
-  if (!OBJECT_OR_ARRAY.test(text)) throw refused('invalid JSON, only supports object and array');
+  if (!OBJECT_OR_ARRAY.test(text)) throw refused('invalid JSON, only supports object and array', text);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw refused((err as Error).message);
+    throw refused((err as Error).message, text);
   }
   // The member can only be there if its name is in the text, spelled out or escaped.
-  if (text.includes('__proto__') || text.includes('\\u')) refuseProtoMembers(value as object);
+  if (text.includes('__proto__') || text.includes('\\u')) refuseProtoMembers(value as object, text);
   return value;
 }

@@ -425,12 +425,15 @@ function mcpPath(): Json {
     headers: { ...signedHeaders, Allow: { description: 'The allowed method: POST.', schema: { type: 'string' } } },
     content: { 'application/json': { schema: ref('Error') } },
   };
+  const forbidden = rpc(
+    'A JSON-RPC error: the request carries an Origin that is neither this service nor an allowed one.',
+  );
   const unoffered = (operationId: string, what: string) => ({
     operationId,
     tags: ['mcp'],
     summary: 'Not offered (stateless server)',
     description: `${what} needs a session; this stateless server has none and answers 405.`,
-    responses: { '405': notAllowed },
+    responses: { '403': forbidden, '405': notAllowed },
   });
   return {
     post: {
@@ -438,7 +441,7 @@ function mcpPath(): Json {
       tags: ['mcp'],
       summary: 'MCP (JSON-RPC 2.0 over Streamable HTTP, stateless)',
       description:
-        'Tools service_quickscan and service_fullvalidation, with the request schemas as input schemas and the ScanResult structuredContent schemas as output schemas. Send Accept: application/json, text/event-stream. A tools/call whose _meta carries a progressToken is answered as an event stream with notifications/progress as probes finish.',
+        'Tools service_quickscan and service_fullvalidation, with the request schemas as input schemas and the ScanResult structuredContent schemas as output schemas. Send Accept: application/json, text/event-stream. A tools/call whose _meta carries a progressToken is answered as an event stream with notifications/progress as probes finish. Every method but POST answers 405 with Allow: POST; OPTIONS answers 200 with the same Allow.',
       requestBody: {
         required: true,
         content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message.' } } },
@@ -455,7 +458,10 @@ function mcpPath(): Json {
           },
         },
         '202': { description: 'A notification or a response was accepted; there is nothing to answer.' },
-        '400': rpc('A JSON-RPC error: the message could not be parsed or is not valid JSON-RPC.'),
+        '400': rpc(
+          'A JSON-RPC error: -32700 when the body is not JSON, -32600 when it is JSON but not a JSON-RPC 2.0 message.',
+        ),
+        '403': forbidden,
         '406': rpc('A JSON-RPC error: the Accept header does not list both application/json and text/event-stream.'),
         '413': rpc(`A JSON-RPC error: the message is larger than ${BODY_LIMIT}.`),
         '415': rpc(
