@@ -156,4 +156,13 @@ describe('GET /log/consistency', () => {
       expect(validationProblem('error', res.json), query).toBeNull();
     }
   });
+
+  it('says a well-formed size beyond any tree is too large, not malformed', async () => {
+    for (const path of [`/log/sth?tree_size=${'9'.repeat(30)}`, `/log/consistency?from=1&to=${'1'.repeat(17)}`]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.json.error, path).toMatch(/is too large: no tree size exceeds 9007199254740991/);
+      expect(res.json.error, path).not.toMatch(/must be one non-negative integer/);
+    }
+  });
 });

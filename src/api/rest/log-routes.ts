@@ -7,17 +7,23 @@ import { ApiError } from '../http/errors.ts';
 
 const DOCS = '/docs/api#transparency-log';
 const CERTIFICATE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** A tree size as a plain decimal: no sign, no leading zero, no exponent, within 2^53. */
-const SIZE = /^(0|[1-9][0-9]{0,15})$/;
+/** A tree size as a plain decimal: no sign, no leading zero, no exponent. */
+const SIZE = /^(0|[1-9][0-9]*)$/;
 
 function sizeParam(ctx: Context, name: string, required: boolean): number | undefined {
   const raw = ctx.query[name];
   if (raw === undefined && !required) return undefined;
   if (raw === undefined) throw new ApiError(400, `${name} is required (a tree size)`, DOCS);
-  const value = Array.isArray(raw) ? null : raw;
-  const n = value !== null && SIZE.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n))
+  if (Array.isArray(raw) || !SIZE.test(raw))
     throw new ApiError(400, `${name} must be one non-negative integer (a tree size), got ${JSON.stringify(raw)}`, DOCS);
+  const n = Number(raw);
+  // A well-formed number no log could reach is too large, not malformed (the query is capped well below this).
+  if (!Number.isSafeInteger(n))
+    throw new ApiError(
+      400,
+      `${name} ${raw.length > 40 ? `(${raw.length} digits)` : raw} is too large: no tree size exceeds ${Number.MAX_SAFE_INTEGER}`,
+      DOCS,
+    );
   return n;
 }
 
