@@ -195,18 +195,21 @@ function trustedIssuers(r: Reader, baseUrl: string): string[] {
   return issuers.length > 0 ? issuers : [baseUrl];
 }
 
+/** The origin as browsers send it in Origin (scheme://host[:port]), or null when the text is none. */
+function serialisedOrigin(text: string): string | null {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 function mcpAllowedOrigins(r: Reader): string[] {
   const origins = r.list('DVS_MCP_ALLOWED_ORIGINS');
   for (const origin of origins) {
-    let serialised: string | null = null;
-    try {
-      const url = new URL(origin);
-      serialised = url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
-    } catch {
-      serialised = null;
-    }
     // Origin headers carry the serialised origin, so only that form could ever match.
-    if (serialised !== origin)
+    if (serialisedOrigin(origin) !== origin)
       throw new ConfigError(
         `DVS_MCP_ALLOWED_ORIGINS: "${origin}" is not an origin as browsers send it (scheme://host[:port])`,
       );
