@@ -5,6 +5,7 @@ import type { Accounts } from './accounts.ts';
 import type { Logger } from '../lib/log.ts';
 import type { CertificateRegistry, PaymentGate } from './gate.ts';
 import type { Ledger } from './ledger.ts';
+import type { CertificateHistory } from './history-store.ts';
 import type { LogStore } from './store.ts';
 import { startLedgerRetention } from './ledger-retention.ts';
 import { openLedger } from './open-ledger.ts';
@@ -15,6 +16,8 @@ export interface Payments {
   ledger: Ledger;
   /** The certificates the ledger holds, with their status and evidence. */
   certificates: CertificateRegistry;
+  /** The certificates of a domain over time. */
+  history: CertificateHistory;
   /** The certificate transparency log in the ledger database. */
   log: LogStore;
   processor: PaymentProcessor;
@@ -72,6 +75,7 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
   });
   return {
     gate: ledger,
+    history: ledger,
     ledger,
     certificates: ledger,
     log: ledger.log,

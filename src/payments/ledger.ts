@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Accounts } from './accounts.ts';
 import type { CertificateRecord, CertificateRegistry, PaymentGate, Reservation, StoredCertificate } from './gate.ts';
 import type { LedgerStore, LogStore, TokenRow, TokenState } from './store.ts';
+import type { HistoryCursor, HistoryRow } from './history-store.ts';
 import { isTokenShaped, newToken, tokenHash, tokenModeOf, type TokenMode } from './tokens.ts';
 
 export interface LedgerOptions {
@@ -204,6 +205,11 @@ export class Ledger implements PaymentGate, CertificateRegistry {
   async latest(domain: string): Promise<CertificateRecord | null> {
     const id = await this.store.latestCertificateId(domain);
     return id === null ? null : this.certificateRecord(id);
+  }
+
+  /** A page of the domain's certificates, newest first (history-store.ts). */
+  history(domain: string, before: HistoryCursor | null, limit: number): Promise<HistoryRow[]> {
+    return this.store.history(domain, before, limit);
   }
 
   revoke(id: string, reason: string, at: number): Promise<boolean> {

@@ -5,6 +5,7 @@ import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
 import { postgresAccounts } from './postgres-accounts.ts';
 import { appendToLog, postgresLog } from './postgres-log.ts';
+import { postgresHistory } from './postgres-history.ts';
 import {
   storedCertificate,
   type CertificateRow,
@@ -265,6 +266,7 @@ export async function openPostgresStore(connectionString: string): Promise<Ledge
       return rows[0] ? storedCertificate(rows[0]) : null;
     },
     ...certificateQueries(pool),
+    ...postgresHistory(pool),
     ...postgresLog(pool),
     async ping() {
       await pool.query('SELECT 1');

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
 import { sqliteAccounts } from './sqlite-accounts.ts';
+import { sqliteHistory } from './sqlite-history.ts';
 import { sqliteLog } from './sqlite-log.ts';
 import {
   storedCertificate,
@@ -202,6 +203,7 @@ export function openSqliteStore(file: string): LedgerStore {
       return r ? storedCertificate(r) : null;
     },
     ...certificateQueries(db),
+    ...sqliteHistory(db),
     ...logReads,
     ping: async () => {
       db.prepare('SELECT 1').get();

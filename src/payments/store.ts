@@ -2,6 +2,7 @@
 // failed reservation means live once, in ledger.ts, over either backend.
 import type { NodeId, NodeReader } from '../lib/merkle.ts';
 import type { AccountStore } from './account-store.ts';
+import type { HistoryStore } from './history-store.ts';
 import type { StoredCertificate } from './gate.ts';
 
 export type TokenState = 'issued' | 'reserved' | 'redeemed';
@@ -87,7 +88,7 @@ export interface LogStore {
   saveLogHead(head: TreeHeadRow): Promise<TreeHeadRow>;
 }
 
-export interface LedgerStore extends LogStore {
+export interface LedgerStore extends LogStore, HistoryStore {
   readonly backend: 'sqlite' | 'postgres';
   /** The accounts of bulk callers, kept in the ledger database. */
   readonly accounts: AccountStore;

@@ -13,6 +13,9 @@ import { callerIdentity } from '../api/http/caller-identity.ts';
 import { documentRoutes } from '../api/documents/document-routes.ts';
 import { healthRoutes } from '../api/rest/health-routes.ts';
 import { logRoutes } from '../api/rest/log-routes.ts';
+import { historyRoutes } from '../api/rest/history-routes.ts';
+import { DomainHistory } from '../service/domain-history.ts';
+import type { CertificateHistory } from '../payments/history-store.ts';
 import { mcpRoutes } from '../api/mcp/mcp-routes.ts';
 import { pageRoutes } from '../api/pages/page-routes.ts';
 import { paymentRoutes } from '../api/checkout/payment-routes.ts';
@@ -56,6 +59,8 @@ export interface PaymentsHandle {
   processor?: PaymentProcessor;
   /** The certificates' status and evidence (the ledger). */
   certificates: CertificateRegistry;
+  /** A domain's certificates over time; /api/domains/{domain}/history and the report page's history use it. */
+  history?: CertificateHistory;
   /** The certificate transparency log in the ledger database; /log/* is served when there is one. */
   log?: LogStore;
   /** Resolves when the ledger answers; readiness uses it when offered. */
@@ -231,6 +236,7 @@ function readiness(core: Core, payments: PaymentsHandle) {
 function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: ResponseSigner): Koa {
   const { log, ops, certificates, transparency } = core;
   const identities = callerIdentities(config, core.metrics);
+  const history = payments.history ? new DomainHistory(payments.history) : null;
   return createApp({
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
@@ -247,6 +253,7 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: 
         ops,
         reports: new QuickScanReports(core.quickScans, core.ruleset),
         certificates,
+        ...(history ? { history } : {}),
         baseUrl: config.baseUrl,
         quickScanTtlSeconds: config.quickScan.cacheTtlSeconds,
       }),
@@ -258,6 +265,7 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: 
         core.shared.rateLimiter,
       ),
       ...(transparency ? [logRoutes(transparency)] : []),
+      ...(history ? [historyRoutes(history, (d) => ops.domain(d))] : []),
       ...(core.batches ? [batchRoutes(core.batches.ops)] : []),
     ],
   });

@@ -192,6 +192,49 @@ function certificateLifecyclePaths(trustProxy: boolean): Json {
   };
 }
 
+const domainParameter = {
+  name: 'domain',
+  in: 'path',
+  required: true,
+  description: 'The domain, e.g. example.com (normalised as the scans normalise it).',
+  schema: { type: 'string', maxLength: 253 },
+};
+
+/** A domain's Full Validations over time, newest first, a page at a time. */
+function historyPaths(trustProxy: boolean): Json {
+  return {
+    '/api/domains/{domain}/history': {
+      get: {
+        operationId: 'domainHistory',
+        tags: ['certificates'],
+        summary: "A domain's Full Validations, newest first, with the rules that changed between consecutive ones",
+        description:
+          'Every Full Validation the ledger keeps for the domain: when, verdict, score, ruleset version, the certificate and its status now, and the rules whose outcome changed since the validation before. Pages are read by cursor: give next as before for the next, older page. Not cached: statuses change.',
+        parameters: [
+          domainParameter,
+          {
+            name: 'limit',
+            in: 'query',
+            description: 'Entries per page (default 30).',
+            schema: { type: 'integer', minimum: 1, maximum: 100 },
+          },
+          {
+            name: 'before',
+            in: 'query',
+            description: 'The next cursor of the previous page.',
+            schema: { type: 'string', maxLength: 64 },
+          },
+        ],
+        responses: {
+          '200': jsonResponse('A page of the history (empty for a domain never validated).', 'DomainHistory'),
+          '400': errorResponse('The domain is not a public registrable name, or limit or before is not valid.'),
+          ...commonErrors(trustProxy),
+        },
+      },
+    },
+  };
+}
+
 const batchId = {
   name: 'id',
   in: 'path',
@@ -500,6 +543,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       ...scanPaths(opts.trustProxy),
       '/api/certificates/{id}': certificatePath(opts.trustProxy),
       ...certificateLifecyclePaths(opts.trustProxy),
+      ...historyPaths(opts.trustProxy),
       ...logPaths(opts.trustProxy),
       ...batchPaths(opts.trustProxy),
       [MCP_PATH]: mcpPath(),

@@ -19,6 +19,7 @@ export type ApiSchemaName =
   | 'full-validation-result'
   | 'error'
   | 'certificate-status'
+  | 'domain-history'
   | 'tree-head'
   | 'log-inclusion'
   | 'log-consistency';
@@ -51,6 +52,7 @@ export function publishedSchemas(): SchemaSource[] {
     'report',
     'certificate',
     'certificate-status',
+    'domain-history',
     'tree-head',
     'log-inclusion',
     'log-consistency',
@@ -80,6 +82,7 @@ function apiAjv(): Ajv2020 {
       'report',
       'error',
       'full-validation-result',
+      'certificate-status',
     ] as const)
       ajv.addSchema(apiSchema(name));
   }

@@ -38,6 +38,13 @@ button { font: inherit; font-weight: 600; padding: .5rem 1.1rem; border-radius: 
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+svg.chart { width: 100%; height: auto; max-width: 40rem; display: block; margin: 1rem 0; }
+svg.chart .grid { stroke: var(--line); stroke-width: 1; }
+svg.chart .axis { fill: var(--muted); font-size: 12px; }
+svg.chart .score { fill: none; stroke: var(--accent); stroke-width: 2; }
+svg.chart .verdict-CERTIFIED { fill: var(--pass); }
+svg.chart .verdict-NOT_CONFORMANT { fill: var(--fail); }
+svg.chart .verdict-INCOMPLETE { fill: var(--warn); }
 .notice { border-left: .3rem solid var(--accent); background: var(--soft); padding: .6rem 1rem; margin: 1rem 0; }
 `;
 

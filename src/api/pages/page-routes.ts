@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { CertificateReader } from '../../service/certificate-view.ts';
+import type { DomainHistory } from '../../service/domain-history.ts';
 import type { QuickScanReports } from '../../service/report-view.ts';
+import { historySection } from './history-section.ts';
 import { badgeSvg } from './badge.ts';
 import { ApiError } from '../http/errors.ts';
 import { BODY_LIMIT, lazyBodyParser } from '../http/json-body.ts';
@@ -19,6 +21,8 @@ export interface PageDeps {
   ops: ScanOperations;
   reports: QuickScanReports;
   certificates: CertificateReader;
+  /** The domain's Full Validations over time, shown on its report page. */
+  history?: DomainHistory;
   baseUrl: string;
   /** How long Quick Scan results are kept (the report page says so when there is none). */
   quickScanTtlSeconds: number;
@@ -76,9 +80,18 @@ export function pageRoutes(deps: PageDeps): Router {
       ctx.status = 301;
       return ctx.redirect(`/report/${encodeURIComponent(domain)}`);
     }
-    const latest = await deps.reports.latest(domain);
-    if (!latest) return sendPage(ctx, noReportPage(domain, Math.round(deps.quickScanTtlSeconds / 60)), 404);
-    sendPage(ctx, latest.kind === 'report' ? reportPage(latest.view) : notJudgedPage(domain, latest.text));
+    const [latest, overview] = await Promise.all([deps.reports.latest(domain), deps.history?.overview(domain)]);
+    const history = overview ? historySection(overview.entries, overview.lastChanges) : '';
+    if (!latest)
+      return sendPage(
+        ctx,
+        noReportPage(domain, Math.round(deps.quickScanTtlSeconds / 60), history),
+        history ? 200 : 404,
+      );
+    sendPage(
+      ctx,
+      latest.kind === 'report' ? reportPage(latest.view, history) : notJudgedPage(domain, latest.text, history),
+    );
   });
 
   router.get('/badge/:domain.svg', badgeRoute(deps));

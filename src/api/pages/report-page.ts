@@ -115,12 +115,14 @@ function fullValidationHtml(domain: string): string {
 </section>`;
 }
 
-export function reportPage(v: ReportView): string {
+/** `history` is the domain's history section (history-section.ts), empty when it has no Full Validation. */
+export function reportPage(v: ReportView, history = ''): string {
   return renderPage({
     title: `Quick Scan of ${v.domain}`,
     description: `Quick Scan of ${v.domain}: ${VERDICT_WORDS[v.verdict]}, score ${v.score}/100.`,
     body: `<h1>Quick Scan of ${escapeHtml(v.domain)}</h1>
 ${summaryHtml(v)}
+${history}
 <section aria-labelledby="findings">
 <h2 id="findings">Findings by category</h2>
 ${v.categories.map(categoryHtml).join('\n')}
@@ -131,21 +133,23 @@ ${scanForm(v.domain, 'Scan again')}`,
 }
 
 /** A scan that ran but could not judge the domain at all. */
-export function notJudgedPage(domain: string, text: string): string {
+export function notJudgedPage(domain: string, text: string, history = ''): string {
   return renderPage({
     title: `Quick Scan of ${domain}`,
     body: `<h1>Quick Scan of ${escapeHtml(domain)}</h1>
 <p class="notice" role="status">The domain could not be judged: ${escapeHtml(text)}</p>
+${history}
 ${scanForm(domain, 'Scan again')}`,
   });
 }
 
 /** No Quick Scan of the domain is kept right now; the page offers to run one (a GET never does). */
-export function noReportPage(domain: string, ttlMinutes: number): string {
+export function noReportPage(domain: string, ttlMinutes: number, history = ''): string {
   return renderPage({
     title: `No Quick Scan of ${domain}`,
     body: `<h1>No recent Quick Scan of ${escapeHtml(domain)}</h1>
 <p>Quick Scan results are kept for ${ttlMinutes} minutes. Run one to see the report here.</p>
+${history}
 ${scanForm(domain)}`,
   });
 }

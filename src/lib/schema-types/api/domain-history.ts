@@ -1,0 +1,74 @@
+// Generated from schemas/api/domain-history.json by `npm run types`; edit the schema, not this file.
+
+/**
+ * One page of a domain's validation history: the Full Validations the ledger keeps for it, newest first, each with its certificate's status now and the rules whose outcome changed since the validation before it.
+ */
+export interface DomainHistory {
+  domain: string;
+  /**
+   * @maxItems 100
+   */
+  entries: Entry[];
+  /**
+   * Give it as ?before= for the next, older page; null when this page reaches the first validation kept.
+   */
+  next: string | null;
+}
+export interface Entry {
+  certificate_id: string;
+  observed_at: string;
+  issued_at: string;
+  verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+  score: number;
+  ruleset_version: string;
+  status: CertificateStatus;
+  /**
+   * The rules whose outcome changed since the validation before this one, ordered by rule id; null for the first validation kept.
+   */
+  changes: Change[] | null;
+}
+/**
+ * Whether a certificate this service issued is still current. Revoked wins over expired, expired over superseded.
+ */
+export interface CertificateStatus {
+  id: string;
+  domain: string;
+  status: 'valid' | 'expired' | 'superseded' | 'revoked';
+  issued_at: string;
+  /**
+   * Null only for a certificate stored without an expiry.
+   */
+  expires_at: string | null;
+  /**
+   * When the service answered.
+   */
+  checked_at: string;
+  /**
+   * Status revoked: when.
+   */
+  revoked_at?: string;
+  /**
+   * Status revoked: the operator's reason.
+   */
+  reason?: string;
+  /**
+   * Status superseded: the newer certificate for the domain.
+   */
+  superseded_by?: string;
+}
+export interface Change {
+  id: string;
+  level: 'required' | 'recommended' | 'informational';
+  before: Side;
+  after: Side;
+}
+export interface Side {
+  /**
+   * Null when the rule was not part of that validation's ruleset.
+   */
+  outcome: 'pass' | 'fail' | 'not_applicable' | 'error' | null;
+  /**
+   * The values the rule read, as the certificate kept them (for a failing or unevaluated rule).
+   */
+  observed?: {};
+}
