@@ -242,7 +242,9 @@ async function sharedState(): Promise<SharedState | null> {
     databaseUrl: url.toString(),
     redisUrl,
     async drop() {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
+      // The job engine keeps its tables beside the ledger's, in <schema>_pgboss (src/batches/queue-database.ts).
+      for (const name of [schema, `${schema}_pgboss`])
+        await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`).catch(() => undefined);
       await admin.end();
     },
   };
