@@ -31,7 +31,6 @@ const BUNDLED = new Set([
   'tldts',
   'dns-packet',
   'http-message-signatures',
-  'json-logic-js',
   'ipaddr.js',
   'eventsource-parser',
   'reflect-metadata',

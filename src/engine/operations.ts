@@ -1,7 +1,6 @@
 // The json-logic operations rules may use beyond the standard set. Each is pure and total: it reads only its
 // arguments, never a clock or the network, and answers null-ish input with a defined value instead of throwing,
 // so a missing fact cannot crash an evaluation (the engine turns missing required facts into `error` first).
-import jsonLogic from 'json-logic-js';
 import { lazyRequire } from '../lib/lazy-require.ts';
 
 // semver is some fifty modules: loaded with the first rule that compares versions, not with the engine.
@@ -157,15 +156,6 @@ export function prepareOperation(op: string, literals: readonly Literal[]): Op |
     };
   }
   return null;
-}
-
-let registered = false;
-
-/** Registers the operations with json-logic-js once per process (it keeps one global table). */
-export function registerOperations(): void {
-  if (registered) return;
-  for (const [name, op] of Object.entries(OPERATIONS)) jsonLogic.add_operation(name, op);
-  registered = true;
 }
 
 /** Every operation name a rule may use: json-logic's standard set plus ours. */

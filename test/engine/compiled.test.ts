@@ -8,12 +8,10 @@ import { evaluateRule } from '../../src/engine/evaluate.ts';
 import { planEvaluation, PlannedDocument } from '../../src/engine/evaluation-plan.ts';
 import { bounded, readPaths, valueAt } from '../../src/engine/observed.ts';
 import { refTarget, type SchemaNode } from '../../src/engine/schema-paths.ts';
-import { registerOperations } from '../../src/engine/operations.ts';
 import type { LoadedRule, Observations, Outcome, ProbeRun } from '../../src/engine/types.ts';
 import { applyReference, truthy } from '../helpers/json-logic-reference.ts';
 import { checkedCatalogue } from '../suite/ruleset.ts';
 
-registerOperations();
 const ruleset = checkedCatalogue();
 
 const MISSING = Symbol('missing');

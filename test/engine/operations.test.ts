@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, registerOperations } from '../../src/engine/operations.ts';
+import { OPERATIONS } from '../../src/engine/operations.ts';
 import { applyReference } from '../helpers/json-logic-reference.ts';
 
-registerOperations();
 const apply = (logic: unknown, data: unknown = {}): unknown => applyReference(logic, data);
 
 describe('custom operations', () => {
