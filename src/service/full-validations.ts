@@ -76,24 +76,32 @@ export class FullValidations {
   }
 
   /**
-   * The certificate as answered: with its inclusion proof against the log's current signed head when the
-   * service keeps a log (the stored body, the log's leaf, has none).
+   * The answer for a certificate whose stored body is `body`, the log's leaf. That body is the second content
+   * item, the same bytes however often the token comes back; its inclusion proof against the log's current head,
+   * which grows with every certificate, travels beside it: the third content item, and the certificate's `log`
+   * member in structuredContent (what `dvs verify` checks offline).
    */
-  private async withProof(certificate: Certificate): Promise<{ certificate: Certificate; text: string }> {
+  private async answer(
+    summary: string,
+    certificate: Certificate,
+    body: string,
+  ): Promise<{ result: ScanResult; certificate: Certificate }> {
+    const result = scanResult(summary, body);
     const proof = await this.deps.transparency?.inclusion(certificate.payload.id);
-    if (!proof) return { certificate, text: certificateText(certificate) };
-    const logged = { ...certificate, log: proof };
-    return { certificate: logged, text: canonicalJson(logged) };
+    if (!proof) return { result, certificate };
+    result.content.push({ type: 'text', text: canonicalJson(proof) });
+    return { result, certificate: { ...certificate, log: proof } };
   }
 
   private async fromStored(stored: StoredCertificate): Promise<FullValidationOutcome> {
     // The body is the canonical JSON this service committed with the token, the report beside it.
-    const { certificate, text } = await this.withProof(JSON.parse(stored.body) as Certificate);
+    const leaf = JSON.parse(stored.body) as Certificate;
+    const summary = `Full Validation of ${stored.domain}: ${leaf.payload.verdict}, score ${leaf.payload.score}/100 (certificate ${stored.id}, issued earlier for this token)`;
+    const { result, certificate } = await this.answer(summary, leaf, stored.body);
     const document = stored.report
       ? { certificate, report: JSON.parse(gunzipSync(stored.report).toString('utf8')) as Report }
       : { certificate };
-    const summary = `Full Validation of ${stored.domain}: ${certificate.payload.verdict}, score ${certificate.payload.score}/100 (certificate ${stored.id}, issued earlier for this token)`;
-    return { result: scanResult(summary, text), document, replayed: true };
+    return { result, document, replayed: true };
   }
 
   async run(
@@ -167,12 +175,8 @@ export class FullValidations {
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');
-      const answer = await this.withProof(certificate);
-      return {
-        result: scanResult(summarise(report, ruleset), answer.text),
-        document: { certificate: answer.certificate, report },
-        replayed: false,
-      };
+      const answer = await this.answer(summarise(report, ruleset), certificate, body);
+      return { result: answer.result, document: { certificate: answer.certificate, report }, replayed: false };
     } finally {
       this.running--;
       if (!committed) {

@@ -42,12 +42,25 @@ export interface Outcome {
   surface: 'rest' | 'mcp';
   ok: boolean;
   status: number;
+  /** The certificate exactly as the log holds it (content[1]). */
   certificate: string | null;
+  /** Its inclusion proof, beside it (content[2]), when the service keeps a log. */
+  proof?: string;
   error: string | null;
 }
 
+/** The outcome of a certificate answer: the leaf, and the proof beside it. */
+const issued = (surface: Outcome['surface'], status: number, content: { text: string }[]): Outcome => ({
+  surface,
+  ok: true,
+  status,
+  certificate: content[1]!.text,
+  ...(content[2] ? { proof: content[2].text } : {}),
+  error: null,
+});
+
 export class ServiceClient {
-  private readonly agent: Agent;
+  readonly agent: Agent;
 
   constructor(
     readonly url: string,
@@ -83,7 +96,7 @@ export class ServiceClient {
         error: (JSON.parse(res.text) as { error: string }).error,
       };
     const result = JSON.parse(res.text) as { content: { text: string }[] };
-    return { surface: 'rest', ok: true, status: 200, certificate: result.content[1]!.text, error: null };
+    return issued('rest', 200, result.content);
   }
 
   /** A JSON-RPC tools/call straight to the stateless MCP endpoint, as the checkout page shows. */
@@ -112,7 +125,7 @@ export class ServiceClient {
         error: reply.error?.message ?? reply.result?.content[0]?.text ?? res.text,
       };
     }
-    return { surface: 'mcp', ok: true, status: res.status, certificate: reply.result.content[1]!.text, error: null };
+    return issued('mcp', res.status, reply.result.content);
   }
 
   close(): Promise<void> {

@@ -23,6 +23,10 @@ import type { Certificate } from '../../src/signing/payload.ts';
 import type { Config } from '../../src/lib/config.ts';
 import { startInProcess, startPaymentsWorld, type InProcessService } from '../payments/service.ts';
 import { stringMatching } from '../helpers/typed-json.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { fetch as undiciFetch } from 'undici';
 
 let scratch: string;
 let world: Awaited<ReturnType<typeof startPaymentsWorld>>;
@@ -31,11 +35,13 @@ let certificateFile: string;
 let first: Certificate;
 
 /** A Full Validation of good.test, paid with a fresh token: the certificate text. */
+/** A certificate as a Full Validation's structuredContent holds it: the leaf, with the proof beside it as `log`. */
 async function validate(): Promise<string> {
   const [issued] = await local.payments.ledger.issue({ source: 'test' });
   const outcome = await local.client.rest('good.test', issued!.token);
   expect(outcome.error).toBeNull();
-  return outcome.certificate!;
+  const certificate = JSON.parse(outcome.certificate!) as Certificate;
+  return JSON.stringify(outcome.proof ? { ...certificate, log: JSON.parse(outcome.proof) as unknown } : certificate);
 }
 
 const freePort = () =>
@@ -261,6 +267,37 @@ describe('the transparency log (issue 10 item 4)', () => {
     expect(await logCli(['sth'], io)).toBe(0);
     return io.out();
   };
+
+  it('gives an MCP client the certificate exactly as the log holds it, the same bytes again, its proof beside it', async () => {
+    const fetchWithCa = ((url: string | URL, init?: RequestInit) =>
+      undiciFetch(url, { ...(init as object), dispatcher: local.client.agent })) as unknown as typeof fetch;
+    const client = new Client({ name: 'dvs-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${local.client.url}/mcp`), { fetch: fetchWithCa }));
+    try {
+      const [issued] = await local.payments.ledger.issue({ source: 'test' });
+      const args = { domain: 'good.test', payment_token: issued!.token };
+      const callValidation = async () =>
+        (await client.callTool({ name: 'service_fullvalidation', arguments: args })) as CallToolResult;
+      const answer = await callValidation();
+      const [, leaf, proof] = answer.content as { text: string }[];
+      const certificate = JSON.parse(leaf!.text) as Certificate;
+      expect(certificate.log).toBeUndefined();
+      expect(leaf!.text).toBe((await local.client.get(`/api/certificates/${certificate.payload.id}`)).text);
+      const inclusion = JSON.parse(proof!.text) as NonNullable<Certificate['log']>;
+      expect(validationProblem('log-inclusion', inclusion)).toBeNull();
+      expect(inclusion.certificate_id).toBe(certificate.payload.id);
+      const structured = answer.structuredContent as { certificate: Certificate };
+      expect(structured.certificate).toEqual({ ...certificate, log: inclusion });
+      // The log grows; the same token then gives the same certificate bytes and a proof against the newer head.
+      await validate();
+      const again = (await callValidation()).content as { text: string }[];
+      expect(again[1]!.text).toBe(leaf!.text);
+      const newer = JSON.parse(again[2]!.text) as NonNullable<Certificate['log']>;
+      expect(newer.tree_size).toBeGreaterThan(inclusion.tree_size);
+    } finally {
+      await client.close();
+    }
+  });
 
   it('answers a Full Validation with the inclusion proof that dvs verify checks offline and online', async () => {
     const text = await validate();
