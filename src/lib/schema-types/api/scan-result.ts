@@ -1,7 +1,7 @@
 // Generated from schemas/api/scan-result.json by `npm run types`; edit the schema, not this file.
 
 /**
- * The result of a scan, shaped like an MCP tool result: a readable summary, then the canonical JSON of the report (Quick Scan) or of the signed certificate (Full Validation); structuredContent carries the typed document (for a Full Validation, the certificate and its report). MCP's tools/call returns exactly this object.
+ * The result of a scan, shaped like an MCP tool result: a readable summary, then the canonical JSON of the report (Quick Scan) or of the signed certificate exactly as the transparency log holds it (Full Validation), then for a logged certificate the canonical JSON of its inclusion proof; structuredContent carries the typed document (for a Full Validation, the certificate and its report). MCP's tools/call returns exactly this object.
  */
 export interface ScanResult {
   /**
@@ -108,7 +108,7 @@ export interface FullValidationResult {
   report?: Report1;
 }
 /**
- * The certificate {payload, jws}, as in the second content item.
+ * The certificate {payload, jws} of the second content item, with its inclusion proof in the issuer's transparency log as log (the third content item) when the service keeps a log.
  */
 export interface Certificate {
   payload: Payload;
