@@ -8,7 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestCa, type ServerCredentials } from './ca.ts';
 import { startDnsServer, zoneResponder, silentResponder, type DnsServer } from './dns-server.ts';
-import { loadSites, type Site } from './site-config.ts';
+import { loadSites, standIn, type Site } from './site-config.ts';
+import { ControlError, controlUrl, startControl, type WorldControls } from './control.ts';
+import { Receiver } from './receiver.ts';
+import { SiteSlot } from './site-slot.ts';
 import {
   createHttpServer,
   createHttpsServer,
@@ -138,7 +141,8 @@ function info(site: Site): SiteInfo {
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
-  const sites = loadSites(opts.sitesDir ?? DEFAULT_SITES_DIR);
+  const sitesDir = opts.sitesDir ?? DEFAULT_SITES_DIR;
+  const sites = loadSites(sitesDir);
   const fleet = opts.fleet ? createFleet(opts.fleet, sites) : undefined;
   const zones = new Zones(sites, fleet);
   const ca = await TestCa.create();
@@ -189,24 +193,56 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const stopping = new AbortController();
   const ports = { http: 0, https: 0 };
   const verifyBotAuth = botAuthVerifier(opts.trustedAgentKeys ?? []);
-  const httpsGroup: { server: Server; address: string }[] = [];
-  const httpGroup: { server: Server; address: string }[] = [];
+  const receivers = new Map(sites.filter((s) => s.spec.receiver).map((s) => [s.name, new Receiver()]));
   const httpsOnV6 = new Map<string, SiteHttpsServer>();
   const httpOnV6 = new Map<string, http.RequestListener>();
+  /** A site's servers for each scheme, made from what it currently answers as. */
+  const serversOf = (site: Site, creds: ServerCredentials | undefined) => {
+    const ctx: SiteServerContext = {
+      site,
+      ports,
+      verifyBotAuth,
+      signal: stopping.signal,
+      rttMs: opts.rttMs ?? 0,
+      receiver: receivers.get(site.name),
+    };
+    return {
+      https: creds ? createHttpsServer(ctx, creds) : undefined,
+      http: site.spec.http ? createHttpServer(ctx) : undefined,
+      httpHandler: site.spec.http ? siteHandler(ctx, 'http') : undefined,
+    };
+  };
+  /** Points [::1] at a site's servers when it serves IPv6, and away from the servers it replaces. */
+  const routeV6 = (site: Site, previous: Site | undefined, servers: ReturnType<typeof serversOf>) => {
+    for (const name of previous ? [previous.spec.domain, ...previous.spec.aliases] : []) {
+      httpsOnV6.delete(name);
+      httpOnV6.delete(name);
+    }
+    if (!site.spec.ipv6) return;
+    for (const name of [site.spec.domain, ...site.spec.aliases]) {
+      if (servers.https) httpsOnV6.set(name, servers.https);
+      if (servers.httpHandler) httpOnV6.set(name, servers.httpHandler);
+    }
+  };
+  const slots = new Map<string, { https: SiteSlot; http: SiteSlot }>();
   for (const site of sites) {
-    const ctx: SiteServerContext = { site, ports, verifyBotAuth, signal: stopping.signal, rttMs: opts.rttMs ?? 0 };
-    const creds = credentials.get(site.name);
-    const names = [site.spec.domain, ...site.spec.aliases];
-    if (creds) {
-      const server = createHttpsServer(ctx, creds);
-      httpsGroup.push({ server, address: site.address });
-      if (site.spec.ipv6) for (const name of names) httpsOnV6.set(name, server);
-    }
-    if (site.spec.http) {
-      httpGroup.push({ server: createHttpServer(ctx), address: site.address });
-      if (site.spec.ipv6) for (const name of names) httpOnV6.set(name, siteHandler(ctx, 'http'));
-    }
+    const servers = serversOf(site, credentials.get(site.name));
+    slots.set(site.name, {
+      https: new SiteSlot(site.address, servers.https),
+      http: new SiteSlot(site.address, servers.http),
+    });
+    routeV6(site, undefined, servers);
   }
+  const slotGroup = (scheme: 'https' | 'http') =>
+    [...slots.values()].map((s) => s[scheme]).filter((slot) => slot.serving);
+  const httpsGroup: { server: Server; address: string }[] = slotGroup('https').map((s) => ({
+    server: s,
+    address: s.host,
+  }));
+  const httpGroup: { server: Server; address: string }[] = slotGroup('http').map((s) => ({
+    server: s,
+    address: s.host,
+  }));
   // Fleet addresses: each front hands a connection to the server of the fleet domain it names, if it lives there.
   const fleetTls = fleet
     ? fleetServers(
@@ -220,6 +256,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     httpsGroup.push({ server: new SniFront(fleetTls!.https(address)), address });
     httpGroup.push({ server: createHostFront(fleetTls!.http(address)), address });
   }
+  // The [::1] fronts listen when some site serves IPv6 at start (a world without them leaves [::1] to its tests).
   const fleetOnV6 = [...(fleet?.templates.values() ?? [])].some((t) => t.spec.ipv6);
   if (httpsOnV6.size > 0 || fleetOnV6) {
     const v6 = fleetTls?.https(IPV6_ADDRESS);
@@ -231,36 +268,104 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   }
 
   const dnsServers: DnsServer[] = [];
-  const servers = [...httpsGroup, ...httpGroup].map((s) => s.server);
+  // Every listener the world may close: a site's slots listen only while it serves that scheme.
+  const listeners: Server[] = [
+    ...new Set([
+      ...[...slots.values()].flatMap((s) => [s.https, s.http]),
+      ...[...httpsGroup, ...httpGroup].map((g) => g.server),
+    ]),
+  ];
   // A connection the [::1] front hands to a site's server reaches a second listener: count each socket once.
   const accepted = new WeakSet<net.Socket>();
   let connections = 0;
-  for (const server of servers) {
+  for (const server of listeners) {
     server.on('connection', (socket: net.Socket) => {
       if (accepted.has(socket)) return;
       accepted.add(socket);
       connections++;
     });
   }
+  let control: http.Server | undefined;
   const stop = async (): Promise<void> => {
     stopping.abort();
     // The fleet's TLS servers listen nowhere: the connections the fronts handed them are closed here.
     for (const server of fleetTls?.tlsServers ?? []) server.closeAllConnections();
-    await Promise.all([...servers.map(closeServer), ...dnsServers.map((d) => d.close())]);
+    await Promise.all([
+      ...listeners.map(closeServer),
+      ...dnsServers.map((d) => d.close()),
+      ...(control ? [closeServer(control as Server)] : []),
+    ]);
     if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+
+  const byName = new Map(sites.map((s) => [s.name, s]));
+  const current = new Map(sites.map((s) => [s.name, s]));
+  const siteNamed = (name: string): Site | undefined =>
+    byName.get(name) ?? sites.find((s) => s.spec.domain === name.toLowerCase());
+  /** Certificates of the sites as they change, by site and template, so changing back issues none. */
+  const issued = new Map<string, ServerCredentials>(
+    sites.flatMap((s) => {
+      const creds = credentials.get(s.name);
+      return creds ? [[`${s.name} ${s.name}`, creds] as const] : [];
+    }),
+  );
+  const certificateFor = async (site: Site, template: string): Promise<ServerCredentials | undefined> => {
+    const tls = site.spec.https;
+    if (!tls) return undefined;
+    const key = `${site.name} ${template}`;
+    const known = issued.get(key);
+    if (known) return known;
+    const creds = await ca.issue({
+      label: `${site.name}-as-${template}`,
+      names: [site.spec.domain, ...site.spec.aliases],
+      certificate: tls.certificate,
+      key: tls.key,
+      expiresInDays: tls.expires_in_days,
+    });
+    issued.set(key, creds);
+    return creds;
+  };
+  // Changes run one at a time, so two requests never interleave their swaps of one site.
+  let changes: Promise<unknown> = Promise.resolve();
+  const changeSite = async (name: string, templateName: string | null) => {
+    const own = siteNamed(name);
+    if (!own) throw new ControlError(404, `${name} is no site of this world`);
+    const template = templateName === null ? own : siteNamed(templateName);
+    if (!template) throw new ControlError(404, `${templateName} is no site of this world`);
+    const next = template === own ? own : standIn(sitesDir, own, template.name);
+    const creds = await certificateFor(next, template.name);
+    const slot = slots.get(own.name)!;
+    const servers = serversOf(next, creds);
+    await slot.https.serve(servers.https, ports.https);
+    await slot.http.serve(servers.http, ports.http);
+    routeV6(next, current.get(own.name), servers);
+    zones.replace(next);
+    current.set(own.name, next);
+    return { site: own.name, as: template.name };
+  };
+  const controls: WorldControls = {
+    changeSite: (name, template) => {
+      const change = changes.then(() => changeSite(name, template));
+      changes = change.catch(() => undefined);
+      return change;
+    },
+    receiver: (name) => {
+      const site = siteNamed(name);
+      return site ? receivers.get(site.name) : undefined;
+    },
   };
 
   try {
     dnsServers.push(await startDnsServer(zoneResponder(zones)), await startDnsServer(silentResponder));
     ports.https = await listenShared(httpsGroup);
     ports.http = await listenShared(httpGroup);
+    control = await startControl(controls);
   } catch (err) {
     await stop();
     throw err;
   }
   const [dns, dead] = dnsServers as [DnsServer, DnsServer];
 
-  const byName = new Map(sites.map((s) => [s.name, s]));
   return {
     env: {
       DVS_DNS_SERVERS: `${dns.host}:${dns.port}`,
@@ -273,6 +378,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       DVS_EXTRA_SUFFIXES: fleet ? `${FLEET_SUFFIX},test` : 'test',
       DVS_WORLD_DEAD_DNS: `${dead.host}:${dead.port}`,
       ...(fleet ? { DVS_FLEET_DOMAINS_FILE: fleetFile } : {}),
+      DVS_WORLD_CONTROL: controlUrl(control),
     },
     sites: sites.map(info),
     caPem: ca.rootPem,

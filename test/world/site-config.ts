@@ -243,6 +243,11 @@ const siteSchema = z
       .strict()
       .optional(),
     compress: z.boolean().default(false),
+    /**
+     * A receiving site: it records every request (method, path, headers, body), lists them at `GET /_received`,
+     * and answers the rest with the statuses scripted through the world's control URL (200 once they run out).
+     */
+    receiver: z.boolean().default(false),
     routes: z.record(z.string().startsWith('/'), route).default({}),
     dns: z
       .object({
@@ -408,6 +413,33 @@ function parseSite(reader: SiteReader, name: string, file: string): { spec: Site
   const result = siteSchema.safeParse(withDomain(raw, domain));
   if (!result.success) throw new SiteConfigError(`${file}: ${issuesOf(result.error)}`);
   return { spec: result.data, files };
+}
+
+/** The name a site's name stands for in a template's: the same label before the template's domain. */
+function renamed(host: string, from: string, to: string): string {
+  return host === from ? to : host.endsWith(`.${from}`) ? `${host.slice(0, -from.length)}${to}` : host;
+}
+
+/**
+ * `site` answering as the site `template` does (DNS, TLS, HTTP), under its own names and address: the template's
+ * fields, records and files, with `{{domain}}` filled in with the site's domain. Its canonical host is the
+ * template's, renamed onto the site's names.
+ */
+export function standIn(sitesDir: string, site: Site, template: string): Site {
+  const file = path.join(sitesDir, template, 'site.yaml');
+  if (!existsSync(file)) throw new SiteConfigError(`${template} is no site of ${sitesDir}`);
+  const { raw, files } = new SiteReader(sitesDir).resolve(template);
+  const { domain, aliases } = site.spec;
+  const { address: _address, canonical_host: canonical, ...fields } = raw;
+  const own: Raw = { ...fields, description: `${domain} answering as ${template}`, domain, aliases };
+  const from = typeof raw.domain === 'string' ? raw.domain.toLowerCase() : '';
+  if (isObject(canonical) && typeof canonical.name === 'string') {
+    const name = renamed(canonical.name.toLowerCase(), from, domain);
+    if ([domain, ...aliases].includes(name)) own.canonical_host = { ...canonical, name };
+  }
+  const result = siteSchema.safeParse(withDomain(own, domain));
+  if (!result.success) throw new SiteConfigError(`${file} as ${site.name}: ${issuesOf(result.error)}`);
+  return { ...site, spec: result.data, files };
 }
 
 /** Site addresses not given in site.yaml are 127.100.x.y, in order of the sorted site names. */

@@ -18,6 +18,7 @@ import { preferredIndex } from './negotiate.ts';
 import { directorySigner, type DirectorySigner } from './sign-directory.ts';
 import { trackSockets } from './open-sockets.ts';
 import { findFile } from './site-files.ts';
+import type { Receiver } from './receiver.ts';
 
 /** A site answers HTTP/1.1 and, where its ALPN list offers h2, HTTP/2 through Node's compatibility API. */
 export type SiteRequest = IncomingMessage | Http2ServerRequest;
@@ -42,6 +43,8 @@ export interface SiteServerContext {
   signal: AbortSignal;
   /** The world's simulated round trip (ms), unless the site sets its own `rtt_ms`. */
   rttMs?: number;
+  /** What a `receiver` site records and answers with. */
+  receiver?: Receiver;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -261,6 +264,7 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
       const route = spec.routes[urlPath];
       const delay = (route?.delay_ms ?? spec.delay_ms) + roundTrips(ctx, req);
       if (delay > 0) await sleep(delay, undefined, { signal: AbortSignal.any([signal, closed.signal]) });
+      if (spec.receiver && ctx.receiver) return await ctx.receiver.answer(req, res);
       const host = hostOf(req, site);
       if (scheme === 'http' && spec.http?.redirect_to_https) {
         const location = `https://${authority(host, 'https', ports.https)}${req.url ?? '/'}`;

@@ -132,6 +132,18 @@ function zoneOf(name: string, apexes: Iterable<string>): string | undefined {
   return best;
 }
 
+function zonesOf(site: Site): Map<string, Zone> {
+  const { domain, aliases } = site.spec;
+  // An alias outside the site's domain is the apex of a zone of its own.
+  const apexes = [domain, ...aliases.filter((a) => !a.endsWith(`.${domain}`) && !a.startsWith('*.'))];
+  for (const rec of site.spec.dns.records) {
+    const owner = ownerName(rec.name, domain);
+    if (!zoneOf(owner, apexes))
+      throw new Error(`site ${site.name}: record ${rec.name} ${rec.type} lies outside its zones`);
+  }
+  return new Map(apexes.map((apex) => [apex, buildZone(site, apex, apexes)]));
+}
+
 export class Zones {
   private readonly zones = new Map<string, Zone>();
   /** The zones of fleet domains asked about lately: each is made on first use, from the domain's site. */
@@ -141,17 +153,14 @@ export class Zones {
     sites: readonly Site[],
     private readonly fleet?: Pick<Fleet, 'site'>,
   ) {
-    for (const site of sites) {
-      const { domain, aliases } = site.spec;
-      // An alias outside the site's domain is the apex of a zone of its own.
-      const apexes = [domain, ...aliases.filter((a) => !a.endsWith(`.${domain}`) && !a.startsWith('*.'))];
-      for (const rec of site.spec.dns.records) {
-        const owner = ownerName(rec.name, domain);
-        if (!zoneOf(owner, apexes))
-          throw new Error(`site ${site.name}: record ${rec.name} ${rec.type} lies outside its zones`);
-      }
-      for (const apex of apexes) this.zones.set(apex, buildZone(site, apex, apexes));
-    }
+    for (const site of sites) for (const [apex, zone] of zonesOf(site)) this.zones.set(apex, zone);
+  }
+
+  /** Serves `site`'s zones in place of those of the site of the same name (a site changing while the world runs). */
+  replace(site: Site): void {
+    const zones = zonesOf(site);
+    for (const [apex, zone] of this.zones) if (zone.site.name === site.name) this.zones.delete(apex);
+    for (const [apex, zone] of zones) this.zones.set(apex, zone);
   }
 
   lookup(qname: string, qtype: string): LookupResult {
