@@ -73,6 +73,14 @@ const toBatch = (r: RawBatch): BatchRow => ({
 
 export const newBatchId = (): string => `bat_${randomBytes(12).toString('hex')}`;
 
+/** A batch's counters after an item finished (status 'done' when it was the last). */
+export interface FinishedCount {
+  status: BatchRow['status'];
+  total: number;
+  done: number;
+  failed: number;
+}
+
 /** An item given a job: the job queue is told about it in the same transaction. */
 export interface ItemRef {
   batchId: string;
@@ -190,15 +198,15 @@ export class BatchStore {
     item: ClaimedItem,
     result: Record<string, unknown>,
     judged: boolean,
-    then: (tx: Queryable & { engine: EngineDb }) => Promise<void>,
+    then: (tx: Queryable & { engine: EngineDb }, batch: FinishedCount) => Promise<void>,
   ): Promise<boolean> {
     return this.db
       .transaction(async (tx) => {
-        const [batch] = await tx.query<{ n: number }>(
+        const [batch] = await tx.query<FinishedCount & { n: number }>(
           `UPDATE batches SET done = done + $2, failed = failed + $3,
              status = CASE WHEN status <> 'cancelled' AND done + failed + 1 >= total THEN 'done' ELSE status END,
              finished_at = CASE WHEN status <> 'cancelled' AND done + failed + 1 >= total THEN now() ELSE finished_at END
-           WHERE id = $1 RETURNING done + failed AS n`,
+           WHERE id = $1 RETURNING done + failed AS n, status, total, done, failed`,
           [item.batchId, judged ? 1 : 0, judged ? 0 : 1],
         );
         const updated = await tx.query(
@@ -209,7 +217,7 @@ export class BatchStore {
         );
         // Another claim finished it (this one's lease lapsed): the counters stay as they were.
         if (updated.length !== 1) throw new ClaimLostError();
-        await then(tx);
+        await then(tx, { status: batch!.status, total: batch!.total, done: batch!.done, failed: batch!.failed });
         return true;
       })
       .catch((err: unknown) => {

@@ -108,8 +108,8 @@ export class JobQueue {
   }
 
   /** A handler pg-boss polls for (for queues with little traffic, such as dead letters and scheduled jobs). */
-  work<T>(name: string, handler: (job: FetchedJob<T>) => Promise<void>): Promise<string> {
-    return this.boss.work<T>(name, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
+  work<T>(name: string, handler: (job: FetchedJob<T>) => Promise<void>, pollingSeconds = 2): Promise<string> {
+    return this.boss.work<T>(name, { batchSize: 1, pollingIntervalSeconds: pollingSeconds }, async ([job]) => {
       if (job) await handler({ id: job.id, data: job.data });
     });
   }

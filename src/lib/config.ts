@@ -78,6 +78,8 @@ export interface Config {
    * address (across instances with Redis), and how often the job engine looks for the jobs of dead instances (s).
    */
   batches: { concurrency: number; politePerSite: number; politePerAddress: number; maintenanceSeconds: number };
+  /** Webhook deliveries: the retry schedule divided by `retryDivisor` (tests), a rotated secret's overlap. */
+  webhooks: { retryDivisor: number; secretOverlapSeconds: number };
   /**
    * Web Bot Auth on incoming requests: whether signatures are checked, how long a request waits for a key
    * directory fetch (ms), and the Quick Scan budget per minute of a verified agent (per directory origin).
@@ -393,6 +395,10 @@ export function loadConfig(env: Source = process.env): Config {
       politePerSite: r.int('DVS_POLITE_PER_SITE', 2, 1, 1_000),
       politePerAddress: r.int('DVS_POLITE_PER_ADDRESS', 4, 1, 1_000),
       maintenanceSeconds: r.int('DVS_QUEUE_MAINTENANCE_S', 30, 1, 3_600),
+    },
+    webhooks: {
+      retryDivisor: r.int('DVS_WEBHOOK_RETRY_DIVISOR', 1, 1, 1_000_000),
+      secretOverlapSeconds: durationSeconds(r, 'DVS_WEBHOOK_SECRET_OVERLAP', 86_400),
     },
     callerIdentity: {
       enabled: r.bool('DVS_CALLER_SIGNATURES', true),

@@ -8,7 +8,10 @@ import { BatchStore } from '../batches/batch-store.ts';
 import { JobQueue } from '../batches/job-queue.ts';
 import { embeddedQueueExists, openQueueDatabase } from '../batches/queue-database.ts';
 import { BatchOperations } from '../api/operations/batch-operations.ts';
-import { createNet } from '../net/index.ts';
+import { WebhookStore } from '../batches/webhook-store.ts';
+import { WebhookOperations } from '../api/operations/webhook-operations.ts';
+import { createNet, NetError, type ScanNet } from '../net/index.ts';
+import { DELIVERY_TIMEOUT_MS, Webhooks, type SendOutcome } from '../service/webhooks.ts';
 import type { Accounts } from '../payments/accounts.ts';
 import { Batches, type BatchEngine } from '../service/batches.ts';
 import type { FullValidations } from '../service/full-validations.ts';
@@ -19,9 +22,30 @@ import type { ScanSlots } from '../service/scan-slots.ts';
 export interface BatchWiring {
   ops: BatchOperations;
   batches: Batches;
+  webhookOps: WebhookOperations;
   /** Starts the workers now when the queue database holds work already (called once the service listens). */
   startIfPending(): void;
   close(): Promise<void>;
+}
+
+/** Bytes of a receiver's answer read (only its status counts). */
+const RECEIVER_BODY_BYTES = 4096;
+
+/** One delivery through the guarded network layer: POST, no redirects, the specification's 15 s limit. */
+async function send(net: ScanNet, url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
+  try {
+    const answer = await net.request(url, {
+      method: 'POST',
+      headers,
+      body,
+      followRedirects: false,
+      maxBodyBytes: RECEIVER_BODY_BYTES,
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    return { status: answer.status };
+  } catch (err) {
+    return { error: err instanceof NetError ? `${err.code}: ${err.message}` : (err as Error).message };
+  }
 }
 
 /** A scan's longest run (its budget, stretched at most three times on a busy host) and a margin to record it. */
@@ -40,21 +64,26 @@ export function wireBatches(
   },
 ): BatchWiring {
   const { log } = deps;
-  let opening: Promise<BatchEngine> | null = null;
+  let opening: Promise<BatchEngine & { webhookStore: WebhookStore }> | null = null;
   let started: Promise<void> | null = null;
+  let delivering: Promise<void> | null = null;
   const onError = (err: Error) => log.warn({ err: err.message }, 'job queue: database error; reconnecting');
-  const engine = (): Promise<BatchEngine> =>
+  const engine = (): Promise<BatchEngine & { webhookStore: WebhookStore }> =>
     (opening ??= (async () => {
       const startedAt = process.hrtime.bigint();
       const db = await openQueueDatabase(config, onError);
       try {
         const queue = await JobQueue.start(db, { maintenanceSeconds: config.batches.maintenanceSeconds, onError });
         await Batches.prepare(queue);
+        await Webhooks.prepare(queue);
         log.info(
           { queue: db.kind, ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6) },
           'job queue ready',
         );
-        return { store: new BatchStore(db), queue };
+        const opened = { store: new BatchStore(db), webhookStore: new WebhookStore(db), queue };
+        // Deliveries run on every instance that opened the queue, whether or not it takes batch items.
+        delivering ??= webhooks.start();
+        return opened;
       } catch (err) {
         await db.close();
         throw err;
@@ -65,6 +94,16 @@ export function wireBatches(
       throw err;
     }));
   const net = createNet(config);
+  const webhooks = new Webhooks({
+    engine: async () => {
+      const { webhookStore, queue } = await engine();
+      return { store: webhookStore, queue };
+    },
+    send: (url, headers, body) => send(net, url, headers, body),
+    retryDivisor: config.webhooks.retryDivisor,
+    overlapSeconds: config.webhooks.secretOverlapSeconds,
+    log,
+  });
   const batches = new Batches({
     engine: async () => {
       const e = await engine();
@@ -80,12 +119,25 @@ export function wireBatches(
     site: (domain) => normaliseDomain(domain, config.extraSuffixes).registrable,
     addresses: async (domain) => (await net.resolve(domain).catch(() => [])).map((a) => a.address),
     rulesetVersion: deps.rulesetVersion,
+    events: (tx, account, type, data) => webhooks.publish(tx, account, type, data),
     leaseSeconds: { quick: leaseSeconds(config.deadlines.quickMs), full: leaseSeconds(config.deadlines.fullMs) },
     log,
   });
   return {
     batches,
     ops: new BatchOperations({ batches, accounts: deps.accounts, extraSuffixes: config.extraSuffixes }),
+    webhookOps: new WebhookOperations({
+      webhooks,
+      async urlProblem(url) {
+        try {
+          await net.resolve(url.hostname);
+          return null;
+        } catch (err) {
+          // A name that does not resolve yet may later; an address the network layer refuses never will.
+          return err instanceof NetError && err.code === 'policy_refused' ? err.message : null;
+        }
+      },
+    }),
     startIfPending() {
       if (!config.databaseUrl && !embeddedQueueExists(config.dataDir)) return;
       engine().catch((err: Error) => log.warn({ err: err.message }, 'job queue: could not open; batches wait for it'));
@@ -95,6 +147,7 @@ export function wireBatches(
       if (!opening) return;
       const open = await opening.catch(() => null);
       await started?.catch(() => undefined);
+      await delivering?.catch(() => undefined);
       await batches.stop();
       if (!open) return;
       await open.queue.stop();

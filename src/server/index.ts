@@ -36,6 +36,7 @@ import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { createScanSlots, type ScanSlots } from '../service/scan-slots.ts';
 import { batchRoutes } from '../api/rest/batch-routes.ts';
+import { webhookRoutes } from '../api/rest/webhook-routes.ts';
 import { wireBatches, type BatchWiring } from './batch-wiring.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
@@ -266,7 +267,9 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: 
       ),
       ...(transparency ? [logRoutes(transparency)] : []),
       ...(history ? [historyRoutes(history, (d) => ops.domain(d))] : []),
-      ...(core.batches ? [batchRoutes(core.batches.ops)] : []),
+      ...(core.batches
+        ? [batchRoutes(core.batches.ops), webhookRoutes(core.batches.webhookOps, (a) => core.batches!.ops.account(a))]
+        : []),
     ],
   });
 }

@@ -14,6 +14,7 @@ import type {
   PromotedItem,
   NewItem,
   ResultRow,
+  FinishedCount,
 } from '../batches/batch-store.ts';
 import { newBatchId } from '../batches/batch-store.ts';
 import type { FetchedJob, JobQueue, NewJob } from '../batches/job-queue.ts';
@@ -24,6 +25,7 @@ import { PaymentRequiredError, type FullValidations } from './full-validations.t
 import type { Politeness } from './politeness.ts';
 import type { QuickScans } from './quick-scans.ts';
 import type { ScanSlots } from './scan-slots.ts';
+import type { EventType } from './webhooks.ts';
 
 export const ITEM_QUEUE = 'dvs-batch-item';
 export const DEAD_ITEM_QUEUE = 'dvs-batch-item-dead';
@@ -94,8 +96,17 @@ export interface BatchDeps {
   rulesetVersion: string;
   /** How long a claim (and its job) lasts: longer than the scan can run. */
   leaseSeconds: Record<BatchMode, number>;
+  /** Where the account's events go (its webhooks), written in the transaction that records the result. */
+  events: EventSink;
   log: Logger;
 }
+
+export type EventSink = (
+  tx: Queryable & { engine: EngineDb },
+  accountId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+) => Promise<void>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -274,7 +285,9 @@ export class Batches {
 
   private async runItem(store: BatchStore, item: ClaimedItem): Promise<void> {
     const { result, judged } = await this.judge(item);
-    const recorded = await store.finish(item, { ...result }, judged, (tx) => this.passTurn(tx, item.accountId));
+    const recorded = await store.finish(item, { ...result }, judged, (tx, batch) =>
+      this.ended(tx, item, result, batch),
+    );
     if (!recorded) this.deps.log.info({ batch: item.batchId, seq: item.seq }, 'batch item finished by another claim');
   }
 
@@ -351,7 +364,23 @@ export class Batches {
         message: `the service failed to run this item ${ITEM_RETRIES + 1} times; nothing was charged`,
       },
     };
-    await store.finish(item, { ...result }, false, (tx) => this.passTurn(tx, item.accountId));
+    await store.finish(item, { ...result }, false, (tx, batch) => this.ended(tx, item, result, batch));
+  }
+
+  /** An item's result is being recorded: the account's turn passes on, and its events go out with the result. */
+  private async ended(
+    tx: Queryable & { engine: EngineDb },
+    item: ClaimedItem,
+    result: ItemResult,
+    batch: FinishedCount,
+  ): Promise<void> {
+    await this.passTurn(tx, item.accountId);
+    const { events } = this.deps;
+    const about = { batch_id: item.batchId, ...result };
+    if (result.verdict !== null) await events(tx, item.accountId, 'validation.completed', about);
+    if (result.certificate_id) await events(tx, item.accountId, 'certificate.issued', about);
+    if (batch.status === 'done' && batch.done + batch.failed === batch.total)
+      await events(tx, item.accountId, 'batch.completed', { batch_id: item.batchId, mode: item.mode, ...batch });
   }
 }
 

@@ -124,8 +124,9 @@ export class ResponseSigner {
 export function signResponses(signer: ResponseSigner): Middleware {
   return async function signResponse(ctx, next) {
     await next();
-    // A 304 has no content to vouch for: the client reuses the signed response it revalidated.
-    if (ctx.respond === false || ctx.status === 304) return;
+    // A 304 has no content to vouch for: the client reuses the signed response it revalidated. A 204 has none
+    // either (Koa refuses a body on it, even an empty one).
+    if (ctx.respond === false || ctx.status === 304 || ctx.status === 204) return;
     const bytes = bodyBytes(ctx);
     if (bytes === null) return;
     // Fix the bytes now, so the digest is over exactly what is sent (the content type set with the body stays).

@@ -364,6 +364,109 @@ function batchPaths(trustProxy: boolean): Json {
   };
 }
 
+const webhookId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The webhook endpoint id, e.g. ep_…',
+  schema: { type: 'string', maxLength: 64 },
+};
+
+const noSuchWebhook = () => errorResponse('Error code not_found: this account has no webhook endpoint with this id.');
+
+function webhookPaths(trustProxy: boolean): Json {
+  return {
+    '/api/webhooks': {
+      post: {
+        operationId: 'registerWebhook',
+        tags: ['webhooks'],
+        summary: "Register an https endpoint for the account's events (Standard Webhooks)",
+        description:
+          'Deliveries follow the Standard Webhooks specification: headers webhook-id (the same on every retry), webhook-timestamp and webhook-signature (v1, HMAC-SHA256 over id.timestamp.body with the secret answered here), body {type, timestamp, data}. Only a 2xx answer counts; other answers are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; 410 Gone disables the endpoint. Each attempt has 15 s, and redirects are not followed.',
+        security: [{ apiKey: [] }],
+        requestBody: requestBody('WebhookRequest'),
+        responses: {
+          '201': {
+            description: 'Registered: the endpoint and its secret, shown this once.',
+            headers: { Location: { description: 'The endpoint: /api/webhooks/{id}.', schema: { type: 'string' } } },
+            content: {
+              'application/json': { schema: { allOf: [ref('WebhookEndpoint'), ref('WebhookSecret')] } },
+            },
+          },
+          '400': errorResponse(
+            'The body is not a webhook request, or the URL resolves to an address deliveries may not reach.',
+          ),
+          ...accountErrors(trustProxy),
+        },
+      },
+      get: {
+        operationId: 'listWebhooks',
+        tags: ['webhooks'],
+        summary: "The account's webhook endpoints",
+        description: 'Secrets are not listed: each is shown once, when it is made.',
+        security: [{ apiKey: [] }],
+        responses: { '200': jsonResponse('The endpoints, oldest first.', 'WebhookList'), ...accountErrors(trustProxy) },
+      },
+    },
+    '/api/webhooks/{id}': {
+      get: {
+        operationId: 'webhook',
+        tags: ['webhooks'],
+        summary: 'One webhook endpoint (disabled_at is set once it answered 410 Gone)',
+        description: 'A disabled endpoint receives nothing more; register the URL again to resume.',
+        security: [{ apiKey: [] }],
+        parameters: [webhookId],
+        responses: {
+          '200': jsonResponse('The endpoint.', 'WebhookEndpoint'),
+          '404': noSuchWebhook(),
+          ...accountErrors(trustProxy),
+        },
+      },
+      delete: {
+        operationId: 'deleteWebhook',
+        tags: ['webhooks'],
+        summary: 'Remove a webhook endpoint: nothing more is delivered to it',
+        description: 'Deliveries not yet made are dropped with it, and its delivery record goes too.',
+        security: [{ apiKey: [] }],
+        parameters: [webhookId],
+        responses: { '204': { description: 'Removed.' }, '404': noSuchWebhook(), ...accountErrors(trustProxy) },
+      },
+    },
+    '/api/webhooks/{id}/secret': {
+      post: {
+        operationId: 'rotateWebhookSecret',
+        tags: ['webhooks'],
+        summary: 'Rotate the signing secret: deliveries carry signatures with both until previous_secret_until',
+        description:
+          'The webhook-signature header then lists one v1 signature per secret (space-separated), so receivers can switch secrets without missing a delivery. The overlap is DVS_WEBHOOK_SECRET_OVERLAP (24 h by default).',
+        security: [{ apiKey: [] }],
+        parameters: [webhookId],
+        responses: {
+          '200': jsonResponse('The new secret, shown this once.', 'WebhookSecret'),
+          '404': noSuchWebhook(),
+          ...accountErrors(trustProxy),
+        },
+      },
+    },
+    '/api/webhooks/{id}/deliveries': {
+      get: {
+        operationId: 'webhookDeliveries',
+        tags: ['webhooks'],
+        summary: "The endpoint's delivery attempts, newest first",
+        description:
+          'One entry per attempt: the webhook-id (the same on every attempt of one event), the event type, when, which attempt, and the status the receiver answered or why it answered none.',
+        security: [{ apiKey: [] }],
+        parameters: [webhookId],
+        responses: {
+          '200': jsonResponse('The last 100 attempts.', 'WebhookDeliveries'),
+          '404': noSuchWebhook(),
+          ...accountErrors(trustProxy),
+        },
+      },
+    },
+  };
+}
+
 const treeSize = (name: string, description: string, required: boolean) => ({
   name,
   in: 'query',
@@ -537,6 +640,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       { name: 'certificates', description: 'Certificates issued by Full Validations.' },
       { name: 'log', description: 'The certificate transparency log.' },
       { name: 'batches', description: 'Many domains at once, for accounts with an API key (dvs accounts create).' },
+      { name: 'webhooks', description: "Signed events (Standard Webhooks) about an account's work." },
       { name: 'mcp', description: 'The same operations as MCP tools.' },
     ],
     paths: {
@@ -546,6 +650,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       ...historyPaths(opts.trustProxy),
       ...logPaths(opts.trustProxy),
       ...batchPaths(opts.trustProxy),
+      ...webhookPaths(opts.trustProxy),
       [MCP_PATH]: mcpPath(),
     },
     components: {

@@ -13,6 +13,11 @@ export type ApiSchemaName =
   | 'batch-status'
   | 'batch-result'
   | 'account'
+  | 'webhook-request'
+  | 'webhook-endpoint'
+  | 'webhook-secret'
+  | 'webhook-list'
+  | 'webhook-deliveries'
   | 'quickscan-request'
   | 'fullvalidation-request'
   | 'scan-result'
@@ -61,6 +66,11 @@ export function publishedSchemas(): SchemaSource[] {
     'batch-status',
     'batch-result',
     'account',
+    'webhook-request',
+    'webhook-endpoint',
+    'webhook-secret',
+    'webhook-list',
+    'webhook-deliveries',
   ] as const;
   return names.map((n) => ({ name: apiSchema(n).title as string, schema: apiSchema(n) }));
 }
@@ -83,6 +93,8 @@ function apiAjv(): Ajv2020 {
       'error',
       'full-validation-result',
       'certificate-status',
+      'webhook-request',
+      'webhook-endpoint',
     ] as const)
       ajv.addSchema(apiSchema(name));
   }
