@@ -48,6 +48,35 @@ async function send(net: ScanNet, url: string, headers: Record<string, string>, 
   }
 }
 
+function wireWebhooks(
+  config: Config,
+  net: ScanNet,
+  log: AppLogger,
+  engine: () => Promise<{ webhookStore: WebhookStore; queue: JobQueue }>,
+): Webhooks {
+  return new Webhooks({
+    engine: async () => {
+      const { webhookStore, queue } = await engine();
+      return { store: webhookStore, queue };
+    },
+    send: (url, headers, body) => send(net, url, headers, body),
+    retryDivisor: config.webhooks.retryDivisor,
+    overlapSeconds: config.webhooks.secretOverlapSeconds,
+    log,
+  });
+}
+
+/** Why deliveries could never reach this URL: its name resolves to an address the network layer refuses. */
+async function urlProblem(net: ScanNet, url: URL): Promise<string | null> {
+  try {
+    await net.resolve(url.hostname);
+    return null;
+  } catch (err) {
+    // A name that does not resolve yet may later; an address the network layer refuses never will.
+    return err instanceof NetError && err.code === 'policy_refused' ? err.message : null;
+  }
+}
+
 /** A scan's longest run (its budget, stretched at most three times on a busy host) and a margin to record it. */
 const leaseSeconds = (deadlineMs: number) => Math.ceil((deadlineMs * 3) / 1000) + 10;
 
@@ -94,16 +123,7 @@ export function wireBatches(
       throw err;
     }));
   const net = createNet(config);
-  const webhooks = new Webhooks({
-    engine: async () => {
-      const { webhookStore, queue } = await engine();
-      return { store: webhookStore, queue };
-    },
-    send: (url, headers, body) => send(net, url, headers, body),
-    retryDivisor: config.webhooks.retryDivisor,
-    overlapSeconds: config.webhooks.secretOverlapSeconds,
-    log,
-  });
+  const webhooks = wireWebhooks(config, net, log, engine);
   const batches = new Batches({
     engine: async () => {
       const e = await engine();
@@ -126,18 +146,7 @@ export function wireBatches(
   return {
     batches,
     ops: new BatchOperations({ batches, accounts: deps.accounts, extraSuffixes: config.extraSuffixes }),
-    webhookOps: new WebhookOperations({
-      webhooks,
-      async urlProblem(url) {
-        try {
-          await net.resolve(url.hostname);
-          return null;
-        } catch (err) {
-          // A name that does not resolve yet may later; an address the network layer refuses never will.
-          return err instanceof NetError && err.code === 'policy_refused' ? err.message : null;
-        }
-      },
-    }),
+    webhookOps: new WebhookOperations({ webhooks, urlProblem: (url) => urlProblem(net, url) }),
     startIfPending() {
       if (!config.databaseUrl && !embeddedQueueExists(config.dataDir)) return;
       engine().catch((err: Error) => log.warn({ err: err.message }, 'job queue: could not open; batches wait for it'));
@@ -146,8 +155,7 @@ export function wireBatches(
       await net.close();
       if (!opening) return;
       const open = await opening.catch(() => null);
-      await started?.catch(() => undefined);
-      await delivering?.catch(() => undefined);
+      await Promise.allSettled([started, delivering].filter((p) => p !== null));
       await batches.stop();
       if (!open) return;
       await open.queue.stop();

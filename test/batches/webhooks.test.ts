@@ -126,6 +126,22 @@ describe.skipIf(!pgUp)('webhooks', () => {
     expect(deliveries.deliveries.map((d) => d.status)).toEqual([410]);
   }, 60_000);
 
+  it('does not follow a redirect: a 3xx is a failed attempt, retried to the same URL', async () => {
+    const endpoint = await register('/t6', ['batch.completed']);
+    await script([302]);
+    await runBatch();
+    const got = await receivedAtLeast('/t6', 2);
+    expect(got).toHaveLength(2);
+    expect(await received('/_redirected')).toEqual([]);
+    const deliveries = (await svc.api('GET', `/api/webhooks/${endpoint.id}/deliveries`)).json() as {
+      deliveries: { attempt: number; status: number }[];
+    };
+    expect(deliveries.deliveries.map((d) => [d.attempt, d.status])).toEqual([
+      [2, 200],
+      [1, 302],
+    ]);
+  }, 60_000);
+
   it('signs with the new secret and the rotated one during the overlap', async () => {
     const endpoint = await register('/t4', ['batch.completed']);
     const rotated = await svc.api('POST', `/api/webhooks/${endpoint.id}/secret`);

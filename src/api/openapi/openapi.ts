@@ -408,6 +408,11 @@ function webhookPaths(trustProxy: boolean): Json {
         responses: { '200': jsonResponse('The endpoints, oldest first.', 'WebhookList'), ...accountErrors(trustProxy) },
       },
     },
+  };
+}
+
+function webhookItemPaths(trustProxy: boolean): Json {
+  return {
     '/api/webhooks/{id}': {
       get: {
         operationId: 'webhook',
@@ -651,6 +656,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       ...logPaths(opts.trustProxy),
       ...batchPaths(opts.trustProxy),
       ...webhookPaths(opts.trustProxy),
+      ...webhookItemPaths(opts.trustProxy),
       [MCP_PATH]: mcpPath(),
     },
     components: {
