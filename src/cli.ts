@@ -29,6 +29,10 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Comma
     load: () => import('./cli/log.ts'),
   },
   tokens: { about: 'issue payment tokens and show their status', load: () => import('./cli/tokens.ts') },
+  batch: {
+    about: 'submit domains in bulk to a running service, follow a batch and read its results',
+    load: () => import('./cli/batch.ts'),
+  },
   accounts: {
     about: 'create, list and revoke the accounts (API keys) of the batch API',
     load: () => import('./cli/accounts.ts'),

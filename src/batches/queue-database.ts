@@ -77,6 +77,8 @@ async function openPostgres(url: string, onError: (err: Error) => void): Promise
       (await pool.query(sql, params as unknown[])).rows as T[],
     async transaction(work) {
       const client = await pool.connect();
+      // A connection the server ends mid-transaction reports it on the client as well as to the query.
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -90,6 +92,7 @@ async function openPostgres(url: string, onError: (err: Error) => void): Promise
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
+        client.off('error', onError);
         client.release();
       }
     },

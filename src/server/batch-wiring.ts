@@ -78,7 +78,7 @@ async function urlProblem(net: ScanNet, url: URL): Promise<string | null> {
 }
 
 /** A scan's longest run (its budget, stretched at most three times on a busy host) and a margin to record it. */
-const leaseSeconds = (deadlineMs: number) => Math.ceil((deadlineMs * 3) / 1000) + 10;
+const leaseSeconds = (deadlineMs: number) => Math.ceil((deadlineMs * 3) / 1000) + 5;
 
 export function wireBatches(
   config: Config,

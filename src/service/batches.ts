@@ -232,6 +232,7 @@ export class Batches {
 
   private async handle(queue: JobQueue, job: FetchedJob<ItemJob>): Promise<void> {
     const { store } = await this.deps.engine();
+    let held: ClaimedItem | null = null;
     try {
       const item = await store.claim(
         { batchId: job.data.batch, seq: job.data.seq },
@@ -243,20 +244,9 @@ export class Batches {
       } else if (item === 'busy') {
         await this.defer(queue, job);
       } else {
-        const release = await this.deps.politeness.tryAcquire(
-          this.deps.site(item.domain),
-          await this.deps.addresses(item.domain),
-        );
-        if (!release) {
-          await store.unclaim(item);
-          await this.defer(queue, job);
-        } else {
-          try {
-            await this.runItem(store, item);
-          } finally {
-            await release();
-          }
-        }
+        held = item;
+        if (await this.runPolitely(store, item)) held = null;
+        else await this.defer(queue, job);
       }
       await queue.complete(ITEM_QUEUE, job.id);
     } catch (err) {
@@ -264,7 +254,26 @@ export class Batches {
         { err: (err as Error).message, batch: job.data.batch, seq: job.data.seq },
         'batch item failed; the queue retries it',
       );
+      // The claim is given back at once when the database lets us (the connection that failed is replaced), so
+      // the retry need not wait for its lease; a full item's token is then found redeemed, or still issued.
+      if (held) await store.unclaim(held).catch(() => undefined);
       await queue.fail(ITEM_QUEUE, job.id, err as Error).catch(() => undefined);
+    }
+  }
+
+  /** Runs the item within the politeness limits; false when one is full (the item is given back unrun). */
+  private async runPolitely(store: BatchStore, item: ClaimedItem): Promise<boolean> {
+    const { politeness, site, addresses } = this.deps;
+    const release = await politeness.tryAcquire(site(item.domain), await addresses(item.domain));
+    if (!release) {
+      await store.unclaim(item);
+      return false;
+    }
+    try {
+      await this.runItem(store, item);
+      return true;
+    } finally {
+      await release();
     }
   }
 
