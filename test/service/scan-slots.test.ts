@@ -83,4 +83,29 @@ describe('scan slots', () => {
     await aAgain;
     expect(order).toEqual(['c', 'a']);
   });
+
+  it('runs batch items beside the bound, never in an interactive slot, and only while no interactive scan waits', async () => {
+    const slots = createScanSlots({ ...options, maxWaitMs: 5000, batchLimit: 2 });
+    const batch = [await slots.acquireBatch(), await slots.acquireBatch()];
+    expect([slots.runningBatch, slots.running]).toEqual([2, 0]);
+    let third = false;
+    const next = slots.acquireBatch().then((release) => ((third = true), release));
+    // Batch items hold no interactive slot: every Quick Scan and Full Validation still starts at once.
+    const interactive = [await slots.acquire('quick'), await slots.acquire('quick'), await slots.acquire('full')];
+    // A full validation waits for a slot (none is refused for batch work); meanwhile no batch item starts.
+    const waitingFull = slots.acquire('full');
+    batch[0]!();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(third).toBe(false);
+    interactive[0]!();
+    await waitingFull;
+    // The interactive bound is reached again: the batch item still waits.
+    await new Promise((r) => setTimeout(r, 10));
+    expect(third).toBe(false);
+    interactive[1]!();
+    (await next)();
+    expect(third).toBe(true);
+    batch[1]!();
+    expect(slots.runningBatch).toBe(0);
+  });
 });
