@@ -1,19 +1,22 @@
 // The history's reads are index-served on both backends: over a ledger of 20,000 certificates, among them three
 // years of daily runs of one domain, a page (first or by cursor) is a range of the (domain, created_at, id)
 // index (read in order on SQLite), never a whole-table read.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/payments/ledger.ts';
 import { openPostgresStore } from '../../src/payments/postgres-store.ts';
-import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
 import type { LedgerStore } from '../../src/payments/store.ts';
 import { DomainHistory } from '../../src/service/domain-history.ts';
 import { freshSchema, postgresReachable, type TestSchema } from './postgres.ts';
-import { capturePostgres, captureSqlite, postgresFullScans, sqliteFullScans, type Captured } from './query-plans.ts';
+import {
+  capturePostgres,
+  captureSqlite,
+  postgresFullScans,
+  sqliteFullScans,
+  seededSqliteLedger,
+  type Captured,
+  type SeededSqlite,
+} from './query-plans.ts';
 
 const ROWS = 20_000;
 const DAILY = 1_100;
@@ -58,31 +61,26 @@ const SQLITE_SEED = `
   ANALYZE`;
 
 describe('history reads are index-served: SQLite', () => {
-  let dir: string;
-  let store: LedgerStore;
-  let db: Database.Database;
+  let ledger: SeededSqlite;
 
   beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-history-plans-'));
-    const file = path.join(dir, 'ledger.sqlite');
-    store = openSqliteStore(file);
-    db = new Database(file);
-    const seed = { rows: ROWS, daily: DAILY, now: NOW, day: DAY, body: BODY };
-    for (const statement of SQLITE_SEED.split(';').filter((s) => s.trim())) db.prepare(statement).run(seed);
+    ledger = seededSqliteLedger('dvs-history-plans-', SQLITE_SEED, {
+      rows: ROWS,
+      daily: DAILY,
+      now: NOW,
+      day: DAY,
+      body: BODY,
+    });
   });
 
-  afterAll(async () => {
-    db.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => ledger.close());
 
   it('reads each page as an ordered range of the history index, without a sort', async () => {
-    const statements = await captureSqlite(() => historyReads(ledgerOver(store)));
+    const statements = await captureSqlite(() => historyReads(ledgerOver(ledger.store)));
     expectHistoryRead(statements);
-    expect(sqliteFullScans(db, statements, ['certificates'])).toEqual([]);
+    expect(sqliteFullScans(ledger.db, statements, ['certificates'])).toEqual([]);
     for (const s of statements) {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[])
+      const plan = (ledger.db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.params) as { detail: string }[])
         .map((r) => r.detail)
         .join(' | ');
       expect(plan, s.sql).not.toMatch(/TEMP B-TREE/);

@@ -5,8 +5,13 @@
 //
 // To cover another table or path (batches, monitors): run its operations inside `captureSqlite` /
 // `capturePostgres`, and add its table to the list given to `sqliteFullScans` / `postgresFullScans`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
+import type { LedgerStore } from '../../src/payments/store.ts';
 
 export interface Captured {
   sql: string;
@@ -132,4 +137,29 @@ export async function postgresFullScans(
     if (full) found.push({ sql: compact(s.sql), plan: lines.join(' | ') });
   }
   return found;
+}
+
+/** A SQLite ledger in a folder of its own, with a second connection to fill and explain it. */
+export interface SeededSqlite {
+  store: LedgerStore;
+  db: Database.Database;
+  close(): Promise<void>;
+}
+
+/** Opens a ledger (its migrations run), then runs `seed`'s statements (split on ";") with the named `params`. */
+export function seededSqliteLedger(prefix: string, seed: string, params: Record<string, unknown>): SeededSqlite {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const file = path.join(dir, 'ledger.sqlite');
+  const store = openSqliteStore(file);
+  const db = new Database(file);
+  for (const statement of seed.split(';').filter((s) => s.trim())) db.prepare(statement).run(params);
+  return {
+    store,
+    db,
+    async close() {
+      db.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -2,21 +2,24 @@
 // with 20,000 certificates (tokens, log entries and the log's nodes to match) and analysed, so each planner
 // chooses with the statistics of a ledger in use; the write paths then run through the Ledger as the service
 // runs them, every statement they execute is captured, and each is explained with the values it ran with.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/payments/ledger.ts';
 import { openPostgresStore } from '../../src/payments/postgres-store.ts';
-import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
 import type { LedgerStore } from '../../src/payments/store.ts';
 import { TransparencyLog } from '../../src/service/transparency-log.ts';
 import { keyFromSeed, SIGNING_KID } from '../../src/signing/keys.ts';
 import { keySource } from './log-fixtures.ts';
 import { freshSchema, postgresReachable, type TestSchema } from './postgres.ts';
-import { capturePostgres, captureSqlite, postgresFullScans, sqliteFullScans, type Captured } from './query-plans.ts';
+import {
+  capturePostgres,
+  captureSqlite,
+  postgresFullScans,
+  sqliteFullScans,
+  seededSqliteLedger,
+  type Captured,
+  type SeededSqlite,
+} from './query-plans.ts';
 
 const ROWS = 20_000;
 const TABLES = ['tokens', 'certificates', 'log_entries', 'log_nodes'];
@@ -101,33 +104,27 @@ const SQLITE_SEED = `
   ANALYZE;`;
 
 describe('write paths read no whole table: SQLite', () => {
-  let dir: string;
-  let store: LedgerStore;
-  let db: Database.Database;
+  let ledger: SeededSqlite;
 
   beforeAll(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-plans-'));
-    const file = path.join(dir, 'ledger.sqlite');
-    store = openSqliteStore(file);
-    db = new Database(file);
-    const seed = { rows: ROWS, first: FIRST_ISSUE, lifetime: LIFETIME, now: NOW };
-    for (const statement of SQLITE_SEED.split(';').filter((s) => s.trim())) db.prepare(statement).run(seed);
+    ledger = seededSqliteLedger('dvs-plans-', SQLITE_SEED, {
+      rows: ROWS,
+      first: FIRST_ISSUE,
+      lifetime: LIFETIME,
+      now: NOW,
+    });
   });
 
-  afterAll(async () => {
-    db.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => ledger.close());
 
   it('explains every statement of every write path as a lookup or a bounded range', async () => {
-    const statements = await captureSqlite(() => writePaths(ledgerOver(store)));
+    const statements = await captureSqlite(() => writePaths(ledgerOver(ledger.store)));
     expectEveryPath(statements);
-    expect(sqliteFullScans(db, statements, TABLES)).toEqual([]);
+    expect(sqliteFullScans(ledger.db, statements, TABLES)).toEqual([]);
   });
 
   it('finds a full scan where there is one', () => {
-    expect(sqliteFullScans(db, [{ sql: KNOWN_SCAN, params: [] }], TABLES)).toHaveLength(1);
+    expect(sqliteFullScans(ledger.db, [{ sql: KNOWN_SCAN, params: [] }], TABLES)).toHaveLength(1);
   });
 });
 
