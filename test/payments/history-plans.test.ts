@@ -1,13 +1,11 @@
 // The history's reads are index-served on both backends: over a ledger of 20,000 certificates, among them three
 // years of daily runs of one domain, a page (first or by cursor) is a range of the (domain, created_at, id)
 // index (read in order on SQLite), never a whole-table read.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/payments/ledger.ts';
-import { openPostgresStore } from '../../src/payments/postgres-store.ts';
 import type { LedgerStore } from '../../src/payments/store.ts';
 import { DomainHistory } from '../../src/service/domain-history.ts';
-import { freshSchema, postgresReachable, type TestSchema } from './postgres.ts';
+import { postgresReachable } from './postgres.ts';
 import {
   capturePostgres,
   captureSqlite,
@@ -16,6 +14,8 @@ import {
   seededSqliteLedger,
   type Captured,
   type SeededSqlite,
+  seededPostgresLedger,
+  type SeededPostgres,
 } from './query-plans.ts';
 
 const ROWS = 20_000;
@@ -93,41 +93,33 @@ const pgUp = await postgresReachable();
 if (!pgUp) console.log('PostgreSQL not reachable: skipped (the history plans need a server on 127.0.0.1:5432)');
 
 describe.skipIf(!pgUp)('history reads are index-served: PostgreSQL', () => {
-  let schema: TestSchema;
-  let store: LedgerStore;
-  let client: pg.Client;
+  let ledger: SeededPostgres;
 
   beforeAll(async () => {
-    schema = await freshSchema();
-    store = await openPostgresStore(schema.url);
-    client = new pg.Client({ connectionString: schema.url });
-    await client.connect();
-    await client.query(
-      `INSERT INTO certificates (id, domain, body, created_at, expires_at)
-       SELECT 'dvc_' || lpad(to_hex(n), 32, '0'),
-         CASE WHEN n < ${DAILY} THEN 'daily.test' ELSE 'd' || (n % 5000) || '.fleet.test' END, $1,
-         to_timestamp((${NOW} - (${ROWS} - n) * 60000 - CASE WHEN n < ${DAILY} THEN (${DAILY} - n) * ${DAY} ELSE 0 END) / 1000.0),
-         to_timestamp((${NOW} + 90::bigint * ${DAY}) / 1000.0)
-       FROM generate_series(0::bigint, ${ROWS} - 1) AS n`,
-      [BODY],
-    );
-    await client.query('ANALYZE');
+    ledger = await seededPostgresLedger(async (client) => {
+      await client.query(
+        `INSERT INTO certificates (id, domain, body, created_at, expires_at)
+         SELECT 'dvc_' || lpad(to_hex(n), 32, '0'),
+           CASE WHEN n < ${DAILY} THEN 'daily.test' ELSE 'd' || (n % 5000) || '.fleet.test' END, $1,
+           to_timestamp((${NOW} - (${ROWS} - n) * 60000 - CASE WHEN n < ${DAILY} THEN (${DAILY} - n) * ${DAY} ELSE 0 END) / 1000.0),
+           to_timestamp((${NOW} + 90::bigint * ${DAY}) / 1000.0)
+         FROM generate_series(0::bigint, ${ROWS} - 1) AS n`,
+        [BODY],
+      );
+      await client.query('ANALYZE');
+    });
   });
 
-  afterAll(async () => {
-    await client?.end();
-    await store?.close();
-    await schema?.drop();
-  });
+  afterAll(() => ledger?.close());
 
   // PostgreSQL may sort the rows of one domain's range when it estimates them few (a bitmap scan); what matters
   // is that the range comes from the history index, never from the table.
   it('reads each page as a range of the history index', async () => {
-    const statements = await capturePostgres(() => historyReads(ledgerOver(store)));
+    const statements = await capturePostgres(() => historyReads(ledgerOver(ledger.store)));
     expectHistoryRead(statements);
-    expect(await postgresFullScans(client, statements, ['certificates'])).toEqual([]);
+    expect(await postgresFullScans(ledger.client, statements, ['certificates'])).toEqual([]);
     for (const s of statements.filter((x) => /created_at DESC, id DESC/.test(x.sql))) {
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${s.sql}`, s.params);
+      const { rows } = await ledger.client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${s.sql}`, s.params);
       const plan = rows.map((r) => r['QUERY PLAN']).join(' | ');
       expect(plan, s.sql).toMatch(/certificates_domain_history/);
       expect(plan, s.sql).not.toMatch(/Seq Scan/);

@@ -10,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { openPostgresStore } from '../../src/payments/postgres-store.ts';
 import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
 import type { LedgerStore } from '../../src/payments/store.ts';
+import { freshSchema } from './postgres.ts';
 
 export interface Captured {
   sql: string;
@@ -162,4 +164,31 @@ export function seededSqliteLedger(prefix: string, seed: string, params: Record<
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A PostgreSQL ledger in a fresh schema, with a client of its own to fill and explain it. */
+export interface SeededPostgres {
+  store: LedgerStore;
+  client: pg.Client;
+  close(): Promise<void>;
+}
+
+/** Opens a ledger in a fresh schema (its migrations run), then lets `seed` fill it through the client. */
+export async function seededPostgresLedger(seed: (client: pg.Client) => Promise<unknown>): Promise<SeededPostgres> {
+  const schema = await freshSchema();
+  const store = await openPostgresStore(schema.url);
+  const client = new pg.Client({ connectionString: schema.url });
+  await client.connect();
+  const close = async () => {
+    await client.end();
+    await store.close();
+    await schema.drop();
+  };
+  try {
+    await seed(client);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { store, client, close };
 }

@@ -2,15 +2,13 @@
 // with 20,000 certificates (tokens, log entries and the log's nodes to match) and analysed, so each planner
 // chooses with the statistics of a ledger in use; the write paths then run through the Ledger as the service
 // runs them, every statement they execute is captured, and each is explained with the values it ran with.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/payments/ledger.ts';
-import { openPostgresStore } from '../../src/payments/postgres-store.ts';
 import type { LedgerStore } from '../../src/payments/store.ts';
 import { TransparencyLog } from '../../src/service/transparency-log.ts';
 import { keyFromSeed, SIGNING_KID } from '../../src/signing/keys.ts';
 import { keySource } from './log-fixtures.ts';
-import { freshSchema, postgresReachable, type TestSchema } from './postgres.ts';
+import { postgresReachable } from './postgres.ts';
 import {
   capturePostgres,
   captureSqlite,
@@ -19,6 +17,8 @@ import {
   seededSqliteLedger,
   type Captured,
   type SeededSqlite,
+  seededPostgresLedger,
+  type SeededPostgres,
 } from './query-plans.ts';
 
 const ROWS = 20_000;
@@ -156,31 +156,23 @@ const POSTGRES_SEED = `
   ANALYZE`;
 
 describe.skipIf(!pgUp)('write paths read no whole table: PostgreSQL', () => {
-  let schema: TestSchema;
-  let store: LedgerStore;
-  let client: pg.Client;
+  let ledger: SeededPostgres;
 
   beforeAll(async () => {
-    schema = await freshSchema();
-    store = await openPostgresStore(schema.url);
-    client = new pg.Client({ connectionString: schema.url });
-    await client.connect();
-    await client.query(POSTGRES_SEED);
+    ledger = await seededPostgresLedger(async (client) => {
+      await client.query(POSTGRES_SEED);
+    });
   });
 
-  afterAll(async () => {
-    await client?.end();
-    await store?.close();
-    await schema?.drop();
-  });
+  afterAll(() => ledger?.close());
 
   it('explains every statement of every write path as a lookup or a bounded range', async () => {
-    const statements = await capturePostgres(() => writePaths(ledgerOver(store)));
+    const statements = await capturePostgres(() => writePaths(ledgerOver(ledger.store)));
     expectEveryPath(statements);
-    expect(await postgresFullScans(client, statements, TABLES)).toEqual([]);
+    expect(await postgresFullScans(ledger.client, statements, TABLES)).toEqual([]);
   });
 
   it('finds a full scan where there is one', async () => {
-    expect(await postgresFullScans(client, [{ sql: KNOWN_SCAN, params: [] }], TABLES)).toHaveLength(1);
+    expect(await postgresFullScans(ledger.client, [{ sql: KNOWN_SCAN, params: [] }], TABLES)).toHaveLength(1);
   });
 });
