@@ -52,7 +52,19 @@ export default tseslint.config(
   {
     // A describe block holds a file's tests; its length is the number of cases, not a function to split.
     files: ['test/**/*.ts'],
-    rules: { 'max-lines-per-function': 'off' },
+    rules: {
+      'max-lines-per-function': 'off',
+      // `expect(xs.every(p)).toBe(true)` passes on an empty list and fails with a bare `false`: use expectEvery
+      // (test/helpers/every.ts) or compare the offenders with [].
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(toBe|toEqual|toBeTruthy)$/][callee.object.callee.name='expect'][callee.object.arguments.0.callee.property.name='every']",
+          message: 'An `every(...)` assertion passes vacuously on [] and hides the offender: use expectEvery.',
+        },
+      ],
+    },
   },
   { files: ['**/*.js'], extends: [tseslint.configs.disableTypeChecked] },
   prettier,

@@ -7,6 +7,7 @@ import { openLedger } from '../../src/payments/open-ledger.ts';
 import { freshSchema, postgresReachable, type TestSchema } from '../payments/postgres.ts';
 import { serviceEnv, startChild, tempDir, type ChildService } from '../payments/service.ts';
 import { startWorld, type World } from '../world/index.ts';
+import { expectEvery } from '../helpers/every.ts';
 import { ndjson, newAccount, startBatchService } from './helpers.ts';
 
 const pgUp = await postgresReachable();
@@ -81,7 +82,7 @@ describe.skipIf(!pgUp)('batch faults', () => {
       expect(totals).toEqual({ total, results: total, distinct: total });
       expect(status.done + status.failed).toBe(total);
       const items = await itemsOf(schema, id);
-      expect(items.every((i) => i.state === 'done' || i.state === 'failed')).toBe(true);
+      expectEvery(items, (i) => i.state === 'done' || i.state === 'failed', 'every item finished');
       // At least one item was taken again after its instance died.
       expect(items.some((i) => i.attempts > 1)).toBe(true);
     } finally {

@@ -2,6 +2,7 @@
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { formatRule, restyled } from '../../src/catalogue/rule-format.ts';
+import { expectEvery } from '../helpers/every.ts';
 
 const rule = {
   examples: [
@@ -40,7 +41,7 @@ describe('formatRule', () => {
     };
     const text = formatRule(wide);
     expect(text).toContain('check:\n  and:\n    - {==: [{var: tls.negotiated.field_0}, true]}\n');
-    expect(text.split('\n').every((line) => line.length <= 120)).toBe(true);
+    expectEvery(text.split('\n'), (line) => line.length <= 120, 'lines of at most 120 characters');
     expect(parseDocument(text).toJS()).toEqual(wide);
   });
 

@@ -14,6 +14,7 @@ import { planScan, scan } from '../../src/engine/scan.ts';
 import { createNet } from '../../src/net/index.ts';
 import type { Net } from '../../src/net/types.ts';
 import { useWorld, type SharedWorld } from '../suite/world.ts';
+import { expectEvery } from '../helpers/every.ts';
 
 /** TCP connections a Quick Scan may open (HTTP connections are kept and reused, each handshake is one). */
 const QUICK_BUDGET = 12;
@@ -49,8 +50,11 @@ async function cost(tier: 'quick' | 'full') {
 describe('the quick tier', () => {
   it('runs only the probe facets its rules require', () => {
     const plan = planScan(ruleset, providers, 'quick');
-    expect(plan.paths.length).toBeGreaterThan(0);
-    expect(plan.paths.every((p) => ruleset.rules.some((r) => r.tier === 'quick' && r.requires.includes(p)))).toBe(true);
+    expectEvery(
+      plan.paths,
+      (p) => ruleset.rules.some((r) => r.tier === 'quick' && r.requires.includes(p)),
+      'every planned path is required by a quick rule',
+    );
     expect(plan.needs('agents.commerce')).toBe(false);
     expect(plan.needs('tls.versions.tls1_2')).toBe(false);
   });

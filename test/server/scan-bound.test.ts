@@ -9,6 +9,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SITES_DIR, startWorld, type World } from '../world/index.ts';
 import { startTestService, type TestService } from './harness.ts';
+import { expectEvery } from '../helpers/every.ts';
 
 /** Sites that answer every request after 1 s, so a scan of one holds its slot past the queue's wait. */
 const SLOW_SITES = 8;
@@ -85,7 +86,7 @@ describe('the bound on concurrent scans', () => {
       expect(svc.gate.released).not.toContain(token);
 
       const busy = answers.filter((a) => a.status === 503);
-      expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+      expectEvery(answers, (a) => a.status === 200 || a.status === 503, 'every answer is 200 or 503');
       // One scan runs, one waits: at least the requests for the other six domains are refused.
       expect(busy.length).toBeGreaterThanOrEqual(CLIENTS - 2 * (CLIENTS / SLOW_SITES));
       for (const b of busy) {

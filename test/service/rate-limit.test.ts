@@ -164,7 +164,7 @@ describe('Redis rate limiter without Redis', () => {
     const redis = new RedisConnection(await deadRedisUrl(), log);
     try {
       const decisions = await takeMany(new RedisRateLimiter(redis, 1), '192.0.2.9', 4);
-      expect(decisions.every((d) => d.allowed)).toBe(true);
+      expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true]);
       expect(lines.filter((l) => l.level === 40 && /Redis does not answer/.test(l.msg))).toHaveLength(1);
     } finally {
       await redis.close();

@@ -20,6 +20,7 @@ import { dnsTxtLookup } from '../../src/signing/txt-lookup.ts';
 import { verifyCertificate } from '../../src/signing/verify.ts';
 import { startWorld, type World } from '../world/index.ts';
 import { reportFixture } from './fixtures.ts';
+import { expectEvery } from '../helpers/every.ts';
 
 const ISSUER = 'https://issuer.test';
 /** Observed yesterday, so certificates issued here are valid now. */
@@ -154,7 +155,7 @@ describe('dvs certify', () => {
       certificateText(issueCertificate({ report, issuer: { baseUrl: config.baseUrl }, key, validity })),
     );
     expect(Date.parse(cert.payload.expires_at) - Date.parse(FRESH)).toBe(90 * 86_400_000);
-    expect((await verifyCertificate(cert, { jwks })).every((c) => c.ok)).toBe(true);
+    expectEvery(await verifyCertificate(cert, { jwks }), (c) => c.ok, 'every check passes');
 
     expect(io.out()).toContain(`certificate ${cert.payload.id} for subject.test`);
     expect(io.out()).toContain(`verdict     ${report.verdict}`);

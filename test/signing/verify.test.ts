@@ -14,6 +14,7 @@ import type { Certificate, CertificatePayload } from '../../src/signing/payload.
 import { verifyCertificate, type Check } from '../../src/signing/verify.ts';
 import { BASE_URL, fakeDns, fixedKey, reportFixture } from './fixtures.ts';
 import { stringMatching } from '../helpers/typed-json.ts';
+import { expectEvery } from '../helpers/every.ts';
 
 const key = await fixedKey();
 const jwks = buildJwks(key.publicJwk, []);
@@ -209,7 +210,7 @@ describe('verifyCertificate', () => {
     expect(outcome(untrusted)).toMatchObject({ issuer: false, signature: true });
     expect(detail(untrusted, 'issuer')).toMatch(/https:\/\/dvs.example.net is not a trusted issuer/);
     const trusted = await verifyCertificate(cert, { jwks, trustedIssuers: [BASE_URL] });
-    expect(trusted.every((c) => c.ok)).toBe(true);
+    expectEvery(trusted, (c) => c.ok, 'every check passes');
     expect(detail(trusted, 'issuer')).toMatch(/\(trusted\)/);
   });
 
@@ -237,7 +238,7 @@ describe('verifyCertificate', () => {
     const old = await fixedKey(4, 'service-signing-key-v0');
     const oldCert = issueCertificate({ report: reportFixture(), issuer: { baseUrl: BASE_URL }, key: old });
     const set = buildJwks((await fixedKey(6, 'service-signing-key-v2')).publicJwk, [old.publicJwk]);
-    expect((await verifyCertificate(oldCert, { jwks: set })).every((c) => c.ok)).toBe(true);
+    expectEvery(await verifyCertificate(oldCert, { jwks: set }), (c) => c.ok, 'every check passes');
   });
 
   describe('DNS anchors', () => {

@@ -8,6 +8,7 @@ import { catalogue, rulesReading, OBSERVED_AT, worldContext } from '../world-pro
 import type { Outcome } from '../../../src/engine/types.ts';
 import { useWorld, type SharedWorld } from '../../suite/world.ts';
 import { anyString } from '../../helpers/typed-json.ts';
+import { expectEvery } from '../../helpers/every.ts';
 
 type Facts = { apex?: HostFacts; www?: HostFacts; apex_tls?: HandshakeFacts };
 
@@ -144,7 +145,7 @@ describe('reachability probe on the fixture internet', () => {
       f.addresses.map((a) => ({ address: a.address, protocol: a.tls?.protocol, error: a.tls?.error }));
     expect(tlsOf(full.apex_tls!)).toEqual(tlsOf(full.apex!));
     expect(tlsOf(handshakes)).toEqual(tlsOf(full.apex!));
-    expect(full.apex_tls!.addresses.every((a) => !('https' in a) && !('http' in a))).toBe(true);
+    expectEvery(full.apex_tls!.addresses, (a) => !('https' in a) && !('http' in a), 'handshake-only addresses');
   });
 
   it('reach-v6-unserved: the AAAA record points at a server that does not know the site', async () => {
@@ -185,7 +186,7 @@ describe('reachability probe on the fixture internet', () => {
       body_sha256s: [],
     });
     const results = outcomes('nxdomain.test', facts);
-    expect(Object.values(results).every((o) => o === 'not_applicable')).toBe(true);
+    expectEvery(Object.entries(results), ([, o]) => o === 'not_applicable', 'every rule not applicable');
   });
 
   it('collects only the facets a run needs', async () => {
