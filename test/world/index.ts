@@ -40,6 +40,11 @@ export interface WorldOptions {
   rttMs?: number;
   /** Fleet domains f0.fleet.test ... f<fleet-1>.fleet.test (fleet.ts); default none. */
   fleet?: number;
+  /**
+   * The ports every site listens on; default ports no other process holds. 443 and 80 let a client that cannot
+   * be told a port (the Observatory comparison, bench/observatory.bench.ts) reach the sites.
+   */
+  ports?: { https: number; http: number };
 }
 
 export interface SiteInfo {
@@ -71,8 +76,10 @@ export interface World {
   url(siteName: string, pathname?: string, scheme?: 'http' | 'https'): string;
   /** The fleet's size and the file naming its domains, one a line (also in env as DVS_FLEET_DOMAINS_FILE). */
   fleet: { size: number; domainsFile: string } | null;
-  /** TCP connections the sites' HTTP and HTTPS listeners have accepted since the world started. */
-  connections(): number;
+  /** TCP connections the sites' HTTP and HTTPS listeners (or those of one scheme) have accepted since the start. */
+  connections(scheme?: 'https' | 'http'): number;
+  /** DNS queries the world's resolver has answered since the start (over UDP and TCP). */
+  dnsQueries(): number;
   stop(): Promise<void>;
 }
 
@@ -112,16 +119,17 @@ async function unusedPort(): Promise<number> {
  * Every site listens on its own address but all on one port (as all real sites use 443), so the port is taken
  * from the first bind and reused; if another process holds it on some address, start over with a new one.
  */
-async function listenShared(group: { server: Server; address: string }[]): Promise<number> {
-  if (group.length === 0) return unusedPort();
+async function listenShared(group: { server: Server; address: string }[], fixed = 0): Promise<number> {
+  if (group.length === 0) return fixed || unusedPort();
   for (let attempt = 1; ; attempt++) {
-    let port = 0;
+    let port = fixed;
     try {
       for (const { server, address } of group) port = await listen(server, port, address);
       return port;
     } catch (err) {
       await Promise.all(group.map(({ server }) => closeServer(server)));
-      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= LISTEN_ATTEMPTS) throw err;
+      const retry = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' && !fixed && attempt < LISTEN_ATTEMPTS;
+      if (!retry) throw err;
     }
   }
 }
@@ -277,14 +285,21 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   ];
   // A connection the [::1] front hands to a site's server reaches a second listener: count each socket once.
   const accepted = new WeakSet<net.Socket>();
-  let connections = 0;
+  const connections = { https: 0, http: 0 };
+  const httpsListeners = new Set<Server>([
+    ...[...slots.values()].map((s) => s.https),
+    ...httpsGroup.map((g) => g.server),
+  ]);
   for (const server of listeners) {
+    const scheme = httpsListeners.has(server) ? 'https' : 'http';
     server.on('connection', (socket: net.Socket) => {
       if (accepted.has(socket)) return;
       accepted.add(socket);
-      connections++;
+      connections[scheme]++;
     });
   }
+  let dnsQueries = 0;
+  const zoneAnswers = zoneResponder(zones);
   let control: http.Server | undefined;
   const stop = async (): Promise<void> => {
     stopping.abort();
@@ -356,9 +371,13 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   };
 
   try {
-    dnsServers.push(await startDnsServer(zoneResponder(zones)), await startDnsServer(silentResponder));
-    ports.https = await listenShared(httpsGroup);
-    ports.http = await listenShared(httpGroup);
+    const counted: typeof zoneAnswers = (query, transport) => {
+      dnsQueries++;
+      return zoneAnswers(query, transport);
+    };
+    dnsServers.push(await startDnsServer(counted), await startDnsServer(silentResponder));
+    ports.https = await listenShared(httpsGroup, opts.ports?.https);
+    ports.http = await listenShared(httpGroup, opts.ports?.http);
     control = await startControl(controls);
   } catch (err) {
     await stop();
@@ -396,7 +415,8 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       return `${scheme}://${site.spec.domain}${port === defaultPort ? '' : `:${port}`}${pathname}`;
     },
     fleet: fleet ? { size: fleet.size, domainsFile: fleetFile } : null,
-    connections: () => connections,
+    connections: (scheme) => (scheme ? connections[scheme] : connections.https + connections.http),
+    dnsQueries: () => dnsQueries,
     stop,
   };
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/lib/config.ts';
 import { startWorld } from './index.ts';
+import { query } from './dns-client.ts';
 import { fetchSite } from './https-client.ts';
 import { expandTemplates } from './site-server.ts';
 
@@ -104,6 +105,42 @@ describe('startWorld and stop', () => {
     expect(await canBindUdp(world.dnsPort)).toBe(true);
     expect(await canBindUdp(world.deadDnsPort)).toBe(true);
   }, 30_000);
+
+  it('counts the connections its sites accept, by scheme, and the DNS queries it answers', async () => {
+    const world = await startWorld({ sitesDir: FIXTURES });
+    try {
+      const basic = world.sites.find((s) => s.name === 'basic')!;
+      const site = { address: basic.address, host: 'basic.test' };
+      await fetchSite({ ...site, port: world.httpsPort, ca: world.caPem });
+      await fetchSite({ ...site, port: world.httpsPort, ca: world.caPem });
+      await fetchSite({ ...site, scheme: 'http', port: world.httpPort });
+      await query(world.dnsPort, 'basic.test', 'A');
+      await query(world.dnsPort, 'basic.test', 'AAAA', { transport: 'tcp' });
+      await query(world.deadDnsPort, 'basic.test', 'A', { timeoutMs: 50 });
+      expect([world.connections('https'), world.connections('http'), world.connections()]).toEqual([2, 1, 3]);
+      expect(world.dnsQueries()).toBe(2);
+    } finally {
+      await world.stop();
+    }
+  });
+
+  it('listens on the ports it is given', async () => {
+    const free = async (): Promise<number> => {
+      const s = net.createServer();
+      await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+      const { port } = s.address() as net.AddressInfo;
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+      return port;
+    };
+    const ports = { https: await free(), http: await free() };
+    const world = await startWorld({ sitesDir: FIXTURES, ports });
+    try {
+      expect([world.httpsPort, world.httpPort]).toEqual([ports.https, ports.http]);
+      expect(world.url('basic', '/', 'http')).toBe(`http://basic.test:${ports.http}/`);
+    } finally {
+      await world.stop();
+    }
+  });
 
   it('assigns the same addresses and certificate serials on every start', async () => {
     const a = await startWorld({ sitesDir: FIXTURES });
