@@ -104,6 +104,29 @@ function parserLine(rulesDir: string): string[] {
   ];
 }
 
+/** How the score is computed (src/engine/verdict.ts), with worked examples. */
+const SCORE_LINES = [
+  '## The score',
+  '',
+  'A report and a certificate carry a score from 0 to 100 beside the verdict, computed by `dvs-engine/2.0` from the',
+  "rules' outcomes alone (integers only, so the same outcomes give the same score everywhere). It says what the",
+  'verdict says: **50 or more exactly when the verdict is CERTIFIED**.',
+  '',
+  '- CERTIFIED (every applicable required rule passes): `50 + floor(50 × P / A)`, where A is the number of',
+  '  applicable recommended rules and P how many of them pass; 100 when none applies. 90 to 100: at most a fifth',
+  '  of the recommended rules fail.',
+  '- NOT_CONFORMANT or INCOMPLETE (a required rule fails or could not be evaluated): `floor(49 × E / W)`, where W',
+  '  weighs every applicable required rule 3 and recommended rule 1, and E weighs those that pass the same way. A',
+  '  required rule that does not pass caps it at 48, however much else passes.',
+  '',
+  'An `error` outcome counts as not passed; `not_applicable` and informational rules count for nothing. Examples:',
+  'every rule passes: 100; certified with 3 of 20 recommended rules failing: `50 + floor(50 × 17 / 20)` = 92; one',
+  'required failure among 93 required and 178 recommended rules that apply: `floor(49 × 454 / 457)` = 48.',
+  'The report page gives each category the same formula over its own rules (its gauge). Before `dvs-engine/2.0`',
+  'the score was the weighted share alone, so a required failure could read 97/100 beside NOT_CONFORMANT.',
+  '',
+];
+
 export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
   const categories = [...new Set(ruleset.rules.map((r) => r.category))].sort();
   const lines: string[] = [
@@ -128,6 +151,7 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
     ),
     countRow('**all**', ruleset.rules),
     '',
+    ...SCORE_LINES,
   ];
   for (const category of categories) {
     lines.push(`## ${category}`, '');

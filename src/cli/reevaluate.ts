@@ -1,8 +1,9 @@
 // `dvs verify --reevaluate`: fetch the evidence a certificate was judged on from its trusted issuer, check it is
 // the evidence the certificate names (its digest), judge it again with this dvs's ruleset (only when it is the
-// ruleset the certificate names, by digest), and compare every outcome and the verdict byte for byte.
+// ruleset the certificate names, by digest), and compare every outcome and the verdict byte for byte, and the
+// score when this dvs's engine is the one that scored it (the score's formula is the engine's, not the ruleset's).
 import { createHash } from 'node:crypto';
-import { evaluate, type Observations, type Ruleset } from '../engine/index.ts';
+import { ENGINE_VERSION, evaluate, type Observations, type Ruleset } from '../engine/index.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { parseStrictJson } from '../lib/strict-json.ts';
 import type { IssuerClient } from '../signing/issuer-client.ts';
@@ -19,14 +20,17 @@ async function fetchEvidence(client: IssuerClient, id: string): Promise<Buffer> 
   return res.body;
 }
 
-/** What the certificate states about the judgement, in canonical form, for a byte-for-byte comparison. */
-const judgement = (p: Pick<Certificate['payload'], 'verdict' | 'score' | 'results'>) =>
-  canonicalJson({ verdict: p.verdict, score: p.score, results: p.results });
+/**
+ * What the certificate states about the judgement, in canonical form, for a byte-for-byte comparison; the score
+ * only when `withScore` (another engine's score follows another formula, so a difference there proves nothing).
+ */
+const judgement = (p: Pick<Certificate['payload'], 'verdict' | 'score' | 'results'>, withScore: boolean) =>
+  canonicalJson({ verdict: p.verdict, ...(withScore ? { score: p.score } : {}), results: p.results });
 
-function differences(stated: Certificate['payload'], found: Certificate['payload']): string[] {
+function differences(stated: Certificate['payload'], found: Certificate['payload'], withScore: boolean): string[] {
   const out: string[] = [];
   if (stated.verdict !== found.verdict) out.push(`verdict ${stated.verdict} -> ${found.verdict}`);
-  if (stated.score !== found.score) out.push(`score ${stated.score} -> ${found.score}`);
+  if (withScore && stated.score !== found.score) out.push(`score ${stated.score} -> ${found.score}`);
   const byId = new Map(found.results.map((r) => [r.id, r]));
   for (const r of stated.results) {
     const again = byId.get(r.id);
@@ -83,18 +87,22 @@ export async function reevaluationChecks(
       .map(({ id, version, level, outcome }) => ({ id, version, level, outcome }))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
   };
-  const same = judgement(found) === judgement(payload);
+  const sameEngine = payload.engine === ENGINE_VERSION;
+  const same = judgement(found, sameEngine) === judgement(payload, sameEngine);
+  const score = sameEngine
+    ? `and score ${payload.score}`
+    : `(its score ${payload.score} is ${payload.engine}'s formula, this dvs has ${ENGINE_VERSION}'s: not compared)`;
   checks.push(
     same
       ? {
           name: 'reevaluation',
           ok: true,
-          detail: `ruleset ${ruleset.version} gives the same ${payload.results.length} outcomes and verdict ${payload.verdict}, byte for byte`,
+          detail: `ruleset ${ruleset.version} gives the same ${payload.results.length} outcomes and verdict ${payload.verdict} ${score}, byte for byte`,
         }
       : {
           name: 'reevaluation',
           ok: false,
-          detail: `judged again, the evidence gives: ${differences(payload, found).join('; ')}`,
+          detail: `judged again, the evidence gives: ${differences(payload, found, sameEngine).join('; ')}`,
         },
   );
   return checks;

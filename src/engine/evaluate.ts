@@ -8,7 +8,7 @@ import type { Ruleset } from './ruleset.ts';
 import type { LoadedRule, Observations, Outcome, Report, RuleResult, Tier } from './types.ts';
 import { countOutcomes, scoreOf, verdictOf } from './verdict.ts';
 
-export const ENGINE_VERSION = 'dvs-engine/1.0';
+export const ENGINE_VERSION = 'dvs-engine/2.0';
 
 const quickRules = new WeakMap<Ruleset, LoadedRule[]>();
 const plans = new WeakMap<Ruleset, Partial<Record<Tier, EvaluationPlan>>>();

@@ -225,7 +225,26 @@ describe('evidence anyone can re-judge (issue 10 item 2)', () => {
     const io = capture(local.config);
     await verify([currentFile, '--reevaluate'], io);
     expect(io.out()).toMatch(/✓ evidence: \d+ bytes, SHA-256 [0-9a-f]{64} as the certificate names/);
-    expect(io.out()).toMatch(/✓ reevaluation: ruleset \S+ gives the same \d+ outcomes and verdict \w+, byte for byte/);
+    expect(io.out()).toMatch(
+      /✓ reevaluation: ruleset \S+ gives the same \d+ outcomes and verdict \w+ and score \d+, byte for byte/,
+    );
+  });
+
+  it('compares the score only when the certificate was scored by this engine', async () => {
+    const older = await plant((p) => {
+      p.engine = 'dvs-engine/1.0';
+      p.score = p.score === 100 ? 97 : 100;
+    }, evidence);
+    const io = capture(local.config);
+    // A planted certificate is not in the log, so verify exits 1 either way: the reevaluation line is the test.
+    await verify([older, '--reevaluate'], io);
+    expect(io.out()).toMatch(
+      /✓ reevaluation: .* \(its score \d+ is dvs-engine\/1.0's formula, this dvs has dvs-engine\/2.0's: not compared\)/,
+    );
+    const rescored = await plant((p) => (p.score = p.score === 100 ? 97 : 100), evidence);
+    const differs = capture(local.config);
+    await verify([rescored, '--reevaluate'], differs);
+    expect(differs.out()).toMatch(/✗ reevaluation: judged again, the evidence gives: score \d+ -> \d+/);
   });
 
   it('fails evidence that is not what the certificate names, a changed outcome, and another ruleset', async () => {

@@ -30,6 +30,9 @@ export interface Payload {
    */
   domain: string;
   verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+  /**
+   * 0-100, in the verdict's band: 50 or more exactly when CERTIFIED (then 50 plus half the share of applicable recommended rules that pass), otherwise 49 times the 3:1 required/recommended weighted share of applicable rules that pass. The formula is the engine's (docs/rules.md, The score).
+   */
   score: number;
   tier: 'full';
   ruleset: {
@@ -168,6 +171,9 @@ export interface Report {
    */
   observed_at: string;
   verdict: 'CERTIFIED' | 'NOT_CONFORMANT' | 'INCOMPLETE';
+  /**
+   * 0-100, in the verdict's band: 50 or more exactly when CERTIFIED (then 50 plus half the share of applicable recommended rules that pass), otherwise 49 times the 3:1 required/recommended weighted share of applicable rules that pass. The formula is the engine's (docs/rules.md, The score).
+   */
   score: number;
   ruleset: {
     version: string;
