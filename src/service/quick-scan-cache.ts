@@ -1,8 +1,8 @@
 // Where Quick Scan outcomes are kept between requests: in process by default (one instance), or in Redis when
 // several instances share it (redis-quick-scan-cache.ts). A cache is an optimisation, never a dependency: one
 // that cannot answer reports a miss and one that cannot store drops the entry, so it never fails a scan.
-import NodeCache from 'node-cache';
 import type { Report } from '../engine/types.ts';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 import type { ScanResult } from './scan-result.ts';
 
 /** A Quick Scan outcome as cached: plain JSON, so any backend can hold it. */
@@ -20,22 +20,19 @@ export interface QuickScanCache {
 }
 
 export class MemoryQuickScanCache implements QuickScanCache {
-  private readonly cache: NodeCache;
+  private readonly cache: BoundedCache<CachedQuickScan>;
 
   constructor(maxKeys = 10_000) {
-    this.cache = new NodeCache({ checkperiod: 60, useClones: false, maxKeys });
+    // Every entry is set with its own TTL; the default only bounds the sweep.
+    this.cache = new BoundedCache({ maxKeys, ttlSeconds: 240 });
   }
 
   async get(key: string): Promise<CachedQuickScan | null> {
-    return this.cache.get<CachedQuickScan>(key) ?? null;
+    return this.cache.get(key) ?? null;
   }
 
   async set(key: string, value: CachedQuickScan, ttlSeconds: number): Promise<void> {
-    try {
-      this.cache.set(key, value, ttlSeconds);
-    } catch {
-      // A full cache only costs a rescan later.
-    }
+    this.cache.set(key, value, ttlSeconds);
   }
 
   /** Stops the expiry timer. */

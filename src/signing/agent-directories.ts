@@ -4,7 +4,7 @@
 // and a failure kept only `negativeTtlMs`. A request never waits longer than its own short bound for a fetch:
 // the fetch goes on and fills the cache for the caller's next request.
 import CachePolicy from 'http-cache-semantics';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 import { verifyDirectory, type DirectoryResponse, type DirectoryResult } from './agent-directory.ts';
 
 /** Fetches a directory URL (through the guarded network layer in the service). */
@@ -23,7 +23,7 @@ export interface AgentDirectoryOptions {
 }
 
 export class AgentDirectories {
-  private readonly cache: LRUCache<string, DirectoryResult>;
+  private readonly cache: BoundedCache<DirectoryResult>;
   private readonly inFlight = new Map<string, Promise<DirectoryResult>>();
   private readonly opts: Required<Omit<AgentDirectoryOptions, 'fetch'>> & Pick<AgentDirectoryOptions, 'fetch'>;
 
@@ -37,7 +37,7 @@ export class AgentDirectories {
       maxInFlight: 32,
       ...opts,
     };
-    this.cache = new LRUCache({ max: this.opts.maxEntries, ttl: this.opts.maxTtlMs });
+    this.cache = new BoundedCache({ maxKeys: this.opts.maxEntries, ttlSeconds: this.opts.maxTtlMs / 1000 });
   }
 
   /** The directory at `url`, from the cache or a fetch; past `waitMs` it answers "not available yet". */
@@ -65,7 +65,7 @@ export class AgentDirectories {
     if (this.inFlight.size >= this.opts.maxInFlight) return null;
     const fetching = this.fetchAndVerify(key)
       .then(({ result, ttlMs }) => {
-        this.cache.set(key, result, { ttl: ttlMs });
+        this.cache.set(key, result, ttlMs / 1000);
         return result;
       })
       .finally(() => this.inFlight.delete(key));

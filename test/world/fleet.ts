@@ -4,7 +4,7 @@
 // for: a domain's site (the template with its domain swapped in) is derived on first use and kept in a bounded
 // cache, so the world's memory does not grow with N beyond one listener pair per ten domains.
 import type http from 'node:http';
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../../src/lib/bounded-cache.ts';
 import type { ServerCredentials } from './ca.ts';
 import type { HostTable } from './shared-address.ts';
 import type { Site } from './site-config.ts';
@@ -33,6 +33,12 @@ export const FLEET_TEMPLATES = [
 
 /** More would pass the 20,000 descriptors a process may hold here (two listeners per ten domains, and sockets). */
 export const MAX_FLEET = 50_000;
+
+/**
+ * What a fleet site derives (its site, zones, handlers) is kept a minute for the last 2,000 names asked about:
+ * a scan asks many times within seconds, and the bound holds the world's memory for fleets of any size.
+ */
+export const FLEET_CACHE = { maxKeys: 2000, ttlSeconds: 60 };
 
 export const fleetDomain = (i: number): string => `f${i}.${FLEET_SUFFIX}`;
 
@@ -86,8 +92,7 @@ export function createFleet(size: number, sites: readonly Site[]): Fleet {
     templates.set(name, site);
   }
   const templateOf = (i: number) => templates.get(FLEET_TEMPLATES[i % FLEET_TEMPLATES.length]!)!;
-  // Derived sites are small; the cache bounds them for fleets of any size.
-  const derived = new LRUCache<string, Site>({ max: 2000 });
+  const derived = new BoundedCache<Site>(FLEET_CACHE);
   return {
     size,
     templates,
@@ -129,7 +134,7 @@ export function fleetServers(
   credentials: ReadonlyMap<string, ServerCredentials>,
   ipv6Address: string,
 ): FleetServers {
-  const handlers = new LRUCache<string, Record<'https' | 'http', ReturnType<typeof siteHandler>>>({ max: 2000 });
+  const handlers = new BoundedCache<Record<'https' | 'http', ReturnType<typeof siteHandler>>>(FLEET_CACHE);
   const handlersOf = (host: string) => {
     const cached = handlers.get(host);
     if (cached) return cached;

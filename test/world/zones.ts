@@ -1,7 +1,7 @@
 // The world's DNS data: one zone per site, built from its address and records, and the lookup a recursive
 // resolver in front of these zones would answer with. Pure: the DNS server only adds the transport.
-import { LRUCache } from 'lru-cache';
-import type { Fleet } from './fleet.ts';
+import { FLEET_CACHE, type Fleet } from './fleet.ts';
+import { BoundedCache } from '../../src/lib/bounded-cache.ts';
 import type { Site, DnsRecordSpec } from './site-config.ts';
 import { encodeSvcb } from './svcb.ts';
 
@@ -147,7 +147,7 @@ function zonesOf(site: Site): Map<string, Zone> {
 export class Zones {
   private readonly zones = new Map<string, Zone>();
   /** The zones of fleet domains asked about lately: each is made on first use, from the domain's site. */
-  private readonly fleetZones = new LRUCache<string, Zone>({ max: 2000 });
+  private readonly fleetZones = new BoundedCache<Zone>(FLEET_CACHE);
 
   constructor(
     sites: readonly Site[],

@@ -1,7 +1,7 @@
 // The two operations as both surfaces see them: the same input checks, the same messages, the same ScanResult
 // (with its structuredContent). REST turns an ApiError into its status and Error body; MCP turns it into a tool
 // result with isError and the same Error body as structuredContent. Each error a program may act on has a code.
-import { LRUCache } from 'lru-cache';
+import { BoundedCache } from '../../lib/bounded-cache.ts';
 import { DomainError, normaliseDomain } from '../../lib/domain-name.ts';
 import { ScanDeadlineError } from '../../engine/scan.ts';
 import { PaymentRequiredError, type FullValidations } from '../../service/full-validations.ts';
@@ -118,17 +118,17 @@ function onlyDomain(body: unknown): string | null {
 }
 
 /** Inputs whose normal form is remembered: the names callers ask about again and again. */
-const KNOWN_INPUTS = 10_000;
+const KNOWN_INPUTS = { maxKeys: 10_000, ttlSeconds: 3600 };
 
 export class ScanOperations {
   /** Normalising (IDNA, the special-use registry, the public suffix list) costs more than a cached answer. */
-  private readonly known = new LRUCache<string, string>({ max: KNOWN_INPUTS });
+  private readonly known = new BoundedCache<string>(KNOWN_INPUTS);
 
   /**
    * Quick Scan inputs seen valid, with their normal form: a body that is only such a domain is valid again
    * whatever the schema says of any other body, so it skips the validator.
    */
-  private readonly validQuickScanInputs = new LRUCache<string, string>({ max: KNOWN_INPUTS });
+  private readonly validQuickScanInputs = new BoundedCache<string>(KNOWN_INPUTS);
 
   constructor(private readonly deps: ScanOperationDeps) {}
 
