@@ -8,6 +8,7 @@ import { refTarget, type SchemaNode } from '../engine/schema-paths.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { Level, LoadedRule } from '../engine/types.ts';
 import { trimEndOf } from '../lib/trim.ts';
+import { logicTerms, logicText } from './logic-text.ts';
 
 const LEVELS: Level[] = ['required', 'recommended', 'informational'];
 
@@ -65,7 +66,14 @@ function factLines(rule: LoadedRule, schemas: ObservationValidation): string[] {
   );
 }
 
-const logicText = (logic: unknown) => `\`${JSON.stringify(logic).replace(/\|/g, '\\|')}\``;
+const code = (text: string) => `\`${text}\``;
+
+/** `- <label>: <logic>`, a top-level and/or of several terms as a list of them. */
+function logicLines(label: string, logic: unknown): string[] {
+  const { joiner, terms } = logicTerms(logic);
+  if (joiner === null || terms.join(' ').length <= 80) return [`- ${label}: ${code(logicText(logic))}`];
+  return [`- ${label}, ${joiner} of:`, ...terms.map((t) => `  - ${code(t)}`)];
+}
 
 /** The probes' parser notes (plugins/<probe>/PARSERS.md), relative to the repository. */
 function parserNotes(rulesDir: string): string[] {
@@ -140,6 +148,11 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
     '**recommended** rules weigh in the score; **informational** rules are reported only. Tier **quick** rules run in',
     'Quick Scan and Full Validation, **full** rules only in Full Validation.',
     '',
+    "Each rule's logic is printed as an expression over the facts it reads (the rule file holds the exact",
+    'json-logic): `and` and `or` are parenthesised when mixed, `some item of L has (...)` and `every item of L has',
+    '(...)` test the items of a list, called `item` inside the parentheses, and other operations read as calls',
+    '(`length(x)`).',
+    '',
     ...parserLine(rulesDir),
     '| category | rules | required | recommended | informational | quick tier |',
     '|---|---|---|---|---|---|',
@@ -163,8 +176,8 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
       );
       lines.push(`- Why: ${oneLine(r.rationale)}`);
       lines.push(`- Fix: ${oneLine(r.remediation)}`);
-      if (r.when !== undefined) lines.push(`- Applies when: ${logicText(r.when)}`);
-      lines.push(`- Passes when: ${logicText(r.check)}`);
+      if (r.when !== undefined) lines.push(...logicLines('Applies when', r.when));
+      lines.push(...logicLines('Passes when', r.check));
       lines.push('- Facts it reads:', ...factLines(r, ruleset.schemas));
       lines.push(`- References: ${r.references.map(oneLine).join('; ')}`, '');
     }
