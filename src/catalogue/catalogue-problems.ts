@@ -2,12 +2,13 @@
 // test suite asserts it is empty, so the two can never disagree about what a rule author must fix.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { dropUnreadFacts, unreadExampleFacts } from './example-facts.ts';
 import { factMeanings, renderCatalogue } from './rules-doc.ts';
 import { lockProblems, readLock, runExamples, weakRuleGate, writeLock, type ExampleRun } from './rule-checks.ts';
 import { unstyledRuleFiles } from './rule-format.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 
-export type ProblemKind = 'unfinished' | 'undescribed' | 'example' | 'hollow' | 'style' | 'lock' | 'docs';
+export type ProblemKind = 'unfinished' | 'undescribed' | 'example' | 'unread' | 'hollow' | 'style' | 'lock' | 'docs';
 
 /** The blank `dvs rules new` leaves in every field an author must write. */
 export const UNFINISHED = 'FILL-IN';
@@ -31,7 +32,7 @@ export interface ReviewOptions {
   rulesDir: string;
   /** docs/rules.md; the catalogue is rendered from the rule files and must equal it. */
   docsFile: string;
-  /** Restyle rule files, rewrite a stale lock (when no version bump is needed) and docs/rules.md. */
+  /** Restyle rule files, drop unread example facts, rewrite a stale lock (when no version bump is needed) and docs/rules.md. */
   fix: boolean;
 }
 
@@ -57,6 +58,19 @@ export function reviewCatalogue(ruleset: Ruleset, opts: ReviewOptions): Catalogu
         kind: 'undescribed',
         file: rule.file,
         message: `reads ${fact}, which its schema does not describe`,
+      });
+    }
+  }
+
+  for (const rule of ruleset.rules) {
+    const unread = unreadExampleFacts(rule);
+    if (!unread.length) continue;
+    if (opts.fix && dropUnreadFacts(rule, opts.rulesDir) && !fixed.includes(rule.file)) fixed.push(rule.file);
+    for (const { example, paths } of opts.fix ? [] : unread) {
+      problems.push({
+        kind: 'unread',
+        file: rule.file,
+        message: `example "${example}" carries facts its logic never reads: ${paths.join(', ')}`,
       });
     }
   }

@@ -14,6 +14,12 @@ export interface LogicProblems {
   rootPaths: string[];
   /** Paths no observation schema defines, as written (item paths prefixed with their list). */
   undefinedPaths: string[];
+  /**
+   * Every path the logic reads, items of a list written `list[].field`. A deep read takes the whole value
+   * under the path; a list that only feeds some/all/none/filter/map is read shallowly: its items' fields
+   * count only where the inner logic reads them.
+   */
+  reads: { path: string; deep: boolean }[];
 }
 
 const LIST_OPS = new Set(['some', 'all', 'none', 'filter', 'map']);
@@ -31,7 +37,7 @@ function varPath(arg: unknown): string | null {
  * (what the evaluator needs at run time); with them it also finds paths no schema defines.
  */
 export function analyseLogic(logic: unknown, schemas?: Pick<ObservationValidation, 'resolve'>): LogicProblems {
-  const out: LogicProblems = { unknownOperations: [], rootPaths: [], undefinedPaths: [] };
+  const out: LogicProblems = { unknownOperations: [], rootPaths: [], undefinedPaths: [], reads: [] };
 
   /** Returns the schema nodes the expression evaluates to, when it can tell (for list operations). */
   const walk = (node: unknown, scope: Scope): SchemaNode[] | null => {
@@ -66,18 +72,22 @@ export function analyseLogic(logic: unknown, schemas?: Pick<ObservationValidatio
       return null;
     }
     if (LIST_OPS.has(op) || op === 'reduce') {
-      const source = walk(list[0], scope);
-      const inner: Scope = {
-        kind: op === 'reduce' ? 'reduce' : 'item',
-        nodes: source ? itemsOf(source) : [],
-        of: describe(list[0]),
-      };
+      const { nodes, inner } = itemScope(op, list[0], scope);
       walk(list[1], inner);
       list.slice(2).forEach((n) => walk(n, scope));
-      return op === 'filter' ? source : null;
+      return op === 'filter' ? nodes : null;
     }
     list.forEach((n) => walk(n, scope));
     return null;
+  };
+
+  /** A list operation's inner scope. The list feeding it is read shallowly: the inner logic says which fields count. */
+  const itemScope = (op: string, source: unknown, scope: Scope): { nodes: SchemaNode[] | null; inner: Scope } => {
+    const first = out.reads.length;
+    const nodes = walk(source, scope);
+    if (isVar(source) && out.reads.length === first + 1) out.reads[first]!.deep = false;
+    const of = scope.kind === 'root' ? describe(source) : `${scope.of}[].${describe(source)}`;
+    return { nodes, inner: { kind: op === 'reduce' ? 'reduce' : 'item', nodes: nodes ? itemsOf(nodes) : [], of } };
   };
 
   const readVar = (args: unknown, scope: Scope): SchemaNode[] | null => {
@@ -92,20 +102,15 @@ export function analyseLogic(logic: unknown, schemas?: Pick<ObservationValidatio
         return null;
       }
       out.rootPaths.push(p);
+      out.reads.push({ path: p, deep: true });
       if (!schemas) return null;
       const nodes = schemas.resolve(p);
       if (nodes.length === 0) out.undefinedPaths.push(p);
       return nodes;
     }
-    let itemPath = p;
-    if (scope.kind === 'reduce') {
-      if (p === 'accumulator' || p.startsWith('accumulator.')) return null;
-      if (p !== 'current' && !p.startsWith('current.')) {
-        out.undefinedPaths.push(`reduce var "${p}" (use current.* or accumulator)`);
-        return null;
-      }
-      itemPath = p.replace(/^current\.?/, '');
-    }
+    const itemPath = scope.kind === 'reduce' ? reducePath(p, out) : p;
+    if (itemPath === null) return null;
+    out.reads.push({ path: itemPath === '' ? `${scope.of}[]` : `${scope.of}[].${itemPath}`, deep: true });
     if (!schemas) return null;
     const nodes = resolveFrom(scope.nodes, itemPath);
     if (nodes.length === 0) out.undefinedPaths.push(`${scope.of}[].${itemPath}`);
@@ -116,7 +121,24 @@ export function analyseLogic(logic: unknown, schemas?: Pick<ObservationValidatio
   return out;
 }
 
+/** The item path a var inside a reduce body reads: `current.*`, or null for the accumulator or a misplaced var. */
+function reducePath(p: string, out: LogicProblems): string | null {
+  if (p === 'accumulator' || p.startsWith('accumulator.')) return null;
+  if (p !== 'current' && !p.startsWith('current.')) {
+    out.undefinedPaths.push(`reduce var "${p}" (use current.* or accumulator)`);
+    return null;
+  }
+  return p.replace(/^current\.?/, '');
+}
+
+const isVar = (expr: unknown): expr is { var: unknown } =>
+  expr !== null && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr;
+
+/** The list an expression iterates: a var's path, seen through filters of it. */
 function describe(expr: unknown): string {
-  if (expr && typeof expr === 'object' && !Array.isArray(expr) && 'var' in expr) return String(varPath(expr.var));
+  if (isVar(expr)) return String(varPath(expr.var));
+  const filter =
+    expr && typeof expr === 'object' && !Array.isArray(expr) ? (expr as { filter?: unknown }).filter : null;
+  if (Array.isArray(filter)) return describe(filter[0]);
   return '(list)';
 }

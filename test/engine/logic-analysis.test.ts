@@ -51,11 +51,34 @@ describe('analyseLogic', () => {
 
   it('scopes reduce: accumulator and current.* anywhere in its body', () => {
     const sum = { reduce: [{ var: 'ns.list' }, { '+': [{ var: 'accumulator' }, { var: 'current.size' }] }, 0] };
-    expect(analyse(sum)).toEqual({ unknownOperations: [], rootPaths: ['ns.list'], undefinedPaths: [] });
+    expect(analyse(sum)).toEqual({
+      unknownOperations: [],
+      rootPaths: ['ns.list'],
+      undefinedPaths: [],
+      reads: [
+        { path: 'ns.list', deep: false },
+        { path: 'ns.list[].size', deep: true },
+      ],
+    });
     const wrong = { reduce: [{ var: 'ns.list' }, { '+': [{ var: 'accumulator' }, { var: 'current.weight' }] }, 0] };
     expect(analyse(wrong).undefinedPaths).toEqual(['ns.list[].weight']);
     const bare = { reduce: [{ var: 'ns.list' }, { '+': [{ var: 'accumulator' }, { var: 'size' }] }, 0] };
     expect(analyse(bare).undefinedPaths).toEqual(['reduce var "size" (use current.* or accumulator)']);
+  });
+
+  it('lists what it reads: a list feeding some/filter shallowly, its items through the inner logic', () => {
+    const cookies = {
+      all: [{ filter: [{ var: 'ns.list' }, { '==': [{ var: 'size' }, 1] }] }, { some: [{ var: 'tags' }, { var: '' }] }],
+    };
+    expect(analyseLogic(cookies).reads).toEqual([
+      { path: 'ns.list', deep: false },
+      { path: 'ns.list[].size', deep: true },
+      { path: 'ns.list[].tags', deep: false },
+      { path: 'ns.list[].tags[]', deep: true },
+    ]);
+    expect(analyseLogic({ '>=': [{ length: { var: 'ns.list' } }, 1] }).reads).toEqual([
+      { path: 'ns.list', deep: true },
+    ]);
   });
 
   it('reads the paths that missing and missing_some name', () => {
