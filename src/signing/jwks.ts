@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';
 import { decodeBase64url } from '../lib/base64url.ts';
-import { loadSigningKey, type PublicJwk } from './keys.ts';
+import { JWS_ALG, loadSigningKey, type PublicJwk } from './keys.ts';
 
 /** A JWK as found in a published set; the members that pick a key, the rest is read by asVerificationKey. */
 export interface Jwk {
@@ -50,12 +50,15 @@ export function asVerificationKey(value: unknown): { ok: true; jwk: PublicJwk } 
   if (typeof kid !== 'string' || kid === '') return { ok: false, reason: 'no kid' };
   if (typeof x !== 'string' || decodeBase64url(x)?.length !== 32)
     return { ok: false, reason: 'x is not 32 bytes of base64url' };
-  if (alg !== undefined && alg !== 'EdDSA') return { ok: false, reason: `alg ${shown(alg)} is not EdDSA` };
+  if (alg !== undefined && alg !== JWS_ALG && alg !== 'EdDSA')
+    return { ok: false, reason: `alg ${shown(alg)} is neither ${JWS_ALG} nor EdDSA` };
   if (use !== undefined && use !== 'sig') return { ok: false, reason: `use ${shown(use)} is not sig` };
-  return { ok: true, jwk: { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' } };
+  const jwk: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x, kid, use: 'sig' };
+  if (alg !== undefined) jwk.alg = alg;
+  return { ok: true, jwk };
 }
 
-/** Public JWKs of retired signing keys, ordered by kid; none when the folder does not exist. */
+/** Public JWKs of retired signing keys, ordered by kid, as published; none when the folder does not exist. */
 export function loadRetiredKeys(dataDir: string): PublicJwk[] {
   const dir = path.join(dataDir, RETIRED_KEYS_DIR);
   let files: string[];
@@ -75,7 +78,9 @@ export function loadRetiredKeys(dataDir: string): PublicJwk[] {
     }
     const key = asVerificationKey(parsed);
     if (!key.ok) throw new JwksError(`retired key ${where}: ${key.reason}`);
-    return key.jwk;
+    // Published without alg like the current key: files retired before the move to Ed25519 say EdDSA.
+    const { kty, crv, x, kid, use } = key.jwk;
+    return { kty, crv, x, kid, use };
   });
   return keys.sort((a, b) => (a.kid < b.kid ? -1 : a.kid > b.kid ? 1 : 0));
 }

@@ -9,12 +9,23 @@ import { encodeBase64url as b64url } from '../lib/base64url.ts';
 
 export const SIGNING_KID = 'service-signing-key-v1';
 
+/** What this service signs with (RFC 9864 section 2.2). */
+export const JWS_ALG = 'Ed25519';
+
+/** The algorithms a signature by an Ed25519 key may name: RFC 9864's, and RFC 8037's for older signatures. */
+export type JwsAlg = typeof JWS_ALG | 'EdDSA';
+
+/**
+ * An Ed25519 public key as a JWK. The service publishes its own without `alg` (optional, RFC 7517 section 4.4):
+ * a key pinned to one alg would refuse the other, and its certificates carry `Ed25519` (RFC 9864) since the
+ * move and `EdDSA` before it. A key read from another set keeps the alg it names.
+ */
 export interface PublicJwk {
   kty: 'OKP';
   crv: 'Ed25519';
   x: string;
   kid: string;
-  alg: 'EdDSA';
+  alg?: JwsAlg;
   use: 'sig';
 }
 
@@ -53,7 +64,7 @@ export async function keyFromSeed(kid: string, seed: Uint8Array, createdAt: stri
   });
   const x = createPublicKey(privateKeyObject).export({ format: 'jwk' }).x!;
   const publicKey = new Uint8Array(Buffer.from(x, 'base64url'));
-  const publicJwk: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' };
+  const publicJwk: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x, kid, use: 'sig' };
   return {
     kid,
     seed,

@@ -113,7 +113,12 @@ function headerCheck(verified: DetachedVerification, issuerKid: string): Check {
   const kid = verified.header?.kid;
   if (kid !== issuerKid)
     return { name: 'jws_header', ok: false, detail: `JWS kid ${kid} is not the issuer's kid ${issuerKid}` };
-  return { name: 'jws_header', ok: true, detail: `alg EdDSA, typ ${CERTIFICATE_TYP}, kid ${kid} found in the JWK set` };
+  const alg = verified.header?.alg;
+  return {
+    name: 'jws_header',
+    ok: true,
+    detail: `alg ${alg}, typ ${CERTIFICATE_TYP}, kid ${kid} found in the JWK set`,
+  };
 }
 
 export async function verifyCertificate(

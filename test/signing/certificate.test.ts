@@ -152,9 +152,9 @@ describe('issueCertificate', () => {
     });
   });
 
-  it('signs the canonical payload with the EdDSA header', () => {
+  it('signs the canonical payload with the RFC 9864 Ed25519 header', () => {
     const header = JSON.parse(Buffer.from(jws.split('.')[0]!, 'base64url').toString()) as unknown;
-    expect(header).toEqual({ alg: 'EdDSA', kid: 'service-signing-key-v1', typ: CERTIFICATE_TYP });
+    expect(header).toEqual({ alg: 'Ed25519', kid: 'service-signing-key-v1', typ: CERTIFICATE_TYP });
   });
 
   it('strips a trailing slash from the base URL', () => {
@@ -230,7 +230,7 @@ describe('a certificate file', () => {
       createLocalJWKSet(jwks),
     );
     expect(JSON.parse(new TextDecoder().decode(verified.payload))).toEqual(cert.payload);
-    expect(verified.protectedHeader).toEqual({ alg: 'EdDSA', kid: 'service-signing-key-v1', typ: CERTIFICATE_TYP });
+    expect(verified.protectedHeader).toEqual({ alg: 'Ed25519', kid: 'service-signing-key-v1', typ: CERTIFICATE_TYP });
   });
 
   it("does not verify with another issuer's key set", async () => {

@@ -41,12 +41,12 @@ describe('the signing key file', () => {
 });
 
 describe('the published JWK set', () => {
-  it('holds the signing key, public members only, and jose accepts it', async () => {
+  it('holds the signing key, public members only and no alg (it verifies Ed25519 and EdDSA), jose accepts it', async () => {
     const dir = tempDir();
     const key = await loadSigningKey(dir);
     const jwks = await loadJwks(dir);
     expect(jwks).toEqual({
-      keys: [{ kty: 'OKP', crv: 'Ed25519', x: key.publicJwk.x, kid: SIGNING_KID, alg: 'EdDSA', use: 'sig' }],
+      keys: [{ kty: 'OKP', crv: 'Ed25519', x: key.publicJwk.x, kid: SIGNING_KID, use: 'sig' }],
     });
     expect(JSON.stringify(jwks)).not.toContain(Buffer.from(key.seed).toString('base64url'));
     expect(() => createLocalJWKSet(jwks)).not.toThrow();
@@ -58,15 +58,17 @@ describe('the published JWK set', () => {
     const old1 = (await fixedKey(1, 'service-signing-key-v0')).publicJwk;
     const old2 = (await fixedKey(2, 'legacy-key')).publicJwk;
     writeFileSync(path.join(dir, 'retired-keys', 'a.json'), JSON.stringify(old1));
-    // alg and use may be left out of a retired key's file; the published set states them.
+    // use may be left out of a retired key's file, and one retired before the move to Ed25519 says alg EdDSA:
+    // the published set states use and pins no alg, so the key's EdDSA certificates verify as before.
     writeFileSync(
       path.join(dir, 'retired-keys', 'b.json'),
-      JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: old2.x, kid: old2.kid }),
+      JSON.stringify({ kty: 'OKP', crv: 'Ed25519', x: old2.x, kid: old2.kid, alg: 'EdDSA' }),
     );
     writeFileSync(path.join(dir, 'retired-keys', 'README.txt'), 'not a key');
     const jwks = await loadJwks(dir);
     expect(jwks.keys.map((k) => k.kid)).toEqual([SIGNING_KID, 'legacy-key', 'service-signing-key-v0']);
     expect(jwks.keys[1]).toEqual(old2);
+    expect(jwks.keys.filter((k) => 'alg' in k)).toEqual([]);
   });
 
   it('refuses a retired key file with a private part, a wrong curve or broken JSON', async () => {
@@ -97,7 +99,6 @@ describe('asVerificationKey and findVerificationKey', () => {
     crv: 'Ed25519',
     x: Buffer.alloc(32, 1).toString('base64url'),
     kid: 'k',
-    alg: 'EdDSA',
     use: 'sig',
   };
 
@@ -106,11 +107,18 @@ describe('asVerificationKey and findVerificationKey', () => {
     ['an RSA key', { ...good, kty: 'RSA', crv: undefined }, /kty RSA/],
     ['a short x', { ...good, x: Buffer.alloc(31).toString('base64url') }, /32 bytes/],
     ['x in padded base64', { ...good, x: Buffer.alloc(32, 1).toString('base64') }, /32 bytes/],
-    ['another alg', { ...good, alg: 'ES256' }, /alg ES256/],
+    ['another alg', { ...good, alg: 'ES256' }, /alg ES256 is neither Ed25519 nor EdDSA/],
+    ['Ed448', { ...good, alg: 'Ed448' }, /alg Ed448/],
     ['use enc', { ...good, use: 'enc' }, /use enc/],
     ['no kid', { ...good, kid: '' }, /no kid/],
   ])('refuses %s', (_name, value, reason) => {
     expect(asVerificationKey(value)).toEqual({ ok: false, reason: stringMatching(reason) });
+  });
+
+  it('reads a key that names Ed25519 or EdDSA as for that alg, one that names none as for either', () => {
+    expect(asVerificationKey(good)).toEqual({ ok: true, jwk: good });
+    for (const alg of ['Ed25519', 'EdDSA'])
+      expect(asVerificationKey({ ...good, alg })).toEqual({ ok: true, jwk: { ...good, alg } });
   });
 
   it('finds exactly one key by kid, skipping keys of other kinds', () => {
@@ -140,7 +148,6 @@ describe('thumbprintOf', () => {
       crv: 'Ed25519',
       x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
       kid: 'rfc',
-      alg: 'EdDSA',
       use: 'sig',
     };
     expect(await thumbprintOf(jwk)).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');

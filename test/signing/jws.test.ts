@@ -1,7 +1,7 @@
 import { sign } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import fc from 'fast-check';
-import { createLocalJWKSet, flattenedVerify, importJWK } from 'jose';
+import { compactVerify, createLocalJWKSet, flattenedVerify, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { encodeBase64url } from '../../src/lib/base64url.ts';
 import { buildJwks } from '../../src/signing/jwks.ts';
@@ -24,11 +24,11 @@ function withHeader(header: Record<string, unknown>, body = payload): string {
 describe('signDetached', () => {
   const jws = signDetached(payload, key, CERTIFICATE_TYP);
 
-  it('writes <header>..<signature> with the EdDSA header', () => {
+  it('writes <header>..<signature> with the RFC 9864 Ed25519 header', () => {
     const [h, middle, s] = jws.split('.');
     expect(middle).toBe('');
     expect(JSON.parse(Buffer.from(h!, 'base64url').toString())).toEqual({
-      alg: 'EdDSA',
+      alg: 'Ed25519',
       kid: 'service-signing-key-v1',
       typ: CERTIFICATE_TYP,
     });
@@ -47,7 +47,7 @@ describe('signDetached', () => {
     await expect(
       flattenedVerify(
         { protected: h, payload: encodeBase64url(other), signature: s },
-        await importJWK(key.publicJwk, 'EdDSA'),
+        await importJWK(key.publicJwk, 'Ed25519'),
       ),
     ).rejects.toThrow(/signature verification failed/);
   });
@@ -78,9 +78,36 @@ describe('verifyDetached', () => {
     const result = verifyDetached(jws, payload, jwks, CERTIFICATE_TYP);
     expect(result).toEqual({
       ok: true,
-      header: { alg: 'EdDSA', kid: key.kid, typ: CERTIFICATE_TYP },
+      header: { alg: 'Ed25519', kid: key.kid, typ: CERTIFICATE_TYP },
       key: key.publicJwk,
     });
+  });
+
+  it('still accepts a signature made as EdDSA before the move, with the same key and kid', () => {
+    const old = withHeader({ alg: 'EdDSA', kid: key.kid, typ: CERTIFICATE_TYP });
+    expect(verifyDetached(old, payload, jwks, CERTIFICATE_TYP)).toMatchObject({
+      ok: true,
+      header: { alg: 'EdDSA', kid: key.kid },
+    });
+  });
+
+  it('holds a key that names its alg to that alg, as jose does', async () => {
+    const old = withHeader({ alg: 'EdDSA', kid: key.kid, typ: CERTIFICATE_TYP });
+    const attached = (text: string) => text.replace('..', `.${encodeBase64url(payload)}.`);
+    for (const [pinned, good, refused] of [
+      ['EdDSA', old, jws],
+      ['Ed25519', jws, old],
+    ] as const) {
+      const set = { keys: [{ ...key.publicJwk, alg: pinned }] };
+      expect(verifyDetached(good, payload, set, CERTIFICATE_TYP).ok).toBe(true);
+      expect(verifyDetached(refused, payload, set, CERTIFICATE_TYP)).toMatchObject({
+        ok: false,
+        step: 'key',
+        reason: `key ${key.kid} is for alg ${pinned}, not ${pinned === 'EdDSA' ? 'Ed25519' : 'EdDSA'}`,
+      });
+      await compactVerify(attached(good), createLocalJWKSet(set));
+      await expect(compactVerify(attached(refused), createLocalJWKSet(set))).rejects.toThrow(/no applicable key/);
+    }
   });
 
   it('fails when any byte of the payload changes', () => {
@@ -136,7 +163,8 @@ describe('verifyDetached', () => {
   const headers: Array<[string, Record<string, unknown>, RegExp]> = [
     ['alg none', { alg: 'none', kid: key.kid, typ: CERTIFICATE_TYP }, /alg is "none"/],
     ['alg HS256', { alg: 'HS256', kid: key.kid, typ: CERTIFICATE_TYP }, /alg is "HS256"/],
-    ['alg Ed25519 spelled otherwise', { alg: 'Ed25519', kid: key.kid, typ: CERTIFICATE_TYP }, /alg is "Ed25519"/],
+    ['alg Ed25519 spelled otherwise', { alg: 'ed25519', kid: key.kid, typ: CERTIFICATE_TYP }, /alg is "ed25519"/],
+    ['alg Ed448', { alg: 'Ed448', kid: key.kid, typ: CERTIFICATE_TYP }, /alg is "Ed448"/],
     ['no kid', { alg: 'EdDSA', typ: CERTIFICATE_TYP }, /kid is missing/],
     ['another typ', { alg: 'EdDSA', kid: key.kid, typ: 'JWT' }, /typ is "JWT"/],
     ['no typ', { alg: 'EdDSA', kid: key.kid }, /typ is undefined/],

@@ -33,7 +33,7 @@ function verifyHtml(v: CertificateView, baseUrl: string): string {
   const verify = `dvs verify certificate.json --jwks ${p.issuer.jwks_url} --dns`;
   return `<section aria-labelledby="verify">
 <h2 id="verify">Check it yourself</h2>
-<p>The certificate is the payload below and a detached JWS (EdDSA, key <code>${escapeHtml(p.issuer.kid)}</code>) over the payload's RFC 8785 canonical JSON. Fetch it as JSON, byte for byte as issued, and verify it against the issuer's published keys:</p>
+<p>The certificate is the payload below and a detached JWS (Ed25519, key <code>${escapeHtml(p.issuer.kid)}</code>) over the payload's RFC 8785 canonical JSON. Fetch it as JSON, byte for byte as issued, and verify it against the issuer's published keys:</p>
 <pre><code>${escapeHtml(fetchJson)}
 ${escapeHtml(verify)}</code></pre>
 <p>Any JOSE library can verify it too: put the base64url of the canonical payload back between the two dots of the JWS and verify that against <a href="${escapeHtml(p.issuer.jwks_url)}">the issuer's key set</a>. The <a href="/docs/api#certificates">API guide</a> shows it step by step.</p>

@@ -8,7 +8,7 @@ export interface FullValidationResult {
   report?: Report;
 }
 /**
- * A Full Validation certificate: the payload (signed as RFC 8785 canonical JSON) and its detached JWS (RFC 7515 appendix F, EdDSA). Verify by re-attaching base64url(canonical(payload)) as the JWS payload and using the issuer's JWK set.
+ * A Full Validation certificate: the payload (signed as RFC 8785 canonical JSON) and its detached JWS (RFC 7515 appendix F, alg Ed25519 of RFC 9864, or EdDSA of RFC 8037 for certificates issued before the move; both are Ed25519 signatures). Verify by re-attaching base64url(canonical(payload)) as the JWS payload and using the issuer's JWK set.
  */
 export interface Certificate {
   payload: Payload;
@@ -128,7 +128,7 @@ export interface LogInclusion {
   tree_head: TreeHead;
 }
 /**
- * A signed tree head of the certificate transparency log (RFC 9162 section 2.1 hashing). The signature is a detached JWS (typ dvs-tree-head+jws, EdDSA, kid of a key in /.well-known/jwks.json) over the RFC 8785 canonical JSON of this object without signature: {"root_hash":...,"timestamp":...,"tree_size":...}.
+ * A signed tree head of the certificate transparency log (RFC 9162 section 2.1 hashing). The signature is a detached JWS (typ dvs-tree-head+jws, alg Ed25519 (EdDSA before RFC 9864's identifier was adopted), kid of a key in /.well-known/jwks.json) over the RFC 8785 canonical JSON of this object without signature: {"root_hash":...,"timestamp":...,"tree_size":...}.
  */
 export interface TreeHead {
   /**

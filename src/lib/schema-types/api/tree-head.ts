@@ -1,7 +1,7 @@
 // Generated from schemas/api/tree-head.json by `npm run types`; edit the schema, not this file.
 
 /**
- * A signed tree head of the certificate transparency log (RFC 9162 section 2.1 hashing). The signature is a detached JWS (typ dvs-tree-head+jws, EdDSA, kid of a key in /.well-known/jwks.json) over the RFC 8785 canonical JSON of this object without signature: {"root_hash":...,"timestamp":...,"tree_size":...}.
+ * A signed tree head of the certificate transparency log (RFC 9162 section 2.1 hashing). The signature is a detached JWS (typ dvs-tree-head+jws, alg Ed25519 (EdDSA before RFC 9864's identifier was adopted), kid of a key in /.well-known/jwks.json) over the RFC 8785 canonical JSON of this object without signature: {"root_hash":...,"timestamp":...,"tree_size":...}.
  */
 export interface TreeHead {
   /**
