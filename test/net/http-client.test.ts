@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import {
@@ -45,6 +46,10 @@ async function bomb(make: () => Gzip, total: number): Promise<Buffer> {
 }
 
 const bombs: Record<string, Buffer> = {};
+/** 64 KiB that gzip cannot shrink, so its compressed form is larger than a 16 KiB cap. */
+const incompressible = Buffer.concat(
+  Array.from({ length: 2048 }, (_, i) => createHash('sha256').update(String(i)).digest()),
+);
 
 async function streamBytes(res: ServerResponse, total: number): Promise<void> {
   const chunk = Buffer.alloc(64 * 1024, 0x61);
@@ -135,6 +140,10 @@ beforeAll(async () => {
       case '/gzip-small':
         res.writeHead(200, { 'content-encoding': 'gzip' });
         res.end(gzipSync('decoded text'));
+        return;
+      case '/gzip-incompressible':
+        res.writeHead(200, { 'content-encoding': 'gzip' });
+        res.end(gzipSync(incompressible));
         return;
       case '/corrupt-gzip':
         res.writeHead(200, { 'content-encoding': 'gzip' });
@@ -373,6 +382,16 @@ describe('http client: limits', () => {
     expect((await failure(net.request(`http://site.test:${site.port}/corrupt-gzip`, { decompress: true }))).code).toBe(
       'protocol_error',
     );
+  });
+
+  it('decodes what came before the cut of a compressed body cut on the wire', async () => {
+    const r = await createNet(config()).request(`http://site.test:${site.port}/gzip-incompressible`, {
+      decompress: true,
+      maxBodyBytes: 16 * 1024,
+    });
+    expect([r.truncated, r.wireBytes]).toEqual([true, 16 * 1024]);
+    expect(r.body.length).toBeGreaterThan(8 * 1024);
+    expect(r.body.equals(incompressible.subarray(0, r.body.length)), 'a prefix of the original').toBe(true);
   });
 
   it.each(['gzip', 'br', 'deflate'])('cuts a %s decompression bomb at the cap', async (enc) => {
