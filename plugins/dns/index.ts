@@ -53,7 +53,10 @@ export const provider: ProbeProvider = {
       ttl: () => collectTtl(q, name),
     };
     const wanted = (Object.keys(collectors) as Facet[]).filter((facet) => ctx.needs(`dns.${facet}`));
-    const values = await Promise.all(wanted.map((facet) => collectors[facet]()));
+    // Each facet's questions are traced under its path, the reason `dvs scan --trace` gives for them.
+    const values = await Promise.all(
+      wanted.map((facet) => ctx.net.within(`dns.${facet}`, (): Promise<unknown> => collectors[facet]())),
+    );
     const out: Record<string, unknown> = {};
     wanted.forEach((facet, i) => {
       out[facet] = values[i];

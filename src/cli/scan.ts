@@ -1,5 +1,5 @@
-// `dvs scan <domain> [--full] [--json] [--save-observations <file>] [--baseline <report.json>] [--junit <file>]`:
-// probes a domain and judges it. Exit 0 for CERTIFIED, 3 otherwise; with a baseline, the CI gate decides instead:
+// `dvs scan <domain> [--full] [--json] [--save-observations <file>] [--baseline <report.json>] [--junit <file>]
+// [--trace]`: probes a domain and judges it; with --trace, says on stderr what the scan asked of the network. Exit 0 for CERTIFIED, 3 otherwise; with a baseline, the CI gate decides instead:
 // 4 when a rule that passed in the baseline fails now (named on stderr), 0 when none does.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,9 +17,10 @@ import { readJudgement } from './judgement-file.ts';
 import { junitXml } from './junit.ts';
 import { formatChanges } from './rule-changes.ts';
 import { probeProgress } from './progress.ts';
+import { formatTrace } from './scan-trace.ts';
 
 export const USAGE =
-  'dvs scan <domain> [--full] [--json] [--save-observations <file>] [--baseline <report.json>] [--junit <file>]';
+  'dvs scan <domain> [--full] [--json] [--save-observations <file>] [--baseline <report.json>] [--junit <file>] [--trace]';
 
 /** The CI gate's exit code: a rule that passed in the baseline fails now. */
 export const EXIT_REGRESSED = 4;
@@ -34,6 +35,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       'save-observations': { type: 'string' },
       baseline: { type: 'string' },
       junit: { type: 'string' },
+      trace: { type: 'boolean' },
     },
   });
   if (positionals.length !== 1) throw new UsageError(USAGE);
@@ -52,7 +54,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const ruleset = loadRunRuleset(io.config.cacheDir);
   const log = lazyLogger({ logLevel: process.env.DVS_LOG_LEVEL ?? 'warn' });
   const agentKey = io.config.net.agentSigning ? await loadAgentKey(io.config.dataDir) : null;
-  const scanner = createScanner({ config: io.config, ruleset, providers, log, agentKey });
+  const scanner = createScanner({ config: io.config, ruleset, providers, log, agentKey, trace: values.trace });
   const tier = values.full ? 'full' : 'quick';
   const preflight = await scanner.preflight(domain, tier);
   if (!preflight.ok) {
@@ -63,6 +65,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { evidence, report } = await scanner
     .scan(domain, tier, { onProgress: (p) => progress.onProgress(p), preflight })
     .finally(() => progress.done());
+  if (values.trace && preflight.net)
+    io.stderr.write(formatTrace(tier, ruleset.rules, preflight.net.trace(), preflight.net.httpConnections()) + '\n');
   const saveTo = values['save-observations'];
   if (saveTo) writeFileSync(saveTo, evidence + '\n');
   io.stdout.write(values.json ? canonicalJson(report) + '\n' : summarise(report, ruleset) + '\n');

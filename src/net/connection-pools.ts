@@ -7,7 +7,7 @@
 import type { LookupFunction, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { Client, Dispatcher, Pool, buildConnector } from 'undici';
-import { NetError, type HttpExchange, type ResolvedAddress } from './types.ts';
+import { NetError, type HttpConnectionCount, type HttpExchange, type ResolvedAddress } from './types.ts';
 import { openH2Connection, type H2Connection, type HopRequest, type HopResponse } from './h2-connection.ts';
 import type { SecureContexts } from './secure-contexts.ts';
 
@@ -60,6 +60,8 @@ export interface KeptPool {
   connected: boolean;
   /** What the endpoint's connections speak: HTTP/1.1 until a connection's ALPN settles on h2. */
   httpVersion: HttpExchange['httpVersion'];
+  /** Connection set-ups to the endpoint that completed. */
+  opened: number;
   request(req: HopRequest): Promise<HopResponse>;
   destroy(): Promise<void>;
 }
@@ -79,6 +81,8 @@ export interface ConnectionPools {
   turn(url: URL): { ready: Promise<void>; done(): void };
   /** The failure remembered for the endpoint of `url` at `pin`, if it went silent. */
   silence(url: URL, pin: ResolvedAddress): NetError | undefined;
+  /** The connections set up so far (closed ones too), per origin and address. */
+  counts(): HttpConnectionCount[];
   /** Ends every kept connection; later requests are refused. */
   close(): Promise<void>;
 }
@@ -115,6 +119,15 @@ function connectTo(connect: Connector, url: URL, started: (socket: Socket) => vo
     started(socket as Socket);
   });
 }
+
+/** `connect`, counting each set-up that completes on `kept`. */
+const counting =
+  (connect: Connector, kept: Pick<KeptPool, 'opened'>): Connector =>
+  (params, callback) =>
+    connect(params, (...result) => {
+      if (result[0] === null) kept.opened++;
+      callback(...result);
+    });
 
 /** What a scan's connections to one endpoint share with the rest of the scan. */
 interface EndpointContext {
@@ -164,7 +177,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
   let destroyed = false;
 
   const openPool = async (): Promise<Pool> => {
-    const connectH1 = await connector(false);
+    const connectH1 = counting(await connector(false), kept);
     const opened = await http1Pool(url, limits, sizes, (params, callback) => {
       const socket = spare;
       spare = null;
@@ -182,6 +195,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     const socket = await connectTo(await connector(true), url, (started) => (connecting = started));
     connecting = null;
     kept.connected = true;
+    kept.opened++;
     if (destroyed) {
       socket.destroy();
       throw new NetError('aborted', 'the connections to this endpoint were closed while one was being set up');
@@ -208,6 +222,7 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     endpoint,
     connected: false,
     httpVersion: '1.1',
+    opened: 0,
     async request(req) {
       if (url.protocol === 'http:') return poolRequest(await poolOf(), req);
       // Requests that arrive while the first connection is being set up wait for it to say which protocol.
@@ -238,6 +253,8 @@ export function createConnectionPools(
   secureContexts: SecureContexts,
 ): ConnectionPools {
   const pools = new Map<string, KeptPool>();
+  /** Every endpoint the scan opened, kept past close() for the scan's trace. */
+  const opened: { origin: string; address: string; kept: KeptPool }[] = [];
   const multiplexedOrigins = new Set<string>();
   /**
    * HTTPS origins whose first connection set-up has ended (it told the protocol, or it failed and each request
@@ -275,6 +292,7 @@ export function createConnectionPools(
           },
         });
         pools.set(key, kept);
+        opened.push({ origin: url.origin, address: pin.address, kept });
       }
       return kept;
     },
@@ -300,6 +318,15 @@ export function createConnectionPools(
       return { ready: Promise.resolve(), done: () => firsts.get(url.origin)?.ready === ready && settle(url.origin) };
     },
     silence: (url, pin) => silent.get(endpointOf(url, pin)),
+    counts: () =>
+      opened
+        .filter(({ kept }) => kept.opened > 0)
+        .map(({ origin, address, kept }) => ({
+          origin,
+          address,
+          httpVersion: kept.httpVersion,
+          connections: kept.opened,
+        })),
     async close() {
       closed = true;
       const all = [...pools.values()];

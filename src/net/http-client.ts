@@ -4,7 +4,14 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { NetLimits } from '../lib/config.ts';
-import { NetError, type HttpExchange, type HttpHop, type HttpRequestOptions, type ResolvedAddress } from './types.ts';
+import {
+  NetError,
+  type HttpConnectionCount,
+  type HttpExchange,
+  type HttpHop,
+  type HttpRequestOptions,
+  type ResolvedAddress,
+} from './types.ts';
 import { classifyHost, rawUrlHost } from './address-policy.ts';
 import type { Resolver } from './resolver.ts';
 import type { Semaphore } from './semaphore.ts';
@@ -39,6 +46,8 @@ export interface HttpClient {
   request(url: string, opts?: HttpRequestOptions): Promise<HttpExchange>;
   /** Ends every kept connection (the scan is over). */
   close(): Promise<void>;
+  /** The connections set up so far, per origin and address. */
+  connections(): HttpConnectionCount[];
 }
 
 type Method = NonNullable<HttpRequestOptions['method']>;
@@ -328,5 +337,6 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       memo.close();
       return pools.close();
     },
+    connections: () => pools.counts(),
   };
 }

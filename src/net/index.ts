@@ -130,11 +130,12 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
     ports: { http: config.net.probeHttpPort, https: config.net.probeHttpsPort },
     requestTimeoutMs: limits.requestTimeoutMs,
     ca,
+    within: (scope, fn) => (trace ? trace.scope(scope, fn) : fn()),
   };
   return {
     ...net,
     close: () => http.close(),
-    within: (scope, fn) => (trace ? trace.scope(scope, fn) : fn()),
     trace: () => trace?.entries() ?? [],
+    httpConnections: () => http.connections(),
   };
 }

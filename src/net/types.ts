@@ -175,6 +175,8 @@ export interface Net {
   readonly requestTimeoutMs: number;
   /** Trust anchors in use (system roots plus DVS_EXTRA_CA), PEM. */
   readonly ca: readonly string[];
+  /** Runs `fn` (a probe, or a part of one) with its network operations traced under `scope`. */
+  within<T>(scope: string, fn: () => T): T;
 }
 
 /** One network operation of a scan as the trace saw it (see request-trace.ts). */
@@ -191,12 +193,21 @@ export interface TracedOperation {
   ok: boolean;
 }
 
+/** The HTTP connections a scan set up to one origin at one address (connection-pools.ts). */
+export interface HttpConnectionCount {
+  origin: string;
+  address: string;
+  /** What the connections speak: HTTP/1.1 until one settled on h2 in ALPN. */
+  httpVersion: HttpExchange['httpVersion'];
+  connections: number;
+}
+
 /** The Net a scan owns: the probes' Net, plus what only the scan's owner does with it. */
 export interface ScanNet extends Net {
   /** Ends every connection this Net keeps open; the scanner calls it once the scan is over. */
   close(): Promise<void>;
-  /** Runs `fn` (a probe) with its network operations traced under `scope`. */
-  within<T>(scope: string, fn: () => T): T;
   /** The operations traced so far, when the Net was created with `trace`; empty otherwise. */
   trace(): readonly TracedOperation[];
+  /** The HTTP connections set up so far, per origin and address, whether or not the Net traces. */
+  httpConnections(): readonly HttpConnectionCount[];
 }

@@ -20,6 +20,8 @@ export interface ScannerDeps {
   agentKey: SigningKey | null;
   /** The service-wide bound on concurrent scans; none for a single scan from the command line. */
   slots?: ScanSlots;
+  /** Trace each scan's network operations (`dvs scan --trace`): read them from the pre-scan check's `net`. */
+  trace?: boolean;
 }
 
 /**
@@ -86,6 +88,9 @@ function hostDeadline(ms: number): { signal: AbortSignal; clear(): void } {
   };
 }
 
+/** The trace's scope of the pre-scan check's DNS questions, which the probes then reuse. */
+export const PREFLIGHT_SCOPE = 'preflight';
+
 /** Each provider's network operations traced under its name (the trace is off unless the Net was asked for it). */
 export function withinNet(net: ScanNet, providers: readonly ScanProvider[]): ScanProvider[] {
   return providers.map((p) => ({ ...p, collect: (domain, ctx) => net.within(p.name, () => p.collect(domain, ctx)) }));
@@ -129,12 +134,13 @@ export function createScanner(deps: ScannerDeps): Scanner {
   const signing = deps.agentKey ? { agentKey: deps.agentKey, signatureAgentUrl: directory } : {};
   // A Quick Scan keeps its connection budget (test/scan/quick-tier-cost.test.ts) with fewer requests in flight,
   // hence fewer connections per host (see NetOptions.concurrency).
+  const options = { ...signing, trace: deps.trace === true };
   const netFor = (tier: Tier) =>
-    createNet(config, tier === 'quick' ? { ...signing, concurrency: QUICK_CONCURRENCY } : signing);
+    createNet(config, tier === 'quick' ? { ...options, concurrency: QUICK_CONCURRENCY } : options);
   return {
     async preflight(domain, tier) {
       const net = netFor(tier);
-      const refused = await refusal(net, domain);
+      const refused = await net.within(PREFLIGHT_SCOPE, () => refusal(net, domain));
       if (!refused) return { ok: true, net };
       await net.close();
       return refused;

@@ -84,3 +84,31 @@ it('refuses what is not a domain, and says when a domain does not exist', async 
   expect(missing.code).toBe(1);
   expect(missing.err).toMatch(/does not exist in DNS/);
 });
+
+it('with --trace, names each DNS question once with the rules that need it, and the connections per origin', async () => {
+  const r = await dvs('scan', 'good.test', '--trace');
+  expect(r.code, r.err).toBe(0);
+  const text = r.err.slice(r.err.indexOf('Network trace: '));
+  const lines = text.split('\n');
+  /** The rows under the line that starts with `title`, split at their column gaps. */
+  const section = (title: string) => {
+    const after = lines.slice(lines.findIndex((l) => l.startsWith(title)) + 1);
+    return after
+      .slice(
+        0,
+        after.findIndex((l) => !l.startsWith('  ')),
+      )
+      .map((l) => l.trim().split(/\s{2,}/));
+  };
+  const questions = section('DNS queries');
+  const asked = questions.map(([question]) => question);
+  expect(asked).toEqual([...new Set(asked)]);
+  expect(text).toMatch(new RegExp(`^Network trace: ${questions.length} DNS queries, `));
+  expect(questions).toContainEqual(['good.test A', expect.stringMatching(/^the pre-scan check: /)]);
+  expect(questions).toContainEqual(['_dmarc.good.test TXT', 'dns.dmarc, read by 1 rule: email.dmarc.present']);
+  for (const [question, why] of questions)
+    expect(why, question).toMatch(/^(the pre-scan check: |[\w.]+, read by \d+ rules?: [\w.]+)/);
+  const https = `https://good.test:${world.env.DVS_PROBE_HTTPS_PORT}`;
+  expect(section('HTTP connections')).toContainEqual(['1', expect.stringMatching(`^${https} at `), 'HTTP/2']);
+  expect(section('HTTP requests per origin')).toContainEqual([expect.stringMatching(/^\d+$/), https]);
+});

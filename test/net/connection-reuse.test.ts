@@ -56,6 +56,7 @@ describe('connection reuse', () => {
     const first = await port(net, '/a');
     const followed = await net.request(url('/moved'), { followRedirects: true });
     expect([Number(followed.body), await port(net, '/b')]).toEqual([first, first]);
+    expect(net.httpConnections().map((c) => c.connections)).toEqual([1]);
     const other = createNet(config());
     expect(await port(other, '/a')).not.toBe(first);
     await Promise.all([net.close(), other.close()]);
@@ -66,6 +67,9 @@ describe('connection reuse', () => {
     const ports = await Promise.all(Array.from({ length: 8 }, () => port(net, '/slow')));
     expect(new Set(ports).size).toBe(3);
     await net.close();
+    // Counted as set up, for the scan's trace, after close() as before.
+    const origin = new URL(url('/')).origin;
+    expect(net.httpConnections()).toEqual([{ origin, address: '127.0.0.2', httpVersion: '1.1', connections: 3 }]);
   });
 
   it('ends every kept connection at close(), and refuses requests after it', async () => {
