@@ -57,3 +57,14 @@ it('lists the points newest first and the last run’s changes with what each ru
   expect(historySection([entry(1, 'CERTIFIED', 100)], null)).toContain('the first Full Validation kept');
   expect(historySection([], null)).toBe('');
 });
+
+it('gives the chart a legend: the score line and each verdict drawn by the mark the chart uses', () => {
+  const html = historySection([...oldestFirst].reverse(), null);
+  const legend = /<ul class="legend" aria-label="Chart legend">([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? '';
+  expect(legend.match(/<li>/g)).toHaveLength(4);
+  expect(legend).toContain('<line class="score"');
+  expect(legend).toMatch(/<circle class="verdict-CERTIFIED"[^>]*\/><\/svg>Certified<\/li>/);
+  expect(legend).toMatch(/<rect class="verdict-NOT_CONFORMANT"[^>]*\/><\/svg>Not conformant<\/li>/);
+  expect(legend).toMatch(/<path class="verdict-INCOMPLETE"[^>]*\/><\/svg>Incomplete<\/li>/);
+  expect(legend).not.toMatch(/<script|style=|on\w+=/i);
+});

@@ -1,5 +1,6 @@
 // The pages in headless Chromium as a person uses them: the home page's form runs a Quick Scan (with and without
-// JavaScript) and lands on the report; the certificate page shows its badge; a docs link scrolls to its anchor.
+// JavaScript) and lands on the report; the certificate page shows its badge; the report page shows the history of
+// Full Validations with its legend; a docs link scrolls to its anchor; the icon is served.
 // Every page keeps to its CSP (no violation reported), has no serious or critical axe-core violation in light and
 // dark colour schemes, and is screenshotted into test-artifacts/.
 import { mkdirSync } from 'node:fs';
@@ -20,7 +21,8 @@ const problems: string[] = [];
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   world = await startApiWorld(['good', 'nxdomain', 'http-no-hsts']);
-  svc = await startTestService({ ...world.env, DVS_QUICK_RATE_LIMIT: '1000' });
+  // The real payments side: its ledger keeps the domain history the report page shows.
+  svc = await startTestService({ ...world.env, DVS_QUICK_RATE_LIMIT: '1000' }, { realPayments: true });
   chromium = await launchBrowser();
   context = await chromium.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1000, height: 1200 } });
 }, 300_000);
@@ -79,6 +81,11 @@ describe('pages in Chromium', () => {
     const findings = page.locator('article.finding');
     expect(await findings.count()).toBeGreaterThan(0);
     expect(await findings.filter({ hasText: 'How to fix it' }).count()).toBe(await findings.count());
+    // The score, the category gauges and the at-a-glance table come before the findings.
+    expect(await page.getByRole('img', { name: /^score \d+ of 100$/ }).count()).toBe(1);
+    expect(await page.locator('ul.gauges svg[role=img]').count()).toBeGreaterThan(3);
+    expect(await page.getByRole('table').first().locator('tbody tr').count()).toBeGreaterThan(3);
+    expect(await page.getByRole('heading', { name: 'What this Quick Scan did not check' }).count()).toBe(1);
     await checkPage(page, 'report');
 
     // A rule link scrolls the catalogue to that rule.
@@ -107,7 +114,7 @@ describe('pages in Chromium', () => {
   }, 120_000);
 
   it('shows a certificate with its badge, and the badge itself', async () => {
-    const res = await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: svc.gate.issue() });
+    const res = await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: await svc.token() });
     const id = (
       JSON.parse((res.json() as { content: { text: string }[] }).content[1]!.text) as { payload: { id: string } }
     ).payload.id;
@@ -129,6 +136,32 @@ describe('pages in Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'badge-not-validated.png') });
     await page.close();
   }, 120_000);
+
+  it('shows the history of Full Validations with its legend, and the icon', async () => {
+    // A second Full Validation of good.test (the certificate test made the first): the chart draws a line.
+    await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: await svc.token() });
+    const page = await openPage();
+    await page.goto(`${svc.url}/report/good.test`);
+    await page.getByRole('heading', { name: 'History of Full Validations' }).waitFor();
+    expect(await page.getByRole('img', { name: 'Score and verdict over time' }).count()).toBe(1);
+    const legend = page.getByRole('list', { name: 'Chart legend' });
+    expect(await legend.getByRole('listitem').allTextContents()).toEqual([
+      'score (0 to 100)',
+      'Certified',
+      'Not conformant',
+      'Incomplete',
+    ]);
+    await checkPage(page, 'report-history');
+    // The icon the page links decodes as an image in the browser (the page's img-src allows it).
+    const size = await page.evaluate<[number, number]>(`(async () => {
+      const img = document.createElement('img');
+      img.src = document.querySelector('link[rel=icon]').getAttribute('href');
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    })()`);
+    expect(size).toEqual([32, 32]);
+    await page.close();
+  }, 180_000);
 
   it('renders the API guide, and an error body docs link scrolls to its anchor', async () => {
     const page = await openPage();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../../src/api/pages/page-layout.ts';
 import { catalogue } from '../suite/ruleset.ts';
 import type { Report } from '../../src/engine/types.ts';
+import { categoryName } from '../../src/lib/categories.ts';
 import { escapeHtml } from '../../src/lib/html.ts';
 import { startApiWorld, startTestService, type ApiResponse, type TestService } from '../server/harness.ts';
 
@@ -208,15 +209,54 @@ describe('the Quick Scan form and the report page', () => {
       expect(page.text).toContain(escapeHtml(rule.remediation.trim()));
       expect(page.text).toContain(`<a href="/docs/rules#${f.id}"><code>${f.id}</code></a>`);
     }
-    const categories = new Set(report.results.map((r) => ruleset.byId.get(r.id)!.category));
-    for (const c of categories) expect(page.text).toContain(`<h3 id="category-${c}">${c} `);
+    // Groups and gauges named for people, one per category, the groups in the order of their gauges.
+    const categories = [...new Set(report.results.map((r) => ruleset.byId.get(r.id)!.category))];
+    const headings = [...page.text.matchAll(/<h3 id="category-([a-z0-9]+)">([^<]+) </g)];
+    expect(headings.map((h) => [h[1], h[2]]).sort()).toEqual(categories.map((c) => [c, categoryName(c).name]).sort());
+    const gauges = [...page.text.matchAll(/<li><a href="#category-([a-z0-9]+)"><svg class="gauge /g)].map((m) => m[1]);
+    expect(gauges).toEqual(headings.map((h) => h[1]));
+    // A required failure keeps the overall gauge under 50, in the poor band.
+    expect(report.verdict).toBe('NOT_CONFORMANT');
+    expect(page.text).toContain(
+      `<svg class="gauge gauge-poor gauge-large" viewBox="0 0 100 100" role="img" aria-label="score ${report.score} of 100"`,
+    );
+    // One line per subject a scored rule of the scan applied to.
+    const subjects = new Set(
+      report.results
+        .filter((r) => r.outcome !== 'not_applicable' && r.level !== 'informational')
+        .map((r) => r.id.split('.').slice(0, 2).join('.')),
+    );
+    expect(page.text.match(/<tr><th scope="row">/g)).toHaveLength(subjects.size);
+    // What the Quick Scan left out, counted from the catalogue.
+    const full = ruleset.rules.filter((r) => r.tier === 'full');
+    expect(page.text).toContain(
+      `This Quick Scan ran ${report.results.length} of the catalogue's ${ruleset.rules.length} rules. A Full Validation runs all of them: ${full.length} more checks, ${full.filter((r) => r.level === 'required').length} of them required`,
+    );
     expect(page.text).toContain('<a href="/checkout">Buy a Full Validation</a>');
 
     const { hrefs } = idsAndLinks(page.text);
     const docLinks = hrefs.filter((h) => h.startsWith('/docs/rules#'));
-    expect(docLinks.length).toBe(report.results.length);
-    const broken = (await Promise.all(docLinks.map(lands))).filter((p) => p !== null);
+    expect(new Set(docLinks)).toEqual(
+      new Set(['/docs/rules#the-score', ...report.results.map((r) => `/docs/rules#${r.id}`)]),
+    );
+    const broken = (await Promise.all([...new Set(docLinks)].map(lands))).filter((p) => p !== null);
     expect(broken).toEqual([]);
+    const inPage = hrefs.filter((h) => h.startsWith('#'));
+    expect(inPage.length).toBeGreaterThan(0);
+    const { ids } = idsAndLinks(page.text);
+    expect(inPage.filter((h) => !ids.has(h.slice(1)))).toEqual([]);
+  });
+
+  it('serves the icon every page links, cached for a week and revalidated by ETag', async () => {
+    const page = await browse('/');
+    expect(page.text).toContain('<link rel="icon" href="/favicon.ico" sizes="16x16 32x32">');
+    const icon = await svc.call('GET', '/favicon.ico');
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/x-icon');
+    expect(icon.headers['cache-control']).toBe('public, max-age=604800');
+    expect(Number(icon.headers['content-length'])).toBe(readFileSync(path.join(REPO, 'assets', 'favicon.ico')).length);
+    const again = await svc.call('GET', '/favicon.ico', { headers: { 'if-none-match': icon.headers.etag! } });
+    expect(again.status).toBe(304);
   });
 
   it('redirects a domain not in its normal form, and shows a domain that could not be judged', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { badgeSvg } from '../../src/api/pages/badge.ts';
 import { reportPage, ruleDocsPath } from '../../src/api/pages/report-page.ts';
-import type { FindingView, ReportView } from '../../src/service/report-view.ts';
+import type { FindingView, GlanceRow, ReportView } from '../../src/service/report-view.ts';
 
 const HOSTILE = '<script>alert(1)</script>';
 
@@ -21,16 +21,30 @@ function finding(extra: Partial<FindingView>): FindingView {
   };
 }
 
-function view(findings: FindingView[]): ReportView {
+function view(findings: FindingView[], extra: Partial<ReportView> = {}): ReportView {
   return {
     domain: 'example.test',
+    tier: 'quick',
     verdict: 'NOT_CONFORMANT',
     score: 42,
     observedAt: '2026-01-01T00:00:00Z',
     ruleset: { version: '1.1.0', digest: 'ab'.repeat(32) },
     counts: { pass: 0, fail: findings.length, error: 0, not_applicable: 0 },
     unfinishedProbes: [],
-    categories: [{ category: 'headers', findings, others: [] }],
+    glance: [],
+    categories: [
+      {
+        category: 'headers',
+        name: 'Security headers',
+        about: 'HSTS and the rest',
+        score: 42,
+        verdict: 'NOT_CONFORMANT',
+        findings,
+        others: [],
+      },
+    ],
+    coverage: null,
+    ...extra,
   };
 }
 
@@ -91,6 +105,107 @@ describe('reportPage', () => {
     expect(html).toContain('<p>Could not be evaluated: probe http timed out.</p>');
     expect(html).toContain(`<a href="${ruleDocsPath('headers.hsts.present')}">`);
     expect(ruleDocsPath('headers.hsts.present')).toBe('/docs/rules#headers.hsts.present');
+  });
+});
+
+describe('the summary, gauges, table and coverage', () => {
+  const glance: GlanceRow[] = [
+    {
+      subject: 'headers.hsts',
+      category: 'headers',
+      title: 'A valid HSTS header is sent',
+      id: 'headers.hsts.present',
+      outcome: 'fail',
+      level: 'required',
+      checks: 3,
+      findings: 2,
+      seen: `hsts.values: ${HOSTILE}`,
+    },
+    {
+      subject: 'tls.protocol',
+      category: 'tls',
+      title: 'TLS 1.3 is offered',
+      id: 'tls.protocol.tls13',
+      outcome: 'pass',
+      level: 'required',
+      checks: 1,
+      findings: 0,
+      seen: '',
+    },
+  ];
+  const coverage = {
+    ran: 100,
+    catalogue: 432,
+    notChecked: [
+      {
+        category: 'email',
+        name: 'Email authentication',
+        rules: 31,
+        required: 9,
+        titles: ['An SPF record is published', HOSTILE],
+      },
+    ],
+  };
+  const html = reportPage(
+    view([finding({})], {
+      glance,
+      coverage,
+      categories: [
+        {
+          category: 'headers',
+          name: 'Security headers',
+          about: '',
+          score: 42,
+          verdict: 'NOT_CONFORMANT',
+          findings: [finding({})],
+          others: [],
+        },
+        {
+          category: 'usage',
+          name: 'AI usage preferences',
+          about: '',
+          score: null,
+          verdict: 'CERTIFIED',
+          findings: [],
+          others: [],
+        },
+      ],
+    }),
+  );
+
+  it('says what the score means for the verdict, beside an overall gauge, and links to the formula', () => {
+    expect(html).toContain(
+      '<svg class="gauge gauge-poor gauge-large" viewBox="0 0 100 100" role="img" aria-label="score 42 of 100"',
+    );
+    expect(html).toContain('a required check failed, which keeps the score under 50');
+    expect(html).toContain('<a href="/docs/rules#the-score">how the score works</a>');
+  });
+
+  it('draws one gauge per category, linked to its group, named for people; none for informational only', () => {
+    expect(html).toContain(
+      '<li><a href="#category-headers"><svg class="gauge gauge-poor" viewBox="0 0 100 100" role="img" aria-label="Security headers: 42 of 100, 1 to look at"',
+    );
+    expect(html).toContain('aria-label="AI usage preferences: informational checks only, nothing failed"');
+    expect(html).toContain('<h3 id="category-headers">Security headers <span class="muted">(1 to look at)</span></h3>');
+    // 42 of the ring's 263.9 length: the arc's drawn length is in proportion.
+    expect(html).toContain('stroke-dasharray="110.8 264"');
+  });
+
+  it('puts a line per subject above the findings: result, level, what was seen, escaped', () => {
+    expect(html.indexOf('id="glance"')).toBeLessThan(html.indexOf('id="findings"'));
+    expect(html).toContain(
+      '<tr><th scope="row"><a href="#f-headers.hsts.present">A valid HSTS header is sent</a></th><td><span class="outcome-fail">Failed</span>, required <span class="muted">(2 of 3 checks)</span></td><td><code>hsts.values: &#60;script&#62;',
+    );
+    expect(html).toContain(`<a href="${ruleDocsPath('tls.protocol.tls13')}">TLS 1.3 is offered</a>`);
+    expect(html).not.toContain('<script>');
+  });
+
+  it('says what the Quick Scan did not check and what a Full Validation adds', () => {
+    expect(html).toContain(
+      "This Quick Scan ran 100 of the catalogue's 432 rules. A Full Validation runs all of them: 332 more checks, 9 of them required",
+    );
+    expect(html).toContain('<summary>Email authentication: 31 checks, 9 required</summary>');
+    expect(reportPage(view([]))).not.toContain('id="not-checked"');
   });
 });
 

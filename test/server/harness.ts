@@ -41,6 +41,8 @@ export interface TestService {
   config: Config;
   /** The in-memory gate (unused when the real payments side runs). */
   gate: MemoryGate;
+  /** A payment token the service takes: from the ledger with the real payments side, else from the gate. */
+  token(): Promise<string>;
   dataDir: string;
   /** The service's certificate (self-signed for localhost), to trust. */
   caPem: string;
@@ -79,9 +81,8 @@ export async function startTestService(
   });
   const gate = new MemoryGate();
   const log = createLogger(config);
-  const payments = opts.realPayments
-    ? await openPayments(config, log)
-    : { gate, certificates: gate, close: async () => {} };
+  const ledger = opts.realPayments ? await openPayments(config, log) : null;
+  const payments = ledger ?? { gate, certificates: gate, close: async () => {} };
   const service = await startService(config, { log, payments });
   const caPem = opts.tls?.caPem ?? readFileSync(path.join(dataDir, 'tls', 'localhost-cert.pem'), 'utf8');
   const agent = new Agent({ connect: { ca: caPem, servername: opts.tls?.servername ?? 'localhost' } });
@@ -103,6 +104,7 @@ export async function startTestService(
     service,
     config,
     gate,
+    token: async () => (ledger ? (await ledger.ledger.issue({ source: 'test' }))[0]!.token : gate.issue()),
     dataDir,
     caPem,
     url,

@@ -1,6 +1,7 @@
 // The published documents: openapi.json, the JWK set, the Web Bot Auth key directory, the MCP manifest,
 // security.txt, the guides and the site's agent-facing files. Public, cacheable for a few minutes, readable
 // from any origin (agents fetch them cross-site).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
@@ -29,6 +30,17 @@ import {
 /** The guides: /docs/<name>.md is markdown; /docs/<name> is HTML for a browser, markdown for anyone else. */
 const GUIDES = ['api', 'operations', 'rules'] as const;
 const readGuide = (name: string) => readFileSync(path.join(REPO_ROOT, 'docs', `${name}.md`), 'utf8');
+
+/** Browsers ask for the icon with every page they have not cached it for: a week, then revalidated by ETag. */
+const FAVICON_MAX_AGE = 7 * 86_400;
+let favicon: { body: Buffer; etag: string } | undefined;
+function faviconFile(): { body: Buffer; etag: string } {
+  if (!favicon) {
+    const body = readFileSync(path.join(REPO_ROOT, 'assets', 'favicon.ico'));
+    favicon = { body, etag: createHash('sha256').update(body).digest('base64url').slice(0, 27) };
+  }
+  return favicon;
+}
 
 export interface DocumentDeps {
   config: Pick<Config, 'baseUrl' | 'trustProxy' | 'securityTxt'>;
@@ -84,6 +96,15 @@ export function documentRoutes(deps: DocumentDeps): Router {
       ctx.set('Link', `</docs/${name}.md>; rel="alternate"; type="text/markdown"`);
     });
   }
+  router.get('/favicon.ico', (ctx) => {
+    const { body, etag } = faviconFile();
+    ctx.set('Cache-Control', `public, max-age=${FAVICON_MAX_AGE}`);
+    ctx.type = 'image/x-icon';
+    ctx.etag = etag;
+    ctx.status = 200;
+    if (ctx.fresh) ctx.status = 304;
+    else ctx.body = body;
+  });
   router.get('/robots.txt', (ctx) => publish(ctx, 'text/plain; charset=utf-8', robotsTxt(baseUrl)));
   router.get('/sitemap.xml', (ctx) => publish(ctx, 'application/xml; charset=utf-8', sitemapXml(baseUrl)));
   router.get('/llms.txt', (ctx) => publish(ctx, 'text/markdown; charset=utf-8', llmsTxt(baseUrl)));

@@ -1,6 +1,6 @@
 // The history section of the report page: a chart of score and verdict over the domain's Full Validations,
-// drawn here as SVG markup (the pages run no script), a table of the same points for those who do not see
-// the chart, and the rules that changed in the last run with what each read then and now.
+// drawn here as SVG markup (the pages run no script) with its legend, a table of the same points for those who
+// do not see the chart, and the rules that changed in the last run with what each read then and now.
 import { escapeHtml } from '../../lib/html.ts';
 import type { RuleChange, RuleSide } from '../../lib/report-diff.ts';
 import type { HistoryEntry } from '../../service/domain-history.ts';
@@ -46,6 +46,25 @@ export function historyChart(entries: readonly HistoryEntry[]): string {
   const labels = `<text class="axis" x="${PAD.left}" y="${HEIGHT - 12}">${escapeHtml(day(entries[0]!.observed_at))}</text><text class="axis" x="${WIDTH - PAD.right}" y="${HEIGHT - 12}" text-anchor="end">${escapeHtml(day(last.observed_at))}</text>`;
   const desc = `${entries.length} validation${entries.length === 1 ? '' : 's'} from ${day(entries[0]!.observed_at)} to ${day(last.observed_at)}; the last ${VERDICT_WORDS[last.verdict]}, score ${last.score}.`;
   return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title chart-desc" xmlns="http://www.w3.org/2000/svg"><title id="chart-title">Score and verdict over time</title><desc id="chart-desc">${escapeHtml(desc)}</desc>${grid}${labels}${line}${marks}</svg>`;
+}
+
+const LEGEND_MARKS = {
+  CERTIFIED: '<circle class="verdict-CERTIFIED" cx="8" cy="8" r="4"/>',
+  NOT_CONFORMANT: '<rect class="verdict-NOT_CONFORMANT" x="4" y="4" width="8" height="8"/>',
+  INCOMPLETE: '<path class="verdict-INCOMPLETE" d="M8 3L13 8L8 13L3 8Z"/>',
+};
+
+/** What the chart's line and marks mean, the marks drawn as the chart draws them (shape tells, not colour alone). */
+function legendHtml(): string {
+  const icon = (inner: string) =>
+    `<svg viewBox="0 0 16 16" aria-hidden="true" xmlns="http://www.w3.org/2000/svg">${inner}</svg>`;
+  const items = [
+    `<li>${icon('<line class="score" x1="1" y1="8" x2="15" y2="8"/>')}score (0 to 100)</li>`,
+    ...(Object.keys(LEGEND_MARKS) as (keyof typeof LEGEND_MARKS)[]).map(
+      (v) => `<li>${icon(LEGEND_MARKS[v])}${VERDICT_WORDS[v]}</li>`,
+    ),
+  ];
+  return `<ul class="legend" aria-label="Chart legend">\n${items.join('\n')}\n</ul>`;
 }
 
 function tableHtml(entries: readonly HistoryEntry[]): string {
@@ -103,6 +122,7 @@ export function historySection(newestFirst: readonly HistoryEntry[], lastChanges
   return `<section aria-labelledby="history">
 <h2 id="history">History of Full Validations</h2>
 ${historyChart(entries)}
+${legendHtml()}
 ${tableHtml(entries)}
 <h3>Changed in the last run</h3>
 ${changes}

@@ -46,6 +46,34 @@ svg.chart .verdict-CERTIFIED { fill: var(--pass); }
 svg.chart .verdict-NOT_CONFORMANT { fill: var(--fail); }
 svg.chart .verdict-INCOMPLETE { fill: var(--warn); }
 .notice { border-left: .3rem solid var(--accent); background: var(--soft); padding: .6rem 1rem; margin: 1rem 0; }
+.overall { display: flex; align-items: center; gap: 1.25rem; margin: 1rem 0; }
+.overall p { margin: 0; }
+svg.gauge { width: 4.5rem; height: 4.5rem; display: block; }
+svg.gauge-large { width: 7rem; height: 7rem; flex: none; }
+svg.gauge .gauge-track { fill: var(--soft); stroke: var(--line); stroke-width: 8; }
+svg.gauge .gauge-arc { fill: none; stroke-width: 8; stroke-linecap: round; }
+svg.gauge .gauge-value { fill: var(--fg); font: 700 28px system-ui, sans-serif; }
+svg.gauge-poor .gauge-arc { stroke: var(--fail); }
+svg.gauge-fair .gauge-arc { stroke: var(--warn); }
+svg.gauge-good .gauge-arc { stroke: var(--pass); }
+svg.gauge-none .gauge-value { fill: var(--muted); }
+ul.gauges { list-style: none; padding: 0; margin: 1rem 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); gap: 1rem .75rem; }
+ul.gauges a { display: flex; flex-direction: column; align-items: center; text-align: center; text-decoration: none; color: var(--fg); }
+ul.gauges a:hover .gauge-name { text-decoration: underline; }
+.gauge-name { font-weight: 600; font-size: .95rem; margin-top: .3rem; }
+.gauge-note { font-size: .85rem; }
+table.glance { width: 100%; }
+table.glance caption { text-align: left; caption-side: top; padding-bottom: .4rem; }
+table.glance th[scope=row] { font-weight: 400; }
+table.glance code { font-size: .85rem; }
+ul.coverage { padding-left: 1.2rem; }
+ul.coverage ul { font-size: .92rem; }
+ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .3rem 1.25rem; padding: 0; margin: 0 0 1rem; font-size: .92rem; }
+ul.legend svg { width: 1rem; height: 1rem; vertical-align: -.15rem; margin-right: .35rem; }
+ul.legend .score { fill: none; stroke: var(--accent); stroke-width: 2; }
+ul.legend .verdict-CERTIFIED { fill: var(--pass); }
+ul.legend .verdict-NOT_CONFORMANT { fill: var(--fail); }
+ul.legend .verdict-INCOMPLETE { fill: var(--warn); }
 `;
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
@@ -85,6 +113,7 @@ export function renderPage(parts: PageParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(parts.title)}</title>
 <meta name="description" content="${escapeHtml(description)}">
+<link rel="icon" href="/favicon.ico" sizes="16x16 32x32">
 ${parts.head ?? ''}<style>${STYLE}</style>
 </head>
 <body>

@@ -1,7 +1,15 @@
 // The Quick Scan report page and the form that asks for one. Every piece of text that came from a scan, a rule
 // file or the request is escaped; the structure is fixed here.
 import { escapeHtml } from '../../lib/html.ts';
-import type { CategoryView, CheckView, FindingView, ReportView } from '../../service/report-view.ts';
+import type {
+  CategoryView,
+  CheckView,
+  CoverageView,
+  FindingView,
+  GlanceRow,
+  ReportView,
+} from '../../service/report-view.ts';
+import { gauge } from './gauge.ts';
 import { slugify } from './docs-html.ts';
 import { renderPage } from './page-layout.ts';
 
@@ -84,22 +92,95 @@ ${items.join('\n')}
 </details>`;
 }
 
+const categoryId = (c: Pick<CategoryView, 'category'>) => `category-${slugify(c.category)}`;
+const lookAt = (c: CategoryView) => (c.findings.length ? `${c.findings.length} to look at` : 'nothing failed');
+
 function categoryHtml(c: CategoryView): string {
-  const id = `category-${slugify(c.category)}`;
-  const summary = c.findings.length ? `${c.findings.length} to look at` : 'nothing failed';
+  const id = categoryId(c);
+  const about = c.about ? `<p class="muted">${escapeHtml(c.about)}</p>` : '';
   return `<section aria-labelledby="${escapeHtml(id)}">
-<h3 id="${escapeHtml(id)}">${escapeHtml(c.category)} <span class="muted">(${summary})</span></h3>
+<h3 id="${escapeHtml(id)}">${escapeHtml(c.name)} <span class="muted">(${lookAt(c)})</span></h3>
+${about}
 ${c.findings.map(findingHtml).join('\n')}
 ${othersHtml(c.others)}
 </section>`;
 }
+
+/** One gauge per category, linking to its group, in the order the groups come. */
+function gaugesHtml(v: ReportView): string {
+  const items = v.categories.map(
+    (c) =>
+      `<li><a href="#${escapeHtml(categoryId(c))}">${gauge(c.score, `${c.name}: ${c.score === null ? 'informational checks only' : `${c.score} of 100`}, ${lookAt(c)}`)}<span class="gauge-name">${escapeHtml(c.name)}</span><span class="muted gauge-note">${lookAt(c)}</span></a></li>`,
+  );
+  return `<section aria-labelledby="categories">
+<h2 id="categories">By category</h2>
+<p class="muted">Each gauge applies the report's score to the category's own checks: under 50 when one of its required checks failed, 90 or more when at most a fifth of its recommended checks failed.</p>
+<ul class="gauges">
+${items.join('\n')}
+</ul>
+</section>`;
+}
+
+const GLANCE_WORDS = { pass: 'Passed', fail: 'Failed', error: 'Not evaluated' };
+
+function glanceRowHtml(row: GlanceRow, findingIds: ReadonlySet<string>): string {
+  const target = findingIds.has(row.id) ? `#f-${row.id}` : ruleDocsPath(row.id);
+  const more = row.findings > 1 ? ` <span class="muted">(${row.findings} of ${row.checks} checks)</span>` : '';
+  const seen = row.seen ? `<code>${escapeHtml(row.seen)}</code>` : '<span class="muted">nothing to show</span>';
+  return `<tr><th scope="row"><a href="${escapeHtml(target)}">${escapeHtml(row.title)}</a></th><td><span class="outcome-${row.outcome}">${GLANCE_WORDS[row.outcome]}</span>, ${escapeHtml(row.level)}${more}</td><td>${seen}</td></tr>`;
+}
+
+/** The at-a-glance table: one line per subject checked, what failed first. */
+function glanceHtml(v: ReportView): string {
+  if (!v.glance.length) return '';
+  const findingIds = new Set(v.categories.flatMap((c) => c.findings.map((f) => f.id)));
+  return `<section aria-labelledby="glance">
+<h2 id="glance">At a glance</h2>
+<table class="glance">
+<caption class="muted">One line per thing checked: its most telling rule, the result and what the scan saw.</caption>
+<thead><tr><th scope="col">Check</th><th scope="col">Result</th><th scope="col">Seen</th></tr></thead>
+<tbody>
+${v.glance.map((row) => glanceRowHtml(row, findingIds)).join('\n')}
+</tbody>
+</table>
+</section>`;
+}
+
+/** What the Quick Scan did not check and a Full Validation adds, from the catalogue. */
+function coverageHtml(c: CoverageView): string {
+  const added = c.catalogue - c.ran;
+  const required = c.notChecked.reduce((n, g) => n + g.required, 0);
+  const items = c.notChecked.map(
+    (g) =>
+      `<li><details><summary>${escapeHtml(g.name)}: ${g.rules} check${g.rules === 1 ? '' : 's'}${g.required ? `, ${g.required} required` : ''}</summary>
+<ul>${g.titles.map((t) => `<li>${escapeHtml(t)}</li>`).join('')}</ul>
+</details></li>`,
+  );
+  return `<section aria-labelledby="not-checked">
+<h2 id="not-checked">What this Quick Scan did not check</h2>
+<p>This Quick Scan ran ${c.ran} of the catalogue's ${c.catalogue} rules. A Full Validation runs all of them: ${added} more checks, ${required} of them required, so its verdict can be worse than this one. Not checked here:</p>
+<ul class="coverage">
+${items.join('\n')}
+</ul>
+</section>`;
+}
+
+const SCORE_MEANING = {
+  CERTIFIED: 'every required check passed; the score falls from 100 with the recommended checks that failed',
+  NOT_CONFORMANT: 'a required check failed, which keeps the score under 50',
+  INCOMPLETE: 'a required check could not be evaluated, which keeps the score under 50',
+};
 
 function summaryHtml(v: ReportView): string {
   const c = v.counts;
   const probes = v.unfinishedProbes.length
     ? `<p class="notice">Probes that did not finish: ${v.unfinishedProbes.map(([n, s]) => `${escapeHtml(n)} (${escapeHtml(s)})`).join(', ')}. Their checks could not be evaluated.</p>`
     : '';
-  return `<p><span class="verdict verdict-${v.verdict}">${VERDICT_WORDS[v.verdict]}</span> · score <strong>${v.score}</strong>/100 <span class="muted">(indicative: a Quick Scan runs a subset of the rules)</span></p>
+  const indicative = v.tier === 'quick' ? ' Indicative: a Quick Scan runs a subset of the rules.' : '';
+  return `<div class="overall">
+${gauge(v.score, `score ${v.score} of 100`, 'gauge-large')}
+<p><span class="verdict verdict-${v.verdict}">${VERDICT_WORDS[v.verdict]}</span> · score <strong>${v.score}</strong>/100<br><span class="muted">${SCORE_MEANING[v.verdict]} (<a href="/docs/rules#the-score">how the score works</a>).${indicative}</span></p>
+</div>
 <dl class="facts">
 <dt>Checks</dt><dd>${c.pass} passed, ${c.fail} failed, ${c.error} not evaluated, ${c.not_applicable} not applicable</dd>
 <dt>Observed</dt><dd><time datetime="${escapeHtml(v.observedAt)}">${escapeHtml(v.observedAt)}</time></dd>
@@ -122,11 +203,14 @@ export function reportPage(v: ReportView, history = ''): string {
     description: `Quick Scan of ${v.domain}: ${VERDICT_WORDS[v.verdict]}, score ${v.score}/100.`,
     body: `<h1>Quick Scan of ${escapeHtml(v.domain)}</h1>
 ${summaryHtml(v)}
+${gaugesHtml(v)}
+${glanceHtml(v)}
 ${history}
 <section aria-labelledby="findings">
 <h2 id="findings">Findings by category</h2>
 ${v.categories.map(categoryHtml).join('\n')}
 </section>
+${v.coverage ? coverageHtml(v.coverage) : ''}
 ${fullValidationHtml(v.domain)}
 ${scanForm(v.domain, 'Scan again')}`,
   });
