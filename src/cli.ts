@@ -33,6 +33,10 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<{ run: Comma
     about: 'submit domains in bulk to a running service, follow a batch and read its results',
     load: () => import('./cli/batch.ts'),
   },
+  monitors: {
+    about: 'create and manage monitors: a domain Full-Validated on a schedule, paid by prepaid tokens',
+    load: () => import('./cli/monitors.ts'),
+  },
   accounts: {
     about: 'create, list and revoke the accounts (API keys) of the batch API',
     load: () => import('./cli/accounts.ts'),

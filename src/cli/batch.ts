@@ -1,12 +1,9 @@
 // `dvs batch submit | status | results`: the batch API from the command line, against a running service
 // (`--base`, else DVS_BASE_URL) with the account's API key in DVS_API_KEY. Output is the API's own: the batch id,
 // the status as JSON, the results as NDJSON or CSV, so it pipes into jq or a spreadsheet as it is.
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { rootCertificates } from 'node:tls';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Agent, request } from 'undici';
-import { trimEndOf } from '../lib/trim.ts';
+import { accountClient, ApiFailure, listOf, type Client } from './account-client.ts';
 import { UsageError, type CliIo } from './io.ts';
 
 export const USAGE = `dvs batch submit <file|-> [--full --tokens <file>] [--wait]   submit domains (one per line); prints the batch id
@@ -24,75 +21,6 @@ interface Status {
   total: number;
   done: number;
   failed: number;
-}
-
-/** Lines of a list file: blank lines and # comments are skipped. */
-function listOf(file: string, stdin: () => string): string[] {
-  const text = file === '-' ? stdin() : readText(file);
-  return text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'));
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`${file}: ${(err as Error).message}`);
-  }
-}
-
-class Client {
-  private readonly agent: Agent;
-
-  constructor(
-    private readonly base: string,
-    private readonly key: string,
-    ca: string[],
-  ) {
-    this.agent = new Agent({ connect: { ca: [...rootCertificates, ...ca] } });
-  }
-
-  async call(method: string, pathname: string, opts: { body?: unknown; accept?: string } = {}) {
-    const res = await request(this.base + pathname, {
-      method: method as 'GET',
-      dispatcher: this.agent,
-      headers: {
-        authorization: `Bearer ${this.key}`,
-        ...(opts.accept ? { accept: opts.accept } : {}),
-        ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    });
-    return res;
-  }
-
-  async json<T>(method: string, pathname: string, body?: unknown): Promise<T> {
-    const res = await this.call(method, pathname, { body });
-    const text = await res.body.text();
-    if (res.statusCode >= 400) throw new ApiFailure(res.statusCode, text);
-    return JSON.parse(text) as T;
-  }
-
-  close(): Promise<void> {
-    return this.agent.close();
-  }
-}
-
-class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    body: string,
-  ) {
-    let message = body;
-    try {
-      message = (JSON.parse(body) as { error?: string }).error ?? body;
-    } catch {
-      // Not the Error body: the text as it came.
-    }
-    super(`${status}: ${message}`);
-  }
 }
 
 function progressLine(s: Status, tty: boolean): string {
@@ -169,13 +97,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   const [sub, target, ...rest] = positionals;
   if (!sub || !target || rest.length > 0) throw new UsageError(USAGE);
-  const key = process.env.DVS_API_KEY;
-  if (!key) throw new UsageError('set DVS_API_KEY to the account API key (dvs accounts create prints it)');
-  const base = trimEndOf(values.base ?? io.config.baseUrl, '/');
-  // The service's own self-signed certificate (npm start on this machine) is trusted as well, when it is here.
-  const own = path.join(io.config.dataDir, 'tls', 'localhost-cert.pem');
-  const ca = [values.ca, existsSync(own) ? own : undefined].filter((f): f is string => !!f).map(readText);
-  const client = new Client(base, key, ca);
+  const client = accountClient(io, values);
   try {
     switch (sub) {
       case 'submit': {

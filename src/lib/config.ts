@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { originProblem } from './https-origin.ts';
+import { isoDurationMs } from './iso-duration.ts';
 import { trimEndOf, trimOf } from './trim.ts';
 
 export interface NetLimits {
@@ -78,6 +79,8 @@ export interface Config {
    * address (across instances with Redis), and how often the job engine looks for the jobs of dead instances (s).
    */
   batches: { concurrency: number; politePerSite: number; politePerAddress: number; maintenanceSeconds: number };
+  /** Monitors: the shortest interval between two runs of one monitor (ms); P1D unless lowered for tests. */
+  monitors: { minIntervalMs: number };
   /** Webhook deliveries: the retry schedule divided by `retryDivisor` (tests), a rotated secret's overlap. */
   webhooks: { retryDivisor: number; secretOverlapSeconds: number };
   /**
@@ -245,6 +248,14 @@ function durationSeconds(r: Reader, name: string, fallback: number): number {
   return s;
 }
 
+function minMonitorInterval(r: Reader): number {
+  const raw = r.optStr('DVS_MONITOR_MIN_INTERVAL');
+  if (raw === null) return 86_400_000;
+  const parsed = isoDurationMs(raw);
+  if ('problem' in parsed) throw new ConfigError(`DVS_MONITOR_MIN_INTERVAL: ${parsed.problem}`);
+  return parsed.ms;
+}
+
 /** Time a validation needs after its deadline to sign its certificate and commit it with the token. */
 export const LEASE_MARGIN_MS = 2_000;
 
@@ -396,6 +407,7 @@ export function loadConfig(env: Source = process.env): Config {
       politePerAddress: r.int('DVS_POLITE_PER_ADDRESS', 4, 1, 1_000),
       maintenanceSeconds: r.int('DVS_QUEUE_MAINTENANCE_S', 30, 1, 3_600),
     },
+    monitors: { minIntervalMs: minMonitorInterval(r) },
     webhooks: {
       retryDivisor: r.int('DVS_WEBHOOK_RETRY_DIVISOR', 1, 1, 1_000_000),
       secretOverlapSeconds: durationSeconds(r, 'DVS_WEBHOOK_SECRET_OVERLAP', 86_400),

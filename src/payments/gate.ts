@@ -22,6 +22,8 @@ export interface CertificateRecord extends StoredCertificate {
   expiresAt: number;
   revokedAt: number | null;
   revocationReason: string | null;
+  /** For a revocation by regression: the report of the run that found it. */
+  revocationReport?: string | null;
   /** The newest unrevoked certificate issued later for the same domain, if any. */
   supersededBy: string | null;
 }
@@ -31,8 +33,11 @@ export interface CertificateRegistry {
   certificateRecord(id: string): Promise<CertificateRecord | null>;
   /** The newest unrevoked certificate of the domain. */
   latest(domain: string): Promise<CertificateRecord | null>;
-  /** Withdraws a certificate; false when there is none with this id. A second revocation keeps the first. */
-  revoke(id: string, reason: string, at: number): Promise<boolean>;
+  /**
+   * Withdraws a certificate, with the report that shows why when a run found a regression; false when there is
+   * none with this id. A second revocation keeps the first.
+   */
+  revoke(id: string, reason: string, at: number, report?: string): Promise<boolean>;
   /** The gzip evidence, while the certificate has not expired (null after, or when none was stored). */
   evidence(id: string, now: number): Promise<Buffer | null>;
 }

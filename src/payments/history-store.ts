@@ -17,6 +17,7 @@ export interface HistoryRow {
   expiresAt: number | null;
   revokedAt: number | null;
   revocationReason: string | null;
+  revocationReport: string | null;
 }
 
 export interface HistoryStore {

@@ -4,7 +4,7 @@ import { ConfigError, type Config } from '../lib/config.ts';
 import type { Accounts } from './accounts.ts';
 import type { Logger } from '../lib/log.ts';
 import type { CertificateRegistry, PaymentGate } from './gate.ts';
-import type { Ledger } from './ledger.ts';
+import type { Ledger, TokenHolder } from './ledger.ts';
 import type { CertificateHistory } from './history-store.ts';
 import type { LogStore } from './store.ts';
 import { startLedgerRetention } from './ledger-retention.ts';
@@ -23,6 +23,8 @@ export interface Payments {
   processor: PaymentProcessor;
   /** The accounts of the batch API, in the ledger database. */
   accounts: Accounts;
+  /** Tokens held for monitors' later runs. */
+  tokenHolder: TokenHolder;
   /** Resolves when the ledger answers (the service's readiness check). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     log: ledger.log,
     processor,
     accounts: ledger.accounts,
+    tokenHolder: ledger,
     ready: () => ledger.ready(),
     async close() {
       await pruning.stop();

@@ -35,6 +35,27 @@ export interface TokenStatus {
   source: string;
 }
 
+/** A token held for a later validation (a monitor's prepaid run), or why it cannot be. */
+export type Hold =
+  | { kind: 'held'; hash: string; expiresAt: number }
+  | { kind: 'refused'; reason: 'unknown' | 'wrong_mode' | 'expired' | 'spent' | 'in_use'; message: string };
+
+/** Where a held token stands: still held, spent by its holder (on this certificate), or no longer the holder's. */
+export type HeldState = { kind: 'held' } | { kind: 'spent'; certificateId: string } | { kind: 'lost' };
+
+/** The ledger as a monitor uses it: tokens held for later runs, spent one per run, and its revocations. */
+export interface TokenHolder {
+  hold(token: string, domain: string, holderId: string): Promise<Hold>;
+  heldState(hash: string, holderId: string): Promise<HeldState>;
+  spendHeld(hash: string, holderId: string, certificate: StoredCertificate): Promise<boolean>;
+  releaseHeld(hash: string, holderId: string): Promise<boolean>;
+  revoke(id: string, reason: string, at: number, report?: string): Promise<boolean>;
+  certificate(id: string): Promise<StoredCertificate | null>;
+}
+
+/** Holders' reservation ids start so: a token held for a monitor is refused to others with that reason. */
+export const MONITOR_HOLDER_PREFIX = 'mon_';
+
 export class ReservationLostError extends Error {
   override name = 'ReservationLostError';
 }
@@ -42,7 +63,7 @@ export class ReservationLostError extends Error {
 /** How often a reservation is retried when the token changed between the update and the look at why it failed. */
 const RESERVE_ATTEMPTS = 3;
 
-export class Ledger implements PaymentGate, CertificateRegistry {
+export class Ledger implements PaymentGate, CertificateRegistry, TokenHolder {
   private readonly now: () => number;
 
   constructor(
@@ -167,6 +188,13 @@ export class Ledger implements PaymentGate, CertificateRegistry {
       };
     }
     if (row.state === 'reserved' && (row.reservedUntil ?? 0) >= now) {
+      if (row.reservationId?.startsWith(MONITOR_HOLDER_PREFIX))
+        return {
+          kind: 'refused',
+          reason: 'other_domain',
+          message:
+            'this payment token is held by a monitor as a prepaid run; delete the monitor to have it back, or use another token.',
+        };
       if (row.domain === domain) return { kind: 'in_progress' };
       return {
         kind: 'refused',
@@ -176,6 +204,60 @@ export class Ledger implements PaymentGate, CertificateRegistry {
       };
     }
     return null;
+  }
+
+  /**
+   * Holds a token for a validation that runs later (a monitor's run): reserved under the holder's id until the
+   * token's own expiry, so nobody else can spend it meanwhile, while the holder keeps only its hash. Holding it
+   * again for the same holder changes nothing.
+   */
+  async hold(token: string, domain: string, holderId: string): Promise<Hold> {
+    if (!isTokenShaped(token)) return { ...refusedUnknown(), reason: 'unknown' };
+    if (tokenModeOf(token) !== this.opts.mode) return { ...refusedWrongMode(this.opts.mode), reason: 'wrong_mode' };
+    const hash = tokenHash(token);
+    const row = await this.store.find(hash);
+    if (!row) return { ...refusedUnknown(), reason: 'unknown' };
+    const held: Hold = { kind: 'held', hash, expiresAt: row.expiresAt };
+    if (row.state === 'reserved' && row.reservationId === holderId) return held;
+    const now = this.now();
+    if (await this.store.tryReserve({ hash, domain, reservationId: holderId, now, leaseUntil: row.expiresAt }))
+      return held;
+    const after = (await this.store.find(hash)) ?? row;
+    if (after.state === 'redeemed')
+      return {
+        kind: 'refused',
+        reason: 'spent',
+        message: `this payment token has already paid for a Full Validation of ${after.domain}; get another at /checkout.`,
+      };
+    if (after.expiresAt <= now)
+      return {
+        kind: 'refused',
+        reason: 'expired',
+        message: `this payment token expired unused on ${new Date(after.expiresAt).toISOString()}; get a new one at /checkout.`,
+      };
+    return {
+      kind: 'refused',
+      reason: 'in_use',
+      message: 'this payment token is in use right now (by a running validation or a monitor); use another.',
+    };
+  }
+
+  async heldState(hash: string, holderId: string): Promise<HeldState> {
+    const row = await this.store.find(hash);
+    if (row?.reservationId !== holderId) return { kind: 'lost' };
+    if (row.state === 'reserved') return { kind: 'held' };
+    if (row.state === 'redeemed' && row.certificateId) return { kind: 'spent', certificateId: row.certificateId };
+    return { kind: 'lost' };
+  }
+
+  /** Spends a held token on the certificate of its holder's run; false when the holder no longer holds it. */
+  spendHeld(hash: string, holderId: string, certificate: StoredCertificate): Promise<boolean> {
+    return this.store.commit(hash, holderId, certificate, this.now());
+  }
+
+  /** Gives a held token back to its buyer (the monitor was deleted): it is issued again, spendable anywhere. */
+  releaseHeld(hash: string, holderId: string): Promise<boolean> {
+    return this.store.release(hash, holderId);
   }
 
   async commit(token: string, reservationId: string, certificate: StoredCertificate): Promise<void> {
@@ -212,8 +294,8 @@ export class Ledger implements PaymentGate, CertificateRegistry {
     return this.store.history(domain, before, limit);
   }
 
-  revoke(id: string, reason: string, at: number): Promise<boolean> {
-    return this.store.revoke(id, reason, at);
+  revoke(id: string, reason: string, at: number, report?: string): Promise<boolean> {
+    return this.store.revoke(id, reason, at, report);
   }
 
   evidence(id: string, now: number): Promise<Buffer | null> {
@@ -247,13 +329,15 @@ export class Ledger implements PaymentGate, CertificateRegistry {
 }
 
 /** A token minted in the other mode: a test token never pays where money is taken, nor a live one in test mode. */
-function refusedWrongMode(serviceMode: TokenMode): Reservation {
+function refusedWrongMode(serviceMode: TokenMode): Refused {
   const message =
     serviceMode === 'live'
       ? 'this is a test-mode token (dvs_test_…): this service takes real payments and accepts only live tokens (dvs_live_…). Buy one at /checkout.'
       : 'this is a live token (dvs_live_…): this service runs the test-mode checkout and accepts only test tokens (dvs_test_…). Use the token at the service that sold it, or get a test token at /checkout.';
   return { kind: 'refused', reason: 'wrong_mode', message };
 }
+
+type Refused = Extract<Reservation, { kind: 'refused' }>;
 
 /** Rows stored before expiry had a column: the payload's own expires_at (none: it never expires). */
 function expiryInBody(body: string): number {
@@ -262,7 +346,7 @@ function expiryInBody(body: string): number {
   return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
 }
 
-function refusedUnknown(): Reservation {
+function refusedUnknown(): Refused {
   return {
     kind: 'refused',
     reason: 'unknown',

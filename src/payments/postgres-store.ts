@@ -51,6 +51,7 @@ interface RawCertificateRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   revocation_reason: string | null;
+  revocation_report: string | null;
   superseded_by: string | null;
 }
 
@@ -62,6 +63,7 @@ const toCertificateRow = (r: RawCertificateRow): CertificateRow => ({
   expiresAt: r.expires_at?.getTime() ?? null,
   revokedAt: r.revoked_at?.getTime() ?? null,
   revocationReason: r.revocation_reason,
+  revocationReport: r.revocation_report,
   supersededBy: r.superseded_by,
 });
 
@@ -118,7 +120,7 @@ function certificateQueries(
   return {
     async certificateRow(id) {
       const { rows } = await pool.query<RawCertificateRow>(
-        `SELECT c.id, c.domain, c.body, c.created_at, c.expires_at, c.revoked_at, c.revocation_reason,
+        `SELECT c.id, c.domain, c.body, c.created_at, c.expires_at, c.revoked_at, c.revocation_reason, c.revocation_report,
            (SELECT n.id FROM certificates n
              WHERE n.domain = c.domain AND n.revoked_at IS NULL
                AND (n.created_at > c.created_at OR (n.created_at = c.created_at AND n.id > c.id))
@@ -135,12 +137,13 @@ function certificateQueries(
       );
       return rows[0]?.id ?? null;
     },
-    async revoke(id, reason, when) {
+    async revoke(id, reason, when, report) {
       const { rows } = await pool.query<{ id: string }>(
         `UPDATE certificates SET revoked_at = COALESCE(revoked_at, $2),
-           revocation_reason = CASE WHEN revoked_at IS NULL THEN $3 ELSE revocation_reason END
+           revocation_reason = CASE WHEN revoked_at IS NULL THEN $3 ELSE revocation_reason END,
+           revocation_report = CASE WHEN revoked_at IS NULL THEN $4 ELSE revocation_report END
          WHERE id = $1 RETURNING id`,
-        [id, at(when), reason],
+        [id, at(when), reason, report ?? null],
       );
       return rows.length === 1;
     },

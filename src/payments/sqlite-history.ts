@@ -9,6 +9,7 @@ interface RawHistoryRow {
   expires_at: number | null;
   revoked_at: number | null;
   revocation_reason: string | null;
+  revocation_report: string | null;
 }
 
 const toHistoryRow = (r: RawHistoryRow): HistoryRow => ({
@@ -18,9 +19,10 @@ const toHistoryRow = (r: RawHistoryRow): HistoryRow => ({
   expiresAt: r.expires_at,
   revokedAt: r.revoked_at,
   revocationReason: r.revocation_reason,
+  revocationReport: r.revocation_report,
 });
 
-const COLUMNS = 'id, body, created_at, expires_at, revoked_at, revocation_reason';
+const COLUMNS = 'id, body, created_at, expires_at, revoked_at, revocation_reason, revocation_report';
 
 export function sqliteHistory(db: Database.Database): HistoryStore {
   const first = db.prepare(

@@ -50,6 +50,7 @@ interface RawCertificateRow {
   expires_at: number | null;
   revoked_at: number | null;
   revocation_reason: string | null;
+  revocation_report: string | null;
   superseded_by: string | null;
 }
 
@@ -61,6 +62,7 @@ const toCertificateRow = (r: RawCertificateRow): CertificateRow => ({
   expiresAt: r.expires_at,
   revokedAt: r.revoked_at,
   revocationReason: r.revocation_reason,
+  revocationReport: r.revocation_report,
   supersededBy: r.superseded_by,
 });
 
@@ -94,7 +96,7 @@ function certificateQueries(
   'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence' | 'pruneEvidence' | 'pruneReports'
 > {
   const certificateRow = db.prepare(`
-    SELECT c.id, c.domain, c.body, c.created_at, c.expires_at, c.revoked_at, c.revocation_reason,
+    SELECT c.id, c.domain, c.body, c.created_at, c.expires_at, c.revoked_at, c.revocation_reason, c.revocation_report,
       (SELECT n.id FROM certificates n
         WHERE n.domain = c.domain AND n.revoked_at IS NULL
           AND (n.created_at > c.created_at OR (n.created_at = c.created_at AND n.id > c.id))
@@ -107,7 +109,7 @@ function certificateQueries(
     .pluck();
   const exists = db.prepare('SELECT 1 FROM certificates WHERE id = ?').pluck();
   const revoke = db.prepare(
-    'UPDATE certificates SET revoked_at = ?, revocation_reason = ? WHERE id = ? AND revoked_at IS NULL',
+    'UPDATE certificates SET revoked_at = ?, revocation_reason = ?, revocation_report = ? WHERE id = ? AND revoked_at IS NULL',
   );
   const evidence = db
     .prepare('SELECT evidence FROM certificates WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)')
@@ -127,9 +129,9 @@ function certificateQueries(
       return r ? toCertificateRow(r) : null;
     },
     latestCertificateId: async (domain) => (latest.get(domain) as string | undefined) ?? null,
-    revoke: async (id, reason, at) => {
+    revoke: async (id, reason, at, report) => {
       if (exists.get(id) === undefined) return false;
-      revoke.run(at, reason, id);
+      revoke.run(at, reason, report ?? null, id);
       return true;
     },
     evidence: async (id, now) => (evidence.get(id, now) as Buffer | null | undefined) ?? null,

@@ -46,6 +46,8 @@ export interface CertificateRow {
   expiresAt: number | null;
   revokedAt: number | null;
   revocationReason: string | null;
+  /** For a revocation by regression: the report of the run that found it. */
+  revocationReport: string | null;
   supersededBy: string | null;
 }
 
@@ -113,8 +115,8 @@ export interface LedgerStore extends LogStore, HistoryStore {
   certificateRow(id: string): Promise<CertificateRow | null>;
   /** The id of the newest unrevoked certificate of the domain. */
   latestCertificateId(domain: string): Promise<string | null>;
-  /** Sets revoked_at and the reason unless already revoked; false when there is no such certificate. */
-  revoke(id: string, reason: string, at: number): Promise<boolean>;
+  /** Sets revoked_at, the reason and its report link unless already revoked; false when there is no such certificate. */
+  revoke(id: string, reason: string, at: number, report?: string): Promise<boolean>;
   /** The stored evidence while the certificate has not expired. */
   evidence(id: string, now: number): Promise<Buffer | null>;
   /**

@@ -13,7 +13,11 @@ import { WebhookOperations } from '../api/operations/webhook-operations.ts';
 import { createNet, NetError, type ScanNet } from '../net/index.ts';
 import { DELIVERY_TIMEOUT_MS, Webhooks, type SendOutcome } from '../service/webhooks.ts';
 import type { Accounts } from '../payments/accounts.ts';
-import { Batches, type BatchEngine } from '../service/batches.ts';
+import { Batches, type BatchEngine, type EventSink } from '../service/batches.ts';
+import { MonitorStore } from '../batches/monitor-store.ts';
+import { MonitorOperations } from '../api/operations/monitor-operations.ts';
+import { Monitors } from '../service/monitors.ts';
+import type { TokenHolder } from '../payments/ledger.ts';
 import type { FullValidations } from '../service/full-validations.ts';
 import type { Politeness } from '../service/politeness.ts';
 import type { QuickScans } from '../service/quick-scans.ts';
@@ -23,6 +27,8 @@ export interface BatchWiring {
   ops: BatchOperations;
   batches: Batches;
   webhookOps: WebhookOperations;
+  /** The monitor API, when the ledger holds tokens for monitors. */
+  monitorOps: MonitorOperations | null;
   /** Starts the workers now when the queue database holds work already (called once the service listens). */
   startIfPending(): void;
   close(): Promise<void>;
@@ -80,11 +86,55 @@ async function urlProblem(net: ScanNet, url: URL): Promise<string | null> {
 /** A scan's longest run (its budget, stretched at most three times on a busy host) and a margin to record it. */
 const leaseSeconds = (deadlineMs: number) => Math.ceil((deadlineMs * 3) / 1000) + 5;
 
+type Engine = BatchEngine & { webhookStore: WebhookStore; monitorStore: MonitorStore };
+
+/** Opens the queue database and the engine over it, with the queues every instance works. */
+async function openEngine(config: Config, log: AppLogger, onError: (err: Error) => void): Promise<Engine> {
+  const startedAt = process.hrtime.bigint();
+  const db = await openQueueDatabase(config, onError);
+  try {
+    const queue = await JobQueue.start(db, { maintenanceSeconds: config.batches.maintenanceSeconds, onError });
+    await Batches.prepare(queue);
+    await Webhooks.prepare(queue);
+    await Monitors.prepare(queue);
+    log.info({ queue: db.kind, ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6) }, 'job queue ready');
+    return { store: new BatchStore(db), webhookStore: new WebhookStore(db), monitorStore: new MonitorStore(db), queue };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+/** The monitors of accounts, over the same queue database and engine as batches. */
+function wireMonitors(
+  config: Config,
+  tokens: TokenHolder,
+  deps: { log: AppLogger; fullValidations: FullValidations; slots: ScanSlots },
+  engine: () => Promise<{ monitorStore: MonitorStore; queue: JobQueue }>,
+  events: EventSink,
+): Monitors {
+  return new Monitors({
+    engine: async () => {
+      const e = await engine();
+      return { store: e.monitorStore, queue: e.queue };
+    },
+    tokens,
+    validations: deps.fullValidations,
+    slots: deps.slots,
+    events,
+    minIntervalMs: config.monitors.minIntervalMs,
+    leaseSeconds: leaseSeconds(config.deadlines.fullMs),
+    baseUrl: config.baseUrl,
+    log: deps.log,
+  });
+}
+
 export function wireBatches(
   config: Config,
   deps: {
     log: AppLogger;
     accounts: Accounts;
+    tokenHolder?: TokenHolder;
     quickScans: QuickScans;
     fullValidations: FullValidations;
     slots: ScanSlots;
@@ -93,37 +143,29 @@ export function wireBatches(
   },
 ): BatchWiring {
   const { log } = deps;
-  let opening: Promise<BatchEngine & { webhookStore: WebhookStore }> | null = null;
+  let opening: Promise<Engine> | null = null;
   let started: Promise<void> | null = null;
+  let monitoring: Promise<void> | null = null;
   let delivering: Promise<void> | null = null;
   const onError = (err: Error) => log.warn({ err: err.message }, 'job queue: database error; reconnecting');
-  const engine = (): Promise<BatchEngine & { webhookStore: WebhookStore }> =>
-    (opening ??= (async () => {
-      const startedAt = process.hrtime.bigint();
-      const db = await openQueueDatabase(config, onError);
-      try {
-        const queue = await JobQueue.start(db, { maintenanceSeconds: config.batches.maintenanceSeconds, onError });
-        await Batches.prepare(queue);
-        await Webhooks.prepare(queue);
-        log.info(
-          { queue: db.kind, ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6) },
-          'job queue ready',
-        );
-        const opened = { store: new BatchStore(db), webhookStore: new WebhookStore(db), queue };
+  const engine = (): Promise<Engine> =>
+    (opening ??= openEngine(config, log, onError)
+      .then((opened) => {
         // Deliveries run on every instance that opened the queue, whether or not it takes batch items.
         delivering ??= webhooks.start();
+        // Due monitor runs are taken by every instance that works batch items, from the moment the queue opens.
+        if (monitors && config.batches.concurrency > 0) monitoring ??= monitors.start();
         return opened;
-      } catch (err) {
-        await db.close();
+      })
+      .catch((err: unknown) => {
+        // The next request tries again (the database may be back by then).
+        opening = null;
         throw err;
-      }
-    })().catch((err: unknown) => {
-      // The next request tries again (the database may be back by then).
-      opening = null;
-      throw err;
-    }));
+      }));
   const net = createNet(config);
   const webhooks = wireWebhooks(config, net, log, engine);
+  const events: EventSink = (tx, account, type, data) => webhooks.publish(tx, account, type, data);
+  const monitors = deps.tokenHolder ? wireMonitors(config, deps.tokenHolder, deps, engine, events) : null;
   const batches = new Batches({
     engine: async () => {
       const e = await engine();
@@ -139,7 +181,7 @@ export function wireBatches(
     site: (domain) => normaliseDomain(domain, config.extraSuffixes).registrable,
     addresses: async (domain) => (await net.resolve(domain).catch(() => [])).map((a) => a.address),
     rulesetVersion: deps.rulesetVersion,
-    events: (tx, account, type, data) => webhooks.publish(tx, account, type, data),
+    events,
     leaseSeconds: { quick: leaseSeconds(config.deadlines.quickMs), full: leaseSeconds(config.deadlines.fullMs) },
     log,
   });
@@ -147,6 +189,7 @@ export function wireBatches(
     batches,
     ops: new BatchOperations({ batches, accounts: deps.accounts, extraSuffixes: config.extraSuffixes }),
     webhookOps: new WebhookOperations({ webhooks, urlProblem: (url) => urlProblem(net, url) }),
+    monitorOps: monitors ? new MonitorOperations({ monitors, extraSuffixes: config.extraSuffixes }) : null,
     startIfPending() {
       if (!config.databaseUrl && !embeddedQueueExists(config.dataDir)) return;
       engine().catch((err: Error) => log.warn({ err: err.message }, 'job queue: could not open; batches wait for it'));
@@ -155,8 +198,9 @@ export function wireBatches(
       await net.close();
       if (!opening) return;
       const open = await opening.catch(() => null);
-      await Promise.allSettled([started, delivering].filter((p) => p !== null));
+      await Promise.allSettled([started, delivering, monitoring].filter((p) => p !== null));
       await batches.stop();
+      await monitors?.stop();
       if (!open) return;
       await open.queue.stop();
       await open.queue.db.close();

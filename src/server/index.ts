@@ -27,6 +27,7 @@ import { scanRoutes } from '../api/rest/scan-routes.ts';
 import { createLogger, type AppLogger } from '../lib/log.ts';
 import { privateDir } from '../lib/private-files.ts';
 import type { Accounts } from '../payments/accounts.ts';
+import type { TokenHolder } from '../payments/ledger.ts';
 import type { CertificateRegistry, PaymentGate } from '../payments/gate.ts';
 import type { PaymentProcessor } from '../payments/processor.ts';
 import type { LogStore } from '../payments/store.ts';
@@ -37,6 +38,7 @@ import { LedgerCertificates } from '../service/certificate-view.ts';
 import { createScanSlots, type ScanSlots } from '../service/scan-slots.ts';
 import { batchRoutes } from '../api/rest/batch-routes.ts';
 import { webhookRoutes } from '../api/rest/webhook-routes.ts';
+import { monitorRoutes } from '../api/rest/monitor-routes.ts';
 import { wireBatches, type BatchWiring } from './batch-wiring.ts';
 import { FullValidations } from '../service/full-validations.ts';
 import { QuickScanReports } from '../service/report-view.ts';
@@ -68,6 +70,8 @@ export interface PaymentsHandle {
   ready?(): Promise<void>;
   /** The accounts of the batch API (in the ledger); the batch routes are served when there are. */
   accounts?: Accounts;
+  /** Tokens held for monitors (the ledger); the monitor routes are served when there are, beside the batch ones. */
+  tokenHolder?: TokenHolder;
 }
 
 export interface ServiceOptions {
@@ -190,6 +194,7 @@ async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger
     ? wireBatches(config, {
         log,
         accounts: payments.accounts,
+        ...(payments.tokenHolder ? { tokenHolder: payments.tokenHolder } : {}),
         quickScans: services.quickScans,
         fullValidations: services.fullValidations,
         slots: services.slots,
@@ -267,11 +272,19 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: 
       ),
       ...(transparency ? [logRoutes(transparency)] : []),
       ...(history ? [historyRoutes(history, (d) => ops.domain(d))] : []),
-      ...(core.batches
-        ? [batchRoutes(core.batches.ops), webhookRoutes(core.batches.webhookOps, (a) => core.batches!.ops.account(a))]
-        : []),
+      ...(core.batches ? batchSideRoutes(core.batches) : []),
     ],
   });
+}
+
+/** The routes of accounts with an API key: batches, webhooks and, with a ledger that holds tokens, monitors. */
+function batchSideRoutes(wiring: BatchWiring) {
+  const authenticate = (authorization: string) => wiring.ops.account(authorization);
+  return [
+    batchRoutes(wiring.ops),
+    webhookRoutes(wiring.webhookOps, authenticate),
+    ...(wiring.monitorOps ? [monitorRoutes(wiring.monitorOps, authenticate)] : []),
+  ];
 }
 
 /** What answers on the HTTPS listener: the Koa app, behind the lane that answers cached Quick Scans. */

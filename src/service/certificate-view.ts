@@ -14,6 +14,8 @@ export interface CertificateStatus {
   reason?: string;
   /** When it expired or was revoked (RFC 3339). */
   at?: string;
+  /** Revoked for a regression: the certificate page of the run that found it. */
+  report?: string;
 }
 
 export interface CertificateView {
@@ -40,7 +42,12 @@ export interface CertificateReader {
 function pageStatus(known: LedgerStatus): CertificateStatus {
   switch (known.status) {
     case 'revoked':
-      return { state: 'revoked', reason: known.reason ?? '', ...(known.revoked_at ? { at: known.revoked_at } : {}) };
+      return {
+        state: 'revoked',
+        reason: known.reason ?? '',
+        ...(known.revoked_at ? { at: known.revoked_at } : {}),
+        ...(known.report ? { report: known.report } : {}),
+      };
     case 'expired':
       return { state: 'expired', ...(known.expires_at ? { at: known.expires_at } : {}) };
     case 'superseded':

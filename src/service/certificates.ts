@@ -17,6 +17,8 @@ export interface CertificateStatus {
   checked_at: string;
   revoked_at?: string;
   reason?: string;
+  /** Revoked for a regression: the report of the run that found it. */
+  report?: string;
   superseded_by?: string;
 }
 
@@ -43,7 +45,13 @@ export function statusOf(record: CertificateRecord, now: number): CertificateSta
     checked_at: iso(now),
   };
   if (record.revokedAt !== null)
-    return { ...base, status: 'revoked', revoked_at: iso(record.revokedAt), reason: record.revocationReason ?? '' };
+    return {
+      ...base,
+      status: 'revoked',
+      revoked_at: iso(record.revokedAt),
+      reason: record.revocationReason ?? '',
+      ...(record.revocationReport ? { report: record.revocationReport } : {}),
+    };
   if (finite && now >= record.expiresAt) return { ...base, status: 'expired' };
   if (record.supersededBy !== null) return { ...base, status: 'superseded', superseded_by: record.supersededBy };
   return { ...base, status: 'valid' };

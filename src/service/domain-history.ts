@@ -85,6 +85,7 @@ export class DomainHistory {
         expiresAt: row.expiresAt ?? Date.parse(payload.expires_at),
         revokedAt: row.revokedAt,
         revocationReason: row.revocationReason,
+        revocationReport: row.revocationReport,
         supersededBy: latest && isLater({ createdAt: latest.issuedAt, id: latest.id }, row) ? latest.id : null,
       };
       return {

@@ -44,6 +44,20 @@ export interface FullValidationOutcome {
   replayed: boolean;
 }
 
+/** How a validation pays: the certificate is committed with the payment, or the payment is given back. */
+export interface Payment {
+  commit(certificate: StoredCertificate): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** What a validation paid by a held token came to (`runHeld`). */
+export type HeldOutcome =
+  | { kind: 'issued'; certificate: Certificate; body: string; report: Report }
+  /** The scan ran but its report was not accepted: nothing issued, nothing spent. */
+  | { kind: 'declined'; report: Report }
+  /** The domain has nothing to scan (the preflight's answer). */
+  | { kind: 'not_scanned'; text: string };
+
 export interface FullValidationDeps {
   scanner: Scanner;
   ruleset: Ruleset;
@@ -117,7 +131,13 @@ export class FullValidations {
       const r = await this.deps.gate.reserve(token, domain);
       if (r.kind === 'refused') throw new PaymentRequiredError(r.message, r.reason);
       if (r.kind === 'redeemed') return this.fromStored(r.certificate);
-      if (r.kind === 'reserved') return this.validate(domain, token, r.reservationId, lane, signal, onProgress);
+      if (r.kind === 'reserved') {
+        const payment: Payment = {
+          commit: (stored) => this.deps.gate.commit(token, r.reservationId, stored),
+          release: () => this.deps.gate.release(token, r.reservationId),
+        };
+        return this.validate(domain, payment, lane, signal, onProgress);
+      }
       // Another request holds this token for this domain: its certificate will be ours too.
       if (Date.now() >= waitUntil) {
         throw new PaymentRequiredError(
@@ -131,13 +151,33 @@ export class FullValidations {
 
   private async validate(
     domain: string,
-    token: string,
-    reservationId: string,
+    payment: Payment,
     lane: ScanLane,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
   ): Promise<FullValidationOutcome> {
-    const { scanner, gate, ruleset, signingKeys, baseUrl, log, metrics } = this.deps;
+    const outcome = await this.issue(domain, payment, { lane, signal, onProgress, accept: () => true });
+    if (outcome.kind === 'not_scanned') return { result: scanError(outcome.text), document: null, replayed: false };
+    if (outcome.kind === 'declined') throw new Error('a validation accepting every report declined one');
+    const { certificate, body, report } = outcome;
+    const answer = await this.answer(summarise(report, this.deps.ruleset), certificate, body);
+    return { result: answer.result, document: { certificate: answer.certificate, report }, replayed: false };
+  }
+
+  /**
+   * A validation paid by a token its caller holds (a monitor's run, `payment` spends that token). A report the
+   * caller does not `accept` (INCOMPLETE, to be tried again) is signed by nothing and spends nothing.
+   */
+  runHeld(domain: string, payment: Payment, accept: (report: Report) => boolean): Promise<HeldOutcome> {
+    return this.issue(domain, payment, { lane: 'batch', accept });
+  }
+
+  private async issue(
+    domain: string,
+    payment: Payment,
+    opts: { lane: ScanLane; signal?: AbortSignal; onProgress?: ProgressListener; accept: (report: Report) => boolean },
+  ): Promise<HeldOutcome> {
+    const { scanner, signingKeys, baseUrl, log, metrics } = this.deps;
     this.running++;
     let committed = false;
     const started = process.hrtime.bigint();
@@ -146,14 +186,18 @@ export class FullValidations {
       const preflight = await scanner.preflight(domain, 'full');
       if (!preflight.ok) {
         metrics.scanFinished('full', 'not_scanned', seconds(started));
-        return { result: scanError(preflight.text), document: null, replayed: false };
+        return { kind: 'not_scanned', text: preflight.text };
       }
       const { report, evidence } = await scanner
-        .scan(domain, 'full', { signal, onProgress, preflight, lane })
+        .scan(domain, 'full', { signal: opts.signal, onProgress: opts.onProgress, preflight, lane: opts.lane })
         .catch((err: unknown) => {
           if (err instanceof ScanDeadlineError) metrics.scanFinished('full', 'deadline', seconds(started));
           throw err;
         });
+      if (!opts.accept(report)) {
+        metrics.scanFinished('full', report.verdict, seconds(started));
+        return { kind: 'declined', report };
+      }
       const certificate = issueCertificate({
         report,
         issuer: { baseUrl },
@@ -163,25 +207,23 @@ export class FullValidations {
       const body = certificateText(certificate);
       const expiresAt = Date.parse(certificate.payload.expires_at);
       // The evidence a relying party re-judges: the very bytes evidence_digest names, compressed for storage.
-      const stored = {
+      await payment.commit({
         id: certificate.payload.id,
         domain,
         body,
         expiresAt,
         evidence: gzipSync(Buffer.from(evidence, 'utf8')),
         report: gzipSync(canonicalBytes(report)),
-      };
-      await gate.commit(token, reservationId, stored);
+      });
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
       log.info({ domain, certificate: certificate.payload.id, verdict: report.verdict }, 'full validation certified');
-      const answer = await this.answer(summarise(report, ruleset), certificate, body);
-      return { result: answer.result, document: { certificate: answer.certificate, report }, replayed: false };
+      return { kind: 'issued', certificate, body, report };
     } finally {
       this.running--;
       if (!committed) {
-        await gate
-          .release(token, reservationId)
+        await payment
+          .release()
           .catch((err: Error) =>
             log.warn({ domain, err: err.message }, 'could not release a payment reservation; its lease will'),
           );

@@ -12,7 +12,17 @@ import { newWebhookSecret, signWebhook } from '../signing/standard-webhooks.ts';
 export const DELIVERY_QUEUE = 'dvs-webhook-delivery';
 
 /** The event types an endpoint may subscribe to (docs/api.md, Webhooks). */
-export const EVENT_TYPES = ['batch.completed', 'validation.completed', 'certificate.issued'] as const;
+export const EVENT_TYPES = [
+  'batch.completed',
+  'validation.completed',
+  'certificate.issued',
+  'certificate.superseded',
+  'certificate.revoked',
+  'validation.regressed',
+  'validation.recovered',
+  'monitor.credits_low',
+  'monitor.paused',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The specification's waits before each retry (s): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */

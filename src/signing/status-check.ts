@@ -11,6 +11,7 @@ interface StatusDocument {
   status: 'valid' | 'expired' | 'superseded' | 'revoked';
   revoked_at?: string;
   reason?: string;
+  report?: string;
   superseded_by?: string;
 }
 
@@ -38,7 +39,11 @@ export async function statusCheck(client: IssuerClient, id: string, at: Date, as
   if (doc.status === 'revoked') {
     const revokedAt = Date.parse(doc.revoked_at ?? '');
     if (!asked || !(revokedAt > at.getTime()))
-      return { name: 'status', ok: false, detail: `revoked on ${doc.revoked_at}: ${doc.reason ?? ''} (${source})` };
+      return {
+        name: 'status',
+        ok: false,
+        detail: `revoked on ${doc.revoked_at}: ${doc.reason ?? ''}${doc.report ? `, found by ${doc.report}` : ''} (${source})`,
+      };
     return {
       name: 'status',
       ok: true,

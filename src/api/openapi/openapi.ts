@@ -5,52 +5,24 @@ import { ACCEPTED_ENCODINGS, BATCH_BODY_LIMIT, BODY_LIMIT } from '../http/json-b
 import { MCP_PATH } from '../mcp/mcp-routes.ts';
 import { RESPONSE_SIGNATURE_FIELDS, RESPONSE_SIGNATURE_LABEL } from '../http/response-signing.ts';
 import { componentSchemas } from './openapi-components.ts';
+import { monitorPaths } from './monitor-paths.ts';
+import {
+  accountErrors,
+  commonErrors,
+  errorResponse,
+  jsonResponse,
+  ref,
+  requestBody,
+  retryAfter,
+  signedHeaders,
+  type Json,
+} from './openapi-responses.ts';
 import { SERVICE_INFO } from '../http/service-info.ts';
 
 const OPENAPI_VERSION = '1.0.0';
 
 /** The media type /openapi.json is served with, as the API catalog and the home page's links advertise it. */
 export const OPENAPI_MEDIA_TYPE = 'application/openapi+json';
-
-type Json = Record<string, unknown>;
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const signedHeaders = {
-  'Content-Digest': { $ref: '#/components/headers/Content-Digest' },
-  'Signature-Input': { $ref: '#/components/headers/Signature-Input' },
-  Signature: { $ref: '#/components/headers/Signature' },
-  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-};
-
-function errorResponse(description: string, extraHeaders: Json = {}): Json {
-  return {
-    description,
-    headers: { ...signedHeaders, ...extraHeaders },
-    content: { 'application/json': { schema: ref('Error') } },
-  };
-}
-
-function jsonResponse(description: string, schemaName: string, extraHeaders: Json = {}): Json {
-  return {
-    description,
-    headers: { ...signedHeaders, ...extraHeaders },
-    content: { 'application/json': { schema: ref(schemaName) } },
-  };
-}
-
-const retryAfter = (what: string) => ({
-  'Retry-After': { description: `Seconds until ${what}.`, schema: { type: 'integer', minimum: 1 } },
-});
-
-/** Answers every operation can give, whatever its own. */
-function commonErrors(trustProxy: boolean): Json {
-  const out: Json = {
-    '500': errorResponse('The service failed; the request id in X-Request-Id finds it in the logs.'),
-  };
-  if (trustProxy)
-    out['403'] = errorResponse('The request reached the TLS-terminating proxy over plain HTTP; use https://.');
-  return out;
-}
 
 /** Answers every scan operation can give: its body, its deadline, and an instance that takes no new scans. */
 function scanErrors(trustProxy: boolean): Json {
@@ -75,8 +47,6 @@ function scanErrors(trustProxy: boolean): Json {
 /** The other methods on a POST-only path: the router answers them with 405 and Allow: POST. */
 const POST_ONLY =
   'Any other method answers 405 (Error body, Allow: POST); OPTIONS answers 200 with Allow; a method the service implements on no path (TRACE, PROPFIND...) answers 501 (Error body).';
-
-const requestBody = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
 
 function scanPaths(trustProxy: boolean): Json {
   return {
@@ -242,17 +212,6 @@ const batchId = {
   description: 'The batch id, e.g. bat_…',
   schema: { type: 'string', maxLength: 64 },
 };
-
-/** Answers every batch and account operation can give: a key that is not valid here. */
-function accountErrors(trustProxy: boolean): Json {
-  return {
-    '401': errorResponse(
-      'Error code unauthorized: no API key, a key that is unknown or revoked, or a payment token sent as one (never accepted in a header).',
-      { 'WWW-Authenticate': { description: 'Bearer.', schema: { type: 'string' } } },
-    ),
-    ...commonErrors(trustProxy),
-  };
-}
 
 const noSuchBatch = () => errorResponse('Error code not_found: this account has no batch with this id.');
 
@@ -646,6 +605,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       { name: 'log', description: 'The certificate transparency log.' },
       { name: 'batches', description: 'Many domains at once, for accounts with an API key (dvs accounts create).' },
       { name: 'webhooks', description: "Signed events (Standard Webhooks) about an account's work." },
+      { name: 'monitors', description: 'Domains Full-Validated on a schedule for an account, paid by prepaid tokens.' },
       { name: 'mcp', description: 'The same operations as MCP tools.' },
     ],
     paths: {
@@ -657,6 +617,7 @@ export function buildOpenApi(opts: { baseUrl: string; trustProxy: boolean }): Js
       ...batchPaths(opts.trustProxy),
       ...webhookPaths(opts.trustProxy),
       ...webhookItemPaths(opts.trustProxy),
+      ...monitorPaths(opts.trustProxy),
       [MCP_PATH]: mcpPath(),
     },
     components: {

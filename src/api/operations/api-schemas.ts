@@ -18,6 +18,11 @@ export type ApiSchemaName =
   | 'webhook-secret'
   | 'webhook-list'
   | 'webhook-deliveries'
+  | 'monitor-request'
+  | 'monitor-update'
+  | 'monitor-tokens'
+  | 'monitor'
+  | 'monitor-list'
   | 'quickscan-request'
   | 'fullvalidation-request'
   | 'scan-result'
@@ -71,6 +76,11 @@ export function publishedSchemas(): SchemaSource[] {
     'webhook-secret',
     'webhook-list',
     'webhook-deliveries',
+    'monitor-request',
+    'monitor-update',
+    'monitor-tokens',
+    'monitor',
+    'monitor-list',
   ] as const;
   return names.map((n) => ({ name: apiSchema(n).title as string, schema: apiSchema(n) }));
 }
@@ -95,6 +105,8 @@ function apiAjv(): Ajv2020 {
       'certificate-status',
       'webhook-request',
       'webhook-endpoint',
+      'monitor-request',
+      'monitor',
     ] as const)
       ajv.addSchema(apiSchema(name));
   }

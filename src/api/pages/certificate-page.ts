@@ -11,7 +11,8 @@ const STATE_WORDS = { valid: 'Valid', expired: 'Expired', superseded: 'Supersede
 function statusHtml(s: CertificateStatus): string {
   const when = s.at ? ` since <time datetime="${escapeHtml(s.at)}">${escapeHtml(s.at)}</time>` : '';
   const why = s.reason ? `: ${escapeHtml(s.reason)}` : '';
-  return `<strong>${STATE_WORDS[s.state]}</strong>${when}${why}`;
+  const report = s.report ? ` (<a href="${escapeHtml(s.report)}">the run that found it</a>)` : '';
+  return `<strong>${STATE_WORDS[s.state]}</strong>${when}${why}${report}`;
 }
 
 function findingsHtml(v: CertificateView): string {

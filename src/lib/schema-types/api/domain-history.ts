@@ -48,9 +48,13 @@ export interface CertificateStatus {
    */
   revoked_at?: string;
   /**
-   * Status revoked: the operator's reason.
+   * Status revoked: why. `regression` when a monitoring run found the domain worse than this certificate says (see report); otherwise the operator's reason.
    */
   reason?: string;
+  /**
+   * Status revoked for regression: the certificate page of the run that found it (its report).
+   */
+  report?: string;
   /**
    * Status superseded: the newer certificate for the domain.
    */

@@ -12,7 +12,16 @@ export interface WebhookDeliveries {
     /**
      * An event type (docs/api.md, Webhooks).
      */
-    event: 'batch.completed' | 'validation.completed' | 'certificate.issued';
+    event:
+      | 'batch.completed'
+      | 'validation.completed'
+      | 'certificate.issued'
+      | 'certificate.superseded'
+      | 'certificate.revoked'
+      | 'validation.regressed'
+      | 'validation.recovered'
+      | 'monitor.credits_low'
+      | 'monitor.paused';
     time: string;
     /**
      * 1 for the first attempt.

@@ -9,7 +9,17 @@ export interface WebhookEndpoint {
   /**
    * Items: An event type (docs/api.md, Webhooks).
    */
-  events: ('batch.completed' | 'validation.completed' | 'certificate.issued')[];
+  events: (
+    | 'batch.completed'
+    | 'validation.completed'
+    | 'certificate.issued'
+    | 'certificate.superseded'
+    | 'certificate.revoked'
+    | 'validation.regressed'
+    | 'validation.recovered'
+    | 'monitor.credits_low'
+    | 'monitor.paused'
+  )[];
   created_at: string;
   /**
    * When the receiver answered 410 Gone: nothing more is sent to this endpoint.

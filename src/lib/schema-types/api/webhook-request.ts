@@ -3,7 +3,16 @@
 /**
  * An event type (docs/api.md, Webhooks).
  */
-export type Event = 'batch.completed' | 'validation.completed' | 'certificate.issued';
+export type Event =
+  | 'batch.completed'
+  | 'validation.completed'
+  | 'certificate.issued'
+  | 'certificate.superseded'
+  | 'certificate.revoked'
+  | 'validation.regressed'
+  | 'validation.recovered'
+  | 'monitor.credits_low'
+  | 'monitor.paused';
 
 /**
  * A webhook endpoint to register: an https URL and the event types it takes.

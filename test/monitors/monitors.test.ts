@@ -1,0 +1,289 @@
+// Monitors on PostgreSQL against a fixture internet of their own (flip.test changes while it runs): the API and
+// its refusals, tokens held in the ledger and given back, and runs that renew, regress and recover, announced to
+// hooks.test and verified with the Standard Webhooks library.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { run as monitorsCli } from '../../src/cli/monitors.ts';
+import { loadConfig } from '../../src/lib/config.ts';
+import { openLedger } from '../../src/payments/open-ledger.ts';
+import type { Ledger } from '../../src/payments/ledger.ts';
+import { postgresReachable } from '../payments/postgres.ts';
+import { startWorld, type World } from '../world/index.ts';
+import { fetchSite } from '../world/https-client.ts';
+import type { ReceivedRequest } from '../world/receiver.ts';
+import { newAccount, startBatchService, type BatchService } from '../batches/helpers.ts';
+
+const pgUp = await postgresReachable();
+
+interface MonitorBody {
+  id: string;
+  domain: string;
+  interval: string;
+  paused: boolean;
+  paused_reason: string | null;
+  credits: number;
+  next_run_at: string | null;
+  certificate_id: string | null;
+  verdict: string | null;
+  last_run: { outcome: string | null; certificate_id: string | null; verdict: string | null } | null;
+}
+
+describe.skipIf(!pgUp)('monitors', () => {
+  let world: World;
+  let svc: BatchService;
+  let ledger: Ledger;
+
+  beforeAll(async () => {
+    world = await startWorld();
+    svc = await startBatchService({
+      ...world.env,
+      DVS_MONITOR_MIN_INTERVAL: 'PT2S',
+      DVS_WEBHOOK_RETRY_DIVISOR: '1000',
+    });
+    ledger = await openLedger(loadConfig({ DVS_DATABASE_URL: svc.schema.url, DVS_DATA_DIR: svc.dataDir }));
+  }, 60_000);
+  afterAll(async () => {
+    await ledger?.close();
+    await svc?.stop();
+    await world?.stop();
+  });
+
+  const tokens = async (n: number) => (await ledger.issue({ count: n, source: 'test' })).map((t) => t.token);
+  const monitor = async (id: string) => (await svc.api('GET', `/api/monitors/${id}`)).json() as MonitorBody;
+  const until = async <T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 40_000): Promise<T> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await what();
+      if (ok(v) || Date.now() > end) return v;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  };
+
+  it('holds the tokens at creation, refuses what it cannot use, and gives unspent tokens back on delete', async () => {
+    const [a, b] = await tokens(2);
+    const tooShort = await svc.api('POST', '/api/monitors', {
+      domain: 'good.test',
+      interval: 'PT1S',
+      payment_tokens: [a],
+    });
+    expect(tooShort.status).toBe(400);
+    expect((tooShort.json() as { error: string }).error).toContain('at least PT2S');
+    const months = await svc.api('POST', '/api/monitors', {
+      domain: 'good.test',
+      interval: 'P1M',
+      payment_tokens: [a],
+    });
+    expect(months.status).toBe(400);
+    const unknown = await svc.api('POST', '/api/monitors', {
+      domain: 'good.test',
+      interval: 'P1D',
+      payment_tokens: [a, `dvs_test_${'x'.repeat(43)}`],
+    });
+    expect(unknown.status).toBe(402);
+    const refusal = unknown.json() as { code: string; error: string };
+    expect(refusal.code).toBe('payment_required');
+    expect(refusal.error).toMatch(/^payment_tokens\[1\]: /);
+    // Nothing was held by the refused request: the first token is still free.
+    expect((await ledger.status(a!))!.state).toBe('issued');
+
+    const created = await svc.api('POST', '/api/monitors', {
+      domain: 'GOOD.test',
+      interval: 'P1D',
+      payment_tokens: [a, b],
+    });
+    expect(created.status).toBe(201);
+    const m = created.json() as MonitorBody;
+    expect(created.headers.location).toBe(`/api/monitors/${m.id}`);
+    expect(m).toMatchObject({ domain: 'good.test', interval: 'P1D', paused: false, credits: 2, last_run: null });
+    const due = Date.parse(m.next_run_at!) - Date.now();
+    expect(due).toBeGreaterThan(0);
+    expect(due).toBeLessThanOrEqual(86_400_000);
+    expect((await ledger.status(a!))!.state).toBe('reserved');
+    const again = await svc.api('POST', `/api/monitors/${m.id}/tokens`, { payment_tokens: [a] });
+    expect(again.status).toBe(200);
+    expect((again.json() as MonitorBody).credits).toBe(2);
+    // A held token pays for nothing else.
+    expect((await svc.post('/api/fullvalidation', { domain: 'good.test', payment_token: b })).status).toBe(402);
+
+    const paused = await svc.api('PATCH', `/api/monitors/${m.id}`, { paused: true });
+    expect(paused.json()).toMatchObject({ paused: true, paused_reason: 'requested', next_run_at: null });
+    const resumed = await svc.api('PATCH', `/api/monitors/${m.id}`, { paused: false, interval: 'PT12H' });
+    const r = resumed.json() as MonitorBody;
+    expect(r).toMatchObject({ paused: false, interval: 'PT12H' });
+    expect(Date.parse(r.next_run_at!) - Date.now()).toBeLessThanOrEqual(12 * 3_600_000);
+    expect((await svc.api('PATCH', `/api/monitors/${m.id}`, {})).status).toBe(400);
+
+    const other = await newAccount(svc.schema.url, 'other');
+    const theirs = await svc.call('GET', `/api/monitors/${m.id}`, { headers: { authorization: `Bearer ${other}` } });
+    expect(theirs.status).toBe(404);
+    expect((await svc.call('GET', '/api/monitors')).status).toBe(401);
+    expect(
+      ((await svc.api('GET', '/api/monitors')).json() as { monitors: MonitorBody[] }).monitors.map((x) => x.id),
+    ).toContain(m.id);
+
+    expect((await svc.api('DELETE', `/api/monitors/${m.id}`)).status).toBe(204);
+    expect((await svc.api('GET', `/api/monitors/${m.id}`)).status).toBe(404);
+    expect((await ledger.status(a!))!.state).toBe('issued');
+    expect((await ledger.status(b!))!.state).toBe('issued');
+  }, 60_000);
+
+  it('renews each run, revokes for regression, recovers, and pauses when the tokens run out', async () => {
+    const received = async (path: string): Promise<ReceivedRequest[]> => {
+      const hooks = world.sites.find((s) => s.name === 'hooks')!;
+      const answer = await fetchSite({
+        address: hooks.address,
+        port: world.httpsPort,
+        host: 'hooks.test',
+        path: '/_received',
+        ca: world.caPem,
+      });
+      return (JSON.parse(answer.body.toString('utf8')) as ReceivedRequest[]).filter((r) => r.path === path);
+    };
+    const endpoint = (
+      await svc.api('POST', '/api/webhooks', {
+        url: world.url('hooks', '/monitor'),
+        events: [
+          'certificate.issued',
+          'certificate.superseded',
+          'certificate.revoked',
+          'validation.regressed',
+          'validation.recovered',
+          'monitor.credits_low',
+          'monitor.paused',
+        ],
+      })
+    ).json() as { secret: string };
+    const events = async () =>
+      (await received('/monitor')).map(
+        (r) =>
+          new Webhook(endpoint.secret).verify(r.body, r.headers as Record<string, string>) as {
+            type: string;
+            data: Record<string, unknown>;
+          },
+      );
+    const flip = (as: string | null) =>
+      fetch(`${world.env.DVS_WORLD_CONTROL}/sites/flip${as ? `/as/${as}` : ''}`, { method: as ? 'POST' : 'DELETE' });
+
+    const created = await svc.api('POST', '/api/monitors', {
+      domain: 'flip.test',
+      interval: 'PT3S',
+      payment_tokens: await tokens(3),
+    });
+    const { id } = created.json() as MonitorBody;
+    const first = await until(
+      () => monitor(id),
+      (m) => m.certificate_id !== null,
+    );
+    expect(first).toMatchObject({ verdict: 'CERTIFIED', credits: 2 });
+
+    expect((await flip('http-no-hsts')).status).toBe(200);
+    const second = await until(
+      () => monitor(id),
+      (m) => m.verdict === 'NOT_CONFORMANT',
+    );
+    expect(second.credits).toBe(1);
+    const status = (await svc.call('GET', `/api/certificates/${first.certificate_id}/status`)).json();
+    expect(status).toMatchObject({
+      status: 'revoked',
+      reason: 'regression',
+      report: `https://dvs.example.net/certificates/${second.certificate_id}`,
+    });
+
+    const page = await svc.call('GET', `/certificates/${first.certificate_id}`, { headers: { accept: 'text/html' } });
+    expect(page.text).toContain('<strong>Revoked</strong>');
+    expect(page.text).toContain(
+      `: regression (<a href="https://dvs.example.net/certificates/${second.certificate_id}">`,
+    );
+    expect((await svc.call('GET', '/badge/flip.test.svg')).text).toContain('agent readiness: not conformant');
+
+    expect((await flip(null)).ok).toBe(true);
+    const third = await until(
+      () => monitor(id),
+      (m) => m.paused,
+    );
+    expect(third).toMatchObject({ verdict: 'CERTIFIED', credits: 0, paused_reason: 'no_credits', next_run_at: null });
+    expect(third.certificate_id).not.toBe(second.certificate_id);
+    const secondStatus = (await svc.call('GET', `/api/certificates/${second.certificate_id}/status`)).json();
+    expect(secondStatus).toMatchObject({ status: 'superseded', superseded_by: third.certificate_id });
+
+    // Deliveries run beside the runs: wait for the last run's events to arrive.
+    const expected = [
+      ...['certificate.issued', 'certificate.issued', 'certificate.issued'],
+      ...['certificate.revoked', 'certificate.superseded', 'certificate.superseded'],
+      ...['monitor.credits_low', 'monitor.paused', 'validation.recovered', 'validation.regressed'],
+    ];
+    const got = await until(events, (e) => e.length >= expected.length, 20_000);
+    const types = got.map((e) => e.type);
+    expect([...types].sort()).toEqual(expected);
+    expect(types.filter((t) => t === 'certificate.issued')).toHaveLength(3);
+    expect(types.filter((t) => t === 'certificate.superseded')).toHaveLength(2);
+    const regressed = got.find((e) => e.type === 'validation.regressed')!;
+    expect(regressed.data).toMatchObject({
+      monitor_id: id,
+      domain: 'flip.test',
+      verdict: 'NOT_CONFORMANT',
+      previous_verdict: 'CERTIFIED',
+      previous_certificate_id: first.certificate_id,
+      certificate_id: second.certificate_id,
+    });
+    expect(got.find((e) => e.type === 'certificate.revoked')!.data).toMatchObject({
+      certificate_id: first.certificate_id,
+      reason: 'regression',
+    });
+    expect(got.find((e) => e.type === 'validation.recovered')!.data).toMatchObject({
+      certificate_id: third.certificate_id,
+      previous_verdict: 'NOT_CONFORMANT',
+    });
+    expect(types.filter((t) => t === 'monitor.credits_low')).toHaveLength(1);
+    // Three runs, three certificates, three tokens spent: one each.
+    const runs = await svc.schema.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM monitor_runs WHERE monitor_id = $1 AND outcome = 'issued'",
+      [id],
+    );
+    expect(runs[0]!.n).toBe(3);
+    const certificates = await svc.schema.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM certificates WHERE domain = 'flip.test'",
+    );
+    expect(certificates[0]!.n).toBe(3);
+  }, 90_000);
+
+  it('dvs monitors mirrors the API', async () => {
+    const saved = process.env.DVS_API_KEY;
+    process.env.DVS_API_KEY = svc.key;
+    const dvs = async (...args: string[]) => {
+      let stdout = '';
+      let stderr = '';
+      const ca = path.join(svc.dataDir, 'tls', 'localhost-cert.pem');
+      const code = await monitorsCli([...args, '--base', svc.url, '--ca', ca], {
+        config: svc.config,
+        stdout: { write: (t: string) => (stdout += t) },
+        stderr: { write: (t: string) => (stderr += t) },
+      });
+      return { code, out: stdout ? (JSON.parse(stdout) as MonitorBody & { monitors: MonitorBody[] }) : null, stderr };
+    };
+    try {
+      const file = path.join(svc.dataDir, 'tokens.txt');
+      writeFileSync(file, `# prepaid\n${(await tokens(2)).join('\n')}\n`);
+      const created = await dvs('create', 'good.test', '--interval', 'P1D', '--tokens', file);
+      expect(created.code).toBe(0);
+      const id = created.out!.id;
+      expect(created.out).toMatchObject({ domain: 'good.test', credits: 2 });
+      expect((await dvs('list')).out!.monitors.map((m) => m.id)).toContain(id);
+      expect((await dvs('pause', id)).out).toMatchObject({ paused: true });
+      expect((await dvs('resume', id)).out).toMatchObject({ paused: false });
+      expect((await dvs('interval', id, 'P2D')).out).toMatchObject({ interval: 'P2D' });
+      writeFileSync(file, (await tokens(1)).join('\n'));
+      expect((await dvs('tokens', id, '--tokens', file)).out).toMatchObject({ credits: 3 });
+      expect((await dvs('show', id)).out).toMatchObject({ id, credits: 3 });
+      expect((await dvs('delete', id)).code).toBe(0);
+      const gone = await dvs('show', id);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toContain('404: this account has no monitor');
+    } finally {
+      if (saved === undefined) delete process.env.DVS_API_KEY;
+      else process.env.DVS_API_KEY = saved;
+    }
+  }, 60_000);
+});
