@@ -163,10 +163,17 @@ export class Monitors {
     for (const hash of hashes) await this.deps.tokens.releaseHeld(hash, monitorId);
   }
 
-  private async enqueue(tx: Tx, id: string, generation: number, due: Date, startAfter = due): Promise<void> {
+  private async enqueue(
+    tx: Tx | null,
+    id: string,
+    generation: number,
+    due: Date,
+    startAfter = due,
+    name = MONITOR_QUEUE,
+  ): Promise<void> {
     const { queue } = await this.deps.engine();
     const data: MonitorJob = { monitor: id, generation, due: due.toISOString() };
-    await queue.enqueue(MONITOR_QUEUE, [{ data, startAfter, expireInSeconds: this.deps.leaseSeconds }], tx.engine);
+    await queue.enqueue(name, [{ data, startAfter, expireInSeconds: this.deps.leaseSeconds }], tx?.engine);
   }
 
   async create(account: Account, domain: string, intervalText: string, tokens: readonly string[]): Promise<MonitorRow> {
@@ -318,15 +325,7 @@ export class Monitors {
       if (run === 'stale') {
         // Recorded already, or the schedule changed since the job was written: nothing to do.
       } else if ('busyUntil' in run) {
-        await queue.db.transaction((tx) =>
-          this.enqueue(
-            tx,
-            job.data.monitor,
-            job.data.generation,
-            new Date(job.data.due),
-            new Date(run.busyUntil.getTime() + 1000),
-          ),
-        );
+        await this.deferPast(run.busyUntil, job.data);
       } else {
         held = run;
         await this.execute(run);
@@ -340,6 +339,12 @@ export class Monitors {
       if (held) await store.unclaim(held).catch(() => undefined);
       await queue.fail(MONITOR_QUEUE, job.id, err as Error).catch(() => undefined);
     }
+  }
+
+  /** The job again once the claim that holds its run has finished or lapsed. */
+  private deferPast(busyUntil: Date, data: MonitorJob, name = MONITOR_QUEUE): Promise<void> {
+    const again = new Date(busyUntil.getTime() + 1000);
+    return this.enqueue(null, data.monitor, data.generation, new Date(data.due), again, name);
   }
 
   private jobRef(data: MonitorJob) {
@@ -492,7 +497,9 @@ export class Monitors {
   private async giveUp(job: FetchedJob<MonitorJob>): Promise<void> {
     const { store } = await this.deps.engine();
     const run = await store.claim(this.jobRef(job.data), this.deps.leaseSeconds);
-    if (typeof run === 'string' || 'busyUntil' in run) return;
+    if (run === 'stale') return;
+    // A claim still holds the run: this job is its last, so it looks again once that claim finished or lapsed.
+    if ('busyUntil' in run) return this.deferPast(run.busyUntil, job.data, DEAD_MONITOR_QUEUE);
     this.deps.log.warn(
       { monitor: run.monitorId, due: job.data.due },
       'monitor run failed every attempt; it is skipped',
