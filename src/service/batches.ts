@@ -25,6 +25,7 @@ import { PaymentRequiredError, type FullValidations } from './full-validations.t
 import type { Politeness } from './politeness.ts';
 import type { QuickScans } from './quick-scans.ts';
 import type { ScanSlots } from './scan-slots.ts';
+import { SlotWorker } from './slot-worker.ts';
 import type { EventType } from './webhooks.ts';
 
 export const ITEM_QUEUE = 'dvs-batch-item';
@@ -108,13 +109,8 @@ export type EventSink = (
   data: Record<string, unknown>,
 ) => Promise<void>;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export class Batches {
-  private stopped = false;
-  private running = 0;
-  private wake: (() => void) | null = null;
-  private loop: Promise<void> | null = null;
+  private worker: SlotWorker<ItemJob> | null = null;
 
   constructor(private readonly deps: BatchDeps) {}
 
@@ -133,7 +129,7 @@ export class Batches {
         const first = await store.promote(tx, account.id, account.concurrency - inWork);
         await this.enqueue(tx, first, account.id);
       });
-      this.wake?.();
+      this.worker?.wake();
       return (await store.get(id, account.id))!;
     } catch (err) {
       await accounts.refund(account, items.length);
@@ -191,43 +187,25 @@ export class Batches {
   async start(): Promise<void> {
     const { queue } = await this.deps.engine();
     await queue.work<ItemJob>(DEAD_ITEM_QUEUE, (job) => this.giveUp(job));
-    this.loop ??= this.dispatch(queue);
+    this.worker ??= new SlotWorker<ItemJob>({
+      queue,
+      name: ITEM_QUEUE,
+      slots: this.deps.slots,
+      pollMs: POLL_MS,
+      log: this.deps.log,
+      handle: (job) => this.handle(queue, job),
+    });
+    this.worker.start();
   }
 
   /** Items being worked on here now. */
   get inFlight(): number {
-    return this.running;
+    return this.worker?.inFlight ?? 0;
   }
 
   /** Takes no more jobs and waits for the items running here. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.loop;
-    while (this.running > 0) await sleep(50);
-  }
-
-  private async dispatch(queue: JobQueue): Promise<void> {
-    const { slots, log } = this.deps;
-    while (!this.stopped) {
-      const release = await slots.acquireBatch();
-      let job: FetchedJob<ItemJob> | null = null;
-      try {
-        if (!this.stopped) job = await queue.fetch<ItemJob>(ITEM_QUEUE);
-      } catch (err) {
-        log.warn({ err: (err as Error).message }, 'batch worker: the job queue does not answer; trying again');
-      }
-      if (!job) {
-        release();
-        if (!this.stopped) await new Promise<void>((r) => setTimeout((this.wake = r), POLL_MS));
-        continue;
-      }
-      this.running++;
-      void this.handle(queue, job).finally(() => {
-        this.running--;
-        release();
-      });
-    }
+    await this.worker?.stop();
   }
 
   private async handle(queue: JobQueue, job: FetchedJob<ItemJob>): Promise<void> {

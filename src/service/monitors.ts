@@ -22,6 +22,7 @@ import type { Certificate } from '../signing/payload.ts';
 import type { EventSink } from './batches.ts';
 import type { FullValidations } from './full-validations.ts';
 import type { ScanSlots } from './scan-slots.ts';
+import { SlotWorker } from './slot-worker.ts';
 
 export const MONITOR_QUEUE = 'dvs-monitor-run';
 export const DEAD_MONITOR_QUEUE = 'dvs-monitor-run-dead';
@@ -109,13 +110,8 @@ const RANK: Record<string, number> = { CERTIFIED: 2, NOT_CONFORMANT: 1 };
 /** ISO 8601 text of a span in ms, for messages. */
 const isoOf = (ms: number) => (ms % 86_400_000 === 0 ? `P${ms / 86_400_000}D` : `PT${ms / 1000}S`);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export class Monitors {
-  private stopped = false;
-  private running = 0;
-  private wake: (() => void) | null = null;
-  private loop: Promise<void> | null = null;
+  private worker: SlotWorker<MonitorJob> | null = null;
 
   constructor(private readonly deps: MonitorDeps) {}
 
@@ -191,7 +187,7 @@ export class Monitors {
         );
         await this.enqueue(tx, id, 0, nextDueAt);
       });
-      this.wake?.();
+      this.worker?.wake();
       return (await store.get(id, account.id))!;
     } catch (err) {
       await this.giveBack(
@@ -235,7 +231,7 @@ export class Monitors {
       if (nextDueAt) await this.enqueue(tx, id, generation, nextDueAt);
       return true;
     });
-    this.wake?.();
+    this.worker?.wake();
     return found ? store.get(id, account.id) : null;
   }
 
@@ -284,37 +280,19 @@ export class Monitors {
   async start(): Promise<void> {
     const { queue } = await this.deps.engine();
     await queue.work<MonitorJob>(DEAD_MONITOR_QUEUE, (job) => this.giveUp(job));
-    this.loop ??= this.dispatch(queue);
+    this.worker ??= new SlotWorker<MonitorJob>({
+      queue,
+      name: MONITOR_QUEUE,
+      slots: this.deps.slots,
+      pollMs: POLL_MS,
+      log: this.deps.log,
+      handle: (job) => this.handle(queue, job),
+    });
+    this.worker.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.loop;
-    while (this.running > 0) await sleep(50);
-  }
-
-  private async dispatch(queue: JobQueue): Promise<void> {
-    const { slots, log } = this.deps;
-    while (!this.stopped) {
-      const release = await slots.acquireBatch();
-      let job: FetchedJob<MonitorJob> | null = null;
-      try {
-        if (!this.stopped) job = await queue.fetch<MonitorJob>(MONITOR_QUEUE);
-      } catch (err) {
-        log.warn({ err: (err as Error).message }, 'monitor worker: the job queue does not answer; trying again');
-      }
-      if (!job) {
-        release();
-        if (!this.stopped) await new Promise<void>((r) => setTimeout((this.wake = r), POLL_MS));
-        continue;
-      }
-      this.running++;
-      void this.handle(queue, job).finally(() => {
-        this.running--;
-        release();
-      });
-    }
+    await this.worker?.stop();
   }
 
   private async handle(queue: JobQueue, job: FetchedJob<MonitorJob>): Promise<void> {
