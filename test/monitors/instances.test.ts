@@ -71,13 +71,15 @@ describe.skipIf(!pgUp)('monitors on two instances', () => {
           .n === domains.length;
       await waitFor(paused, 100_000);
       expect(await paused()).toBe(true);
-      const runs = await schema.query<{ outcome: string; attempts: number }>(
-        'SELECT outcome, attempts FROM monitor_runs',
+      // One row per due time; an attempt that could not judge (a busy machine) is retried within its run.
+      const runs = await schema.query<{ outcome: string; certificate_id: string }>(
+        'SELECT outcome, certificate_id FROM monitor_runs',
       );
       expect(runs).toHaveLength(8);
-      expect(runs.filter((r) => r.outcome !== 'issued' || r.attempts !== 1)).toEqual([]);
-      const certificates = await schema.query<{ n: number }>('SELECT count(*)::int AS n FROM certificates');
-      expect(certificates[0]!.n).toBe(8);
+      expect(runs.filter((r) => r.outcome !== 'issued')).toEqual([]);
+      // Each run issued one certificate, and no certificate was issued outside a recorded run.
+      const certificates = await schema.query<{ id: string }>('SELECT id FROM certificates ORDER BY id');
+      expect(certificates.map((c) => c.id)).toEqual(runs.map((r) => r.certificate_id).sort());
       const redeemed = await schema.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM tokens WHERE state = 'redeemed'",
       );

@@ -40,7 +40,7 @@ export interface Monitor {
     started_at: string;
     finished_at: string | null;
     /**
-     * issued: a certificate (one token spent); incomplete: not judged after every retry (nothing spent, the certificate kept); failed: the service failed (nothing spent); null while running.
+     * issued: a certificate (one token spent); incomplete: not judged after every retry (nothing spent, the certificate kept); failed: not run, because the service failed or no token was left (nothing spent); null while running.
      */
     outcome: 'issued' | 'incomplete' | 'failed' | null;
     verdict: string | null;
