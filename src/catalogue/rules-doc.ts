@@ -8,6 +8,7 @@ import { refTarget, type SchemaNode } from '../engine/schema-paths.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { Level, LoadedRule } from '../engine/types.ts';
 import { trimEndOf } from '../lib/trim.ts';
+import { anchorSection } from './anchor-doc.ts';
 import { logicTerms, logicText } from './logic-text.ts';
 
 const LEVELS: Level[] = ['required', 'recommended', 'informational'];
@@ -165,6 +166,7 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
     countRow('**all**', ruleset.rules),
     '',
     ...SCORE_LINES,
+    ...anchorSection(ruleset),
   ];
   for (const category of categories) {
     lines.push(`## ${category}`, '');

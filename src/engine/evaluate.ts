@@ -3,6 +3,7 @@
 // (src/engine/compile.ts), so judging a document walks no json-logic.
 import { digestOf } from '../lib/canonical-json.ts';
 import { truthy } from './compile.ts';
+import { agentReadiness } from './readiness-level.ts';
 import { planEvaluation, PlannedDocument, type EvaluationPlan, type PlannedRule } from './evaluation-plan.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { LoadedRule, Observations, Outcome, Report, RuleResult, Tier } from './types.ts';
@@ -100,6 +101,7 @@ export function buildReport(
     counts: countOutcomes(results),
     probes,
     results,
+    agent_readiness: agentReadiness(results),
   };
 }
 

@@ -2,7 +2,7 @@
 // the rule titles only, so it is as deterministic as the report.
 import { explainResult } from './explain.ts';
 import type { Ruleset } from './ruleset.ts';
-import type { Report, RuleResult } from './types.ts';
+import type { AgentReadiness, Report, RuleResult } from './types.ts';
 
 const LEVEL_ORDER = { required: 0, recommended: 1, informational: 2 } as const;
 
@@ -29,6 +29,12 @@ export function quickScope(ruleset: Ruleset): string[] {
   ];
 }
 
+/** The level beside the verdict, with what the next one needs. */
+export function readinessLine(r: AgentReadiness): string {
+  const level = `Agent-readiness level ${r.level} of 5 (${r.name}${r.partial ? ', at least: some checks were not run' : ''})`;
+  return r.next ? `${level}; level ${r.next.level} needs ${r.next.needs.join(', ')}` : level;
+}
+
 export function summarise(report: Report, ruleset: Ruleset, limit = 10): string {
   const c = report.counts;
   const kind = report.tier === 'quick' ? 'Quick Scan (indicative)' : 'Full Validation';
@@ -37,6 +43,7 @@ export function summarise(report: Report, ruleset: Ruleset, limit = 10): string 
     `${report.results.length} checks: ${c.pass} passed, ${c.fail} failed, ${c.error} could not be evaluated, ${c.not_applicable} not applicable`,
     `Observed at ${report.observed_at}; ruleset ${report.ruleset.version} (${report.ruleset.digest.slice(0, 12)})`,
   ];
+  if (report.agent_readiness) lines.push(readinessLine(report.agent_readiness));
   if (report.tier === 'quick') lines.push(...quickScope(ruleset));
   const failedProbes = Object.entries(report.probes).filter(([, s]) => s !== 'ok' && s !== 'skipped');
   if (failedProbes.length)

@@ -94,6 +94,20 @@ export interface LoadedRule extends Rule {
   compiled: CompiledRule;
 }
 
+/** As the anchor reports a check, plus `unknown` where this scan did not run (or could not judge) its rules. */
+export type AnchorStatus = 'pass' | 'fail' | 'neutral' | 'unknown';
+
+export interface AgentReadiness {
+  anchor: 'isitagentready';
+  level: number;
+  name: string;
+  checks: Record<string, AnchorStatus>;
+  /** Set when a check is unknown: the level is what the known checks reach, and may be higher. */
+  partial?: true;
+  /** The next level and the checks it still needs; absent at level 5. */
+  next?: { level: number; name: string; needs: string[] };
+}
+
 export interface RuleResult {
   id: string;
   version: number;
@@ -119,4 +133,6 @@ export interface Report {
   counts: Record<Outcome, number>;
   probes: Record<string, ProbeStatus>;
   results: RuleResult[];
+  /** The agent-readiness level beside the verdict (absent from reports made before it was computed). */
+  agent_readiness?: AgentReadiness;
 }

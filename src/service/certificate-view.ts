@@ -3,6 +3,8 @@
 // `CertificateReader` is the seam the pages depend on; `LedgerCertificates` reads through the ledger's lifecycle
 // (`Certificates`), the one place that decides a certificate's status.
 import type { Certificates, CertificateStatus as LedgerStatus, KnownCertificate } from './certificates.ts';
+import { agentReadiness } from '../engine/readiness-level.ts';
+import type { AgentReadiness } from '../engine/types.ts';
 import { zoneLine } from '../signing/anchor.ts';
 import type { Certificate } from '../signing/payload.ts';
 
@@ -31,6 +33,8 @@ export interface CertificateView {
   status: CertificateStatus;
   /** The DNS anchor record as a zone-file line, ready to paste (null for a body without one). */
   anchorLine: string | null;
+  /** The agent-readiness level its results reach (absent for a body without results). */
+  readiness?: AgentReadiness;
 }
 
 export interface CertificateReader {
@@ -70,6 +74,7 @@ function viewOf({ certificate, body, status }: KnownCertificate): CertificateVie
     expiresAt: status.expires_at,
     status: pageStatus(status),
     anchorLine: payload.anchor ? zoneLine(payload.anchor) : null,
+    ...(payload.results ? { readiness: agentReadiness(payload.results) } : {}),
   };
 }
 

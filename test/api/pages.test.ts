@@ -340,7 +340,7 @@ describe('certificates and the badge', () => {
     const word = { CERTIFIED: 'certified', NOT_CONFORMANT: 'not conformant', INCOMPLETE: 'incomplete' }[
       cert.payload.verdict
     ];
-    expect(badge.text).toContain(`aria-label="agent readiness: ${word}"`);
+    expect(badge.text).toMatch(new RegExp(`aria-label="agent readiness: ${word} · level [0-5]"`));
     const etag = badge.headers.etag!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     const again = await svc.call('GET', '/badge/good.test.svg', { headers: { 'if-none-match': etag } });

@@ -224,4 +224,13 @@ describe('badgeSvg', () => {
     }
     expect(badgeSvg(null).length).toBeGreaterThan(badgeSvg('CERTIFIED').length);
   });
+
+  it('adds the agent-readiness level of a validated domain, wider by its text', () => {
+    const svg = badgeSvg('NOT_CONFORMANT', 3);
+    expect(svg).toContain('aria-label="agent readiness: not conformant · level 3"');
+    expect(svg).toContain('>not conformant · level 3</text>');
+    const width = (s: string) => Number(/width="(\d+)"/.exec(s)![1]);
+    expect(width(svg)).toBeGreaterThan(width(badgeSvg('NOT_CONFORMANT')));
+    expect(badgeSvg(null, 3)).toBe(badgeSvg(null));
+  });
 });

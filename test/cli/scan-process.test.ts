@@ -56,6 +56,7 @@ it('leaves nothing running once a Quick Scan has printed its report', async () =
 it('leaves nothing running once a Full Validation has printed its report, nor after a refused domain', async () => {
   const full = await dvsProcess('scan', 'good.test', '--full');
   expect(full.out).toMatch(/^Full Validation of good\.test: CERTIFIED/);
+  expect(full.out).toContain('\nAgent-readiness level 5 of 5 (Agent-Native)\n');
   expect(full.left).toEqual([]);
   const refused = await dvsProcess('scan', 'does-not-exist.test');
   expect(refused.code).toBe(1);

@@ -1,5 +1,5 @@
-// The badge for READMEs and site footers: a small SVG naming the verdict of the domain's current certificate,
-// or "not validated". Text is measured with a fixed average advance (the badge fonts are close to it), white on
+// The badge for READMEs and site footers: a small SVG naming the verdict of the domain's current certificate and
+// its agent-readiness level (from the certificate's own results), or "not validated". Text is measured with a fixed average advance (the badge fonts are close to it), white on
 // colours dark enough for WCAG AA contrast.
 import { escapeHtml } from '../../lib/html.ts';
 import type { Verdict } from '../../lib/judgement.ts';
@@ -17,9 +17,10 @@ const PADDING = 8;
 
 const widthOf = (text: string) => Math.round(text.length * CHAR_WIDTH + 2 * PADDING);
 
-/** The badge for a verdict, or for no valid certificate (`null`). */
-export function badgeSvg(verdict: Verdict | null): string {
-  const message = MESSAGES[verdict ?? 'none'];
+/** The badge for a verdict and level, or for no valid certificate (`null`). */
+export function badgeSvg(verdict: Verdict | null, level?: number): string {
+  const message = { ...MESSAGES[verdict ?? 'none'] };
+  if (verdict !== null && level !== undefined) message.text += ` · level ${level}`;
   const left = widthOf(LABEL);
   const right = widthOf(message.text);
   const width = left + right;

@@ -42,7 +42,7 @@ function badgeRoute(deps: PageDeps) {
   return async function badge(ctx: Context) {
     const domain = deps.ops.domain((ctx.params as { domain?: string }).domain ?? '');
     const current = await deps.certificates.current(domain);
-    const svg = badgeSvg(current?.certificate.payload.verdict ?? null);
+    const svg = current ? badgeSvg(current.certificate.payload.verdict, current.readiness?.level) : badgeSvg(null);
     ctx.set({
       'Cache-Control': `public, max-age=${BADGE_MAX_AGE}`,
       'Cross-Origin-Resource-Policy': 'cross-origin',

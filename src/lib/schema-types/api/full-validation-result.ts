@@ -152,6 +152,44 @@ export interface TreeHead {
  * The engine's judgement of one observations document (a Quick Scan's result): the verdict, the score, how each probe ran and the outcome of every rule of the tier, with the values each rule read. Its canonical JSON is the second content item of a Quick Scan's ScanResult (and its structuredContent) and what `dvs scan --json` / `dvs evaluate --json` print. A Full Validation's certificate states the same judgement.
  */
 export interface Report {
+  /**
+   * An agent-readiness level comparable to isitagentready's 0-5 (Not Ready .. Agent-Native), from this catalogue's outcomes: each of its 18 checks with the status the rules that answer it give (docs/rules.md, Agent-readiness level). It sits beside the verdict and never changes it. Absent from reports made before it was computed.
+   */
+  agent_readiness?: {
+    anchor: 'isitagentready';
+    level: number;
+    name: 'Not Ready' | 'Basic Web Presence' | 'Bot-Aware' | 'Agent-Readable' | 'Agent-Integrated' | 'Agent-Native';
+    /**
+     * The anchor's check keys, each pass, fail, neutral (not scored, and nothing to show) or unknown (this scan did not run, or could not judge, the rules that answer it: a Quick Scan for full-tier rules).
+     */
+    checks: {
+      [k: string]: 'pass' | 'fail' | 'neutral' | 'unknown' | undefined;
+    };
+    /**
+     * Present when a check is unknown: the level is what the known checks reach, and may be higher.
+     */
+    partial?: true;
+    /**
+     * The next level and what it still needs (check keys, or a group of them); absent at level 5.
+     */
+    next?: {
+      level: number;
+      name: string;
+      /**
+       * @maxItems 8
+       */
+      needs:
+        | []
+        | [string]
+        | [string, string]
+        | [string, string, string]
+        | [string, string, string, string]
+        | [string, string, string, string, string]
+        | [string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string]
+        | [string, string, string, string, string, string, string, string];
+    };
+  };
   type: 'dvs.report';
   version: 1;
   /**

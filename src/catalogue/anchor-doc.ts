@@ -1,0 +1,50 @@
+// The "Agent-readiness level" section of docs/rules.md: which of this catalogue's rules answer each check of the
+// anchor (src/engine/anchor-checks.ts) and the ladder the level climbs, for an auditor lining the two tools up.
+import { ANCHOR, ANCHOR_CHECKS, ANCHOR_LEVELS } from '../engine/anchor-checks.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
+
+/** A `judged` entry as the rules it stands for. */
+function judgedRules(entry: string, ruleset: Ruleset): string[] {
+  if (!entry.endsWith('.*')) return [entry];
+  const prefix = entry.slice(0, -1);
+  return ruleset.rules.filter((r) => r.level === 'required' && r.id.startsWith(prefix)).map((r) => r.id);
+}
+
+/** Checks no rule of this catalogue answers yet: they read neutral (or unknown, if scored). */
+function ruleless(): string[] {
+  const none = ANCHOR_CHECKS.filter((c) => c.found.length === 0 && c.judged.length === 0);
+  if (!none.length) return [];
+  return [`No rule answers ${none.map((c) => `\`${c.id}\``).join(' or ')} yet.`, ''];
+}
+
+const ids = (list: readonly string[]) => (list.length ? list.map((id) => `\`${id}\``).join(', ') : '-');
+
+export function anchorSection(ruleset: Ruleset): string[] {
+  return [
+    '## Agent-readiness level',
+    '',
+    `Every report carries \`agent_readiness\`: a level from 0 to 5 comparable to ${ANCHOR.name}'s`,
+    `(${ANCHOR.url}; its check keys and categories as its scan API documents them in`,
+    '`https://isitagentready.com/llms-full.txt`), computed from the outcomes of the rules below and never changing',
+    'the verdict. A check passes when a rule that finds the thing passes and none of the required rules that judge it',
+    'fails; it fails when one of those fails (published but broken) or when a scored check finds nothing; an',
+    'unscored one then reads `neutral`. It is `unknown` where the scan did not run its rules (a Quick Scan runs',
+    'only the quick tier) or could not evaluate them; the level is then marked `partial`: what the known checks',
+    'reach, and possibly higher.',
+    '',
+    '| check | category | scored | passes when one of these passes | fails when one of these fails |',
+    '|---|---|---|---|---|',
+    ...ANCHOR_CHECKS.map(
+      (c) =>
+        `| \`${c.id}\` ${c.title} | ${c.category} | ${c.scored ? 'yes' : 'no'} | ${ids(c.found)} | ${ids(c.judged.flatMap((j) => judgedRules(j, ruleset)))} |`,
+    ),
+    '',
+    `${ANCHOR.name} does not publish its level gates; the ladder follows the prerequisites Reaudit documents under`,
+    'the same level names (https://docs.reaudit.io/agent-readiness). A site with fewer than two of robotsTxt,',
+    'sitemap and linkHeaders is at **0 Not Ready**; each level above needs the one below and:',
+    '',
+    ...ANCHOR_LEVELS.slice(1).map((l) => `- **${l.level} ${l.name}**: ${l.needs}.`),
+    '',
+    ...ruleless(),
+  ];
+}

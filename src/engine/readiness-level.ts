@@ -1,0 +1,73 @@
+// An agent-readiness level comparable to isitagentready's 0-5, computed from this catalogue's own outcomes
+// (src/engine/anchor-checks.ts says which rules answer each of its checks). It sits beside the verdict and never
+// changes it. The anchor does not publish its level gates; these follow the prerequisite ladder documented under
+// the same level names by Reaudit (https://docs.reaudit.io/agent-readiness), which docs/rules.md cites.
+import { ANCHOR, ANCHOR_CHECKS, ANCHOR_LEVELS, type AnchorCheck } from './anchor-checks.ts';
+import type { AgentReadiness, AnchorStatus, Outcome, RuleResult } from './types.ts';
+
+/** What the level reads of a result: a report's results and a certificate's alike. */
+type Judged = Pick<RuleResult, 'id' | 'level' | 'outcome'>;
+
+/** The rules a `judged` entry names: itself, or for `prefix.*` the prefix's required rules. */
+function judgedOutcomes(check: AnchorCheck, results: readonly Judged[]): Outcome[] {
+  return results
+    .filter((r) =>
+      check.judged.some((j) =>
+        j.endsWith('.*') ? r.level === 'required' && r.id.startsWith(j.slice(0, -1)) : r.id === j,
+      ),
+    )
+    .map((r) => r.outcome);
+}
+
+function statusOf(check: AnchorCheck, byId: ReadonlyMap<string, Outcome>, results: readonly Judged[]): AnchorStatus {
+  const found = check.found.map((id) => byId.get(id));
+  const judged = judgedOutcomes(check, results);
+  if (found.includes('pass')) return judged.includes('fail') ? 'fail' : 'pass';
+  // Published but broken: a rule that judges only what is there failed.
+  if (judged.includes('fail')) return 'fail';
+  if (check.found.length === 0) return check.scored ? 'unknown' : 'neutral';
+  if (found.some((o) => o === undefined || o === 'error')) return 'unknown';
+  return check.scored ? 'fail' : 'neutral';
+}
+
+const INTEGRATION = ['mcpServerCard', 'a2aAgentCard', 'agentSkills', 'apiCatalog'];
+
+/** What each level needs beyond the one below, as the checks that would satisfy it. */
+function missingFor(level: number, pass: (id: string) => boolean, byId: ReadonlyMap<string, Outcome>): string[] {
+  switch (level) {
+    case 1: {
+      const basics = ['robotsTxt', 'sitemap', 'linkHeaders'];
+      return basics.filter((c) => pass(c)).length >= 2 ? [] : basics.filter((c) => !pass(c));
+    }
+    case 2:
+      return ['robotsTxtAiRules', 'contentSignals'].filter((c) => !pass(c));
+    case 3:
+      return pass('markdownNegotiation') ? [] : ['markdownNegotiation'];
+    case 4:
+      return INTEGRATION.some(pass) ? [] : INTEGRATION;
+    default: {
+      const groups: [string, boolean][] = [
+        ['webBotAuth', pass('webBotAuth')],
+        [`all of ${INTEGRATION.join(', ')}`, INTEGRATION.every(pass)],
+        ['oauthDiscovery or auth.md', pass('oauthDiscovery') || byId.get('agents.auth_md.published') === 'pass'],
+      ];
+      return groups.filter(([, ok]) => ok).length >= 2 ? [] : groups.filter(([, ok]) => !ok).map(([name]) => name);
+    }
+  }
+}
+
+export function agentReadiness(results: readonly Judged[]): AgentReadiness {
+  const byId = new Map(results.map((r) => [r.id, r.outcome]));
+  const checks: Record<string, AnchorStatus> = {};
+  for (const check of ANCHOR_CHECKS) checks[check.id] = statusOf(check, byId, results);
+  const pass = (id: string) => checks[id] === 'pass';
+  let level = 0;
+  while (level < 5 && missingFor(level + 1, pass, byId).length === 0) level++;
+  const out: AgentReadiness = { anchor: ANCHOR.name, level, name: ANCHOR_LEVELS[level]!.name, checks };
+  if (Object.values(checks).includes('unknown')) out.partial = true;
+  if (level < 5) {
+    const next = ANCHOR_LEVELS[level + 1]!;
+    out.next = { level: next.level, name: next.name, needs: missingFor(level + 1, pass, byId) };
+  }
+  return out;
+}
