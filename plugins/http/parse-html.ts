@@ -13,6 +13,7 @@ import {
 } from './html-controls.ts';
 import { absoluteHttp, attr, collapse, isElement, resolve, textOf, tokens, walkTree, type T } from './html-dom.ts';
 import { extractJsonLd } from './html-jsonld.ts';
+import { isParameterField, webMcpTools, type FieldInContext } from './html-webmcp.ts';
 import type { HtmlFacet } from './types.ts';
 
 const NOT_RENDERED = new Set(['script', 'style', 'template', 'noscript', 'link', 'meta']);
@@ -37,10 +38,11 @@ interface Alternate {
   href: string;
 }
 
-/** Where the walk is: inside <body>, inside <noscript>, the nearest <label>, and what is rendered. */
+/** Where the walk is: inside <body>, inside <noscript>, the nearest <form> and <label>, and what is rendered. */
 interface Context {
   inBody: boolean;
   inNoscript: boolean;
+  form: T.Element | null;
   label: T.Element | null;
   rendering: Rendering;
   parent: T.Element | null;
@@ -79,6 +81,9 @@ class PageWalker {
   readonly labelsFor = new Map<string, T.Element[]>();
   readonly insecure = new Set<string>();
   readonly cspMeta: string[] = [];
+  /** Forms declaring a WebMCP tool, and the fields that may be their parameters (none inside <noscript>). */
+  readonly toolForms: T.Element[] = [];
+  readonly fields: FieldInContext[] = [];
   private readonly origin: string;
 
   constructor(private readonly pageUrl: string) {
@@ -170,6 +175,8 @@ class PageWalker {
       if (isRendered(ctx.rendering)) this.controls.push({ el, label: ctx.label });
       else this.hiddenControls += 1;
     }
+    if (!ctx.inNoscript && tag === 'form' && attr(el, 'toolname') !== null) this.toolForms.push(el);
+    if (!ctx.inNoscript && isParameterField(el)) this.fields.push({ el, form: ctx.form, label: ctx.label });
     if (ctx.inBody && !ctx.inNoscript && !NOT_RENDERED.has(tag)) this.bodyElements += 1;
     if (ctx.inBody && this.mountPoint === null && id !== null && MOUNT_IDS.includes(id)) this.mountPoint = el;
   }
@@ -202,6 +209,7 @@ class PageWalker {
     return {
       inBody: ctx.inBody || tag === 'body',
       inNoscript: ctx.inNoscript || tag === 'noscript',
+      form: tag === 'form' ? el : ctx.form,
       label: tag === 'label' ? el : ctx.label,
       rendering,
       parent: el,
@@ -232,7 +240,7 @@ export interface ParsedPage {
 export function parsePage(html: string, pageUrl: string, htmlBytes: number): ParsedPage {
   const doc = parse(html, { scriptingEnabled: false });
   const w = new PageWalker(pageUrl);
-  w.walk(doc, { inBody: false, inNoscript: false, label: null, rendering: RENDERED, parent: null });
+  w.walk(doc, { inBody: false, inNoscript: false, form: null, label: null, rendering: RENDERED, parent: null });
   return { html: facts(w, doc.mode, pageUrl, htmlBytes), manifestLink: w.manifestLink ?? null };
 }
 
@@ -286,6 +294,7 @@ function facts(w: PageWalker, mode: HtmlFacet['document_mode'], pageUrl: string,
     controls_not_rendered: w.hiddenControls,
     insecure_subresources: [...w.insecure].sort(),
     csp_meta: w.cspMeta,
+    webmcp: webMcpTools(w.toolForms, w.fields, w),
   };
 }
 
@@ -331,5 +340,6 @@ export function emptyHtml(htmlBytes: number): HtmlFacet {
     controls_not_rendered: 0,
     insecure_subresources: [],
     csp_meta: [],
+    webmcp: { tools_count: 0, tools: [], duplicate_names: [] },
   };
 }

@@ -355,6 +355,7 @@ describe('http rules over the fixture world', () => {
         'content.headings.single_h1',
         'content.landmarks.nav',
         'content.raw_html.text_ratio',
+        'mcp.webmcp.tools_declared',
       ],
     ],
     [
@@ -374,6 +375,7 @@ describe('http rules over the fixture world', () => {
         'metadata.open_graph.core',
         'metadata.twitter.card',
         'metadata.viewport.present',
+        'mcp.webmcp.tools_declared',
       ],
     ],
     [
@@ -392,7 +394,8 @@ describe('http rules over the fixture world', () => {
         'headers.reporting.nel_usable',
       ],
     ],
-    ['http-real-headers.test', []],
+    // A real site's home page: it declares no WebMCP tool, which only the informational rule reports.
+    ['http-real-headers.test', ['mcp.webmcp.tools_declared']],
     [
       'http-bad-manifest.test',
       [
@@ -404,6 +407,15 @@ describe('http rules over the fixture world', () => {
       ],
     ],
     ['http-manifest-missing.test', ['metadata.manifest.published']],
+    [
+      'http-webmcp-broken.test',
+      [
+        'mcp.webmcp.tool_names_valid',
+        'mcp.webmcp.tools_described',
+        'mcp.webmcp.params_described',
+        'mcp.webmcp.tool_names_unique',
+      ],
+    ],
     ['http-soft-404.test', ['http.not_found.status_code']],
     ['http-cors-null.test', ['http.cors.null_origin_not_trusted']],
   ])('%s fails what it breaks', async (domain, expected) => {

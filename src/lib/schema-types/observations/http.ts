@@ -492,6 +492,57 @@ export interface HttpObservations {
      * Form controls left out of controls because they are not rendered (see controls).
      */
     controls_not_rendered: number;
+    /**
+     * WebMCP declarative tools (W3C Web Machine Learning CG draft; Chrome's declarative API): each <form> with a toolname attribute, outside <template> and <noscript>, is a tool an agent can call, and its named fields are the tool's parameters. A static parse sees only these: tools a script registers through navigator.modelContext (the imperative API), and attributes a script adds or changes, are not visible.
+     */
+    webmcp?: {
+      /**
+       * Forms with a toolname attribute.
+       */
+      tools_count: number;
+      /**
+       * The first 50 tools in document order.
+       *
+       * @maxItems 50
+       */
+      tools: {
+        /**
+         * The form's toolname attribute, as written (a tool name is 1 to 128 ASCII letters, digits, _, - and .: WebMCP draft, tool definition).
+         */
+        name: string;
+        /**
+         * The form's tooldescription attribute, white space collapsed; null when the attribute is absent. Without a description the browser does not register the tool.
+         */
+        description: string | null;
+        /**
+         * The tool's parameters: the distinct names of the form's fields (input other than hidden, submit, reset, button and image; select; textarea), inside the form or naming it with form=, that carry a name attribute.
+         */
+        params_count: number;
+        /**
+         * The first 50 parameters in document order.
+         *
+         * @maxItems 50
+         */
+        params: {
+          /**
+           * The field's name attribute: the parameter's property name in the tool's input schema.
+           */
+          name: string;
+          /**
+           * Where the browser takes the parameter's description from, in Chrome's order: the toolparamdescription attribute, else the text of the field's <label> (for=id or wrapping, without the text of fields inside it), else aria-description; null when none has text. Fields sharing a name (radio buttons) take the first that has one.
+           */
+          description_source: 'toolparamdescription' | 'label' | 'aria-description' | null;
+          /**
+           * The field's toolparamtitle attribute, white space collapsed (the parameter's title in the input schema); null when absent or blank.
+           */
+          title: string | null;
+        }[];
+      }[];
+      /**
+       * Tool names declared by more than one form, sorted: a page's tools are kept in one map keyed by name, and registering a second tool of a name already there is refused (WebMCP draft, registerTool).
+       */
+      duplicate_names: string[];
+    };
   };
   /**
    * Markdown for agents: GET / with Accept: text/markdown, GET /index.md, and the advertised markdown alternate.
