@@ -180,7 +180,7 @@ describe('the Quick Scan form and the report page', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
     expect(res.text).toContain('No recent Quick Scan of good.test');
-    expect(res.text).toContain('<form method="post" action="/report">');
+    expect(res.text).toContain('<form method="post" action="/report" toolname="quick_scan"');
     // Had the GET scanned, this would be a cache hit.
     const api = await svc.post('/api/quickscan', { domain: 'good.test' });
     expect(api.headers['x-cache']).toBe('miss');

@@ -21,11 +21,11 @@ const OBSERVED_LIMIT = 400;
 /** Where a rule is documented: its entry in the rule catalogue. */
 export const ruleDocsPath = (id: string) => `/docs/rules#${slugify(id)}`;
 
-/** The Quick Scan form; `domain` pre-fills it. */
+/** The Quick Scan form, declared as a WebMCP tool for browser agents; `domain` pre-fills it. */
 export function scanForm(domain = '', heading = 'Run a Quick Scan'): string {
   return `<section aria-labelledby="scan-form">
 <h2 id="scan-form">${escapeHtml(heading)}</h2>
-<form method="post" action="/report">
+<form method="post" action="/report" toolname="quick_scan" tooldescription="Runs a free Quick Scan of a domain: how ready its DNS, TLS, HTTP and agent-facing documents are for AI agents, with the report.">
 <label for="domain">Domain</label>
 <input type="text" id="domain" name="domain" value="${escapeHtml(domain)}" required maxlength="253" autocomplete="url" spellcheck="false" inputmode="url" placeholder="example.com" aria-describedby="domain-help">
 <button type="submit">Scan</button>
