@@ -340,6 +340,18 @@ export class MonitorStore {
       });
   }
 
+  /** A token the ledger no longer holds for the monitor: spent by nothing, it leaves the credits and the run. */
+  async dropToken(tx: Queryable, run: ClaimedRun, hash: string): Promise<void> {
+    await tx.query(
+      'UPDATE monitor_tokens SET spent_at = now() WHERE monitor_id = $1 AND token_hash = $2 AND spent_at IS NULL',
+      [run.monitorId, hash],
+    );
+    await tx.query('UPDATE monitor_runs SET token_hash = NULL WHERE monitor_id = $1 AND due_at = $2', [
+      run.monitorId,
+      run.dueAt,
+    ]);
+  }
+
   async credits(tx: Queryable, id: string): Promise<number> {
     const [row] = await tx.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM monitor_tokens WHERE monitor_id = $1 AND spent_at IS NULL AND expires_at > now()`,

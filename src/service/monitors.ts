@@ -342,8 +342,7 @@ export class Monitors {
       const report = stored.report ? (JSON.parse(gunzipSync(stored.report).toString('utf8')) as Report) : null;
       return this.issued(run, certificate, report?.ruleset.version ?? certificate.payload.ruleset.version);
     }
-    if (state.kind === 'lost')
-      throw new Error(`monitor token ${run.tokenHash.slice(0, 12)}… is no longer held by the monitor`);
+    if (state.kind === 'lost') return this.dropLost(run, run.tokenHash);
     const hash = run.tokenHash;
     let outcome;
     try {
@@ -367,6 +366,20 @@ export class Monitors {
     if (outcome.kind === 'declined')
       return this.notJudged(run, outcome.report, 'a required rule could not be evaluated (INCOMPLETE)');
     return this.notJudged(run, null, outcome.text);
+  }
+
+  /**
+   * The ledger no longer holds the run's token for the monitor (given back or changed by hand): it no longer
+   * counts as a credit, and the run is tried again at once with the next token.
+   */
+  private async dropLost(run: ClaimedRun, hash: string): Promise<void> {
+    const { store, queue } = await this.deps.engine();
+    this.deps.log.warn({ monitor: run.monitorId, token: hash.slice(0, 12) }, 'monitor token no longer held; dropped');
+    await queue.db.transaction(async (tx) => {
+      if (!(await store.unclaim(run, tx))) return;
+      await store.dropToken(tx, run, hash);
+      await this.enqueue(tx, run.monitorId, run.generation, run.dueAt, new Date());
+    });
   }
 
   /** A run the scan could not judge: tried again with backoff, then counted without a certificate. */

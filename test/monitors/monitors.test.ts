@@ -280,4 +280,31 @@ describe.skipIf(!pgUp)('monitors', () => {
       else process.env.DVS_API_KEY = saved;
     }
   }, 60_000);
+
+  it('drops a token the ledger no longer holds for the monitor, and runs with the next', async () => {
+    const created = await svc.api('POST', '/api/monitors', {
+      domain: 'good.test',
+      interval: 'P1D',
+      payment_tokens: await tokens(2),
+    });
+    const { id } = created.json() as MonitorBody;
+    // The token the first run would spend, given back behind the monitor's back.
+    const [first] = await svc.schema.query<{ token_hash: string }>(
+      'SELECT token_hash FROM monitor_tokens WHERE monitor_id = $1 ORDER BY expires_at, token_hash LIMIT 1',
+      [id],
+    );
+    expect(await ledger.releaseHeld(first!.token_hash, id)).toBe(true);
+    expect((await svc.api('PATCH', `/api/monitors/${id}`, { interval: 'PT2S' })).status).toBe(200);
+    const m = await until(
+      () => monitor(id),
+      (x) => x.paused,
+    );
+    expect(m).toMatchObject({ verdict: 'CERTIFIED', credits: 0, paused_reason: 'no_credits' });
+    const spent = await svc.schema.query<{ token_hash: string; certificate_id: string | null }>(
+      'SELECT token_hash, certificate_id FROM monitor_tokens WHERE monitor_id = $1',
+      [id],
+    );
+    expect(spent.find((t) => t.token_hash === first!.token_hash)!.certificate_id).toBeNull();
+    expect(spent.find((t) => t.token_hash !== first!.token_hash)!.certificate_id).toBe(m.certificate_id);
+  }, 60_000);
 });
