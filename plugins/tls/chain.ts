@@ -48,16 +48,18 @@ function peerChain(peer: DetailedPeerCertificate): Buffer[] {
 }
 
 /** A host-name match on dNSName entries only (RFC 9525 section 6.3 drops the subject CN fallback). */
-function matchesHost(der: Buffer, host: string): boolean {
-  return new X509Certificate(der).checkHost(host, { subject: 'never' }) !== undefined;
+function matchesHost(cert: X509Certificate, host: string): boolean {
+  return cert.checkHost(host, { subject: 'never' }) !== undefined;
 }
 
 export function chainFacts(conn: TlsConnection, host: string, anchors: Anchors): ChainFacts {
   const ders = peerChain(conn.socket.getPeerCertificate(true));
+  // Each certificate parsed once for every use below: a parse costs about 0.2 ms here.
+  const certs = ders.map((der) => new X509Certificate(der));
   const verified = conn.authorized || conn.authorizationError === NAME_MISMATCH;
-  const last = ders.at(-1);
-  const anchor = last ? anchorOf(new X509Certificate(last), anchors) : null;
-  const described = ders.map(describeCertificate);
+  const last = certs.at(-1);
+  const anchor = last ? anchorOf(last, anchors) : null;
+  const described = ders.map((der, i) => describeCertificate(der, certs[i]));
   const chain = described.map((c): ChainEntry => {
     return {
       subject: c.subject,
@@ -78,7 +80,7 @@ export function chainFacts(conn: TlsConnection, host: string, anchors: Anchors):
     authorization_error: conn.authorized ? null : conn.authorizationError,
     chain_reaches_anchor: last ? anchor !== null : null,
     anchor_public: anchor ? anchors.public.has(fingerprint(anchor)) : null,
-    hostname_match: ders[0] ? matchesHost(ders[0], host) : null,
+    hostname_match: certs[0] ? matchesHost(certs[0], host) : null,
     leaf: described[0] ?? null,
     chain,
   };

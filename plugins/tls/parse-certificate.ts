@@ -136,9 +136,11 @@ function keyFacts(cert: NodeCertificate): Pick<CertificateFacts, 'key_type' | 'k
   return { key_type: type, key_bits: type === 'ed25519' ? 256 : type === 'ed448' ? 456 : bits, key_curve: curve };
 }
 
-/** Reads one certificate into facts. Throws only on bytes that are not a certificate. */
-export function describeCertificate(der: Buffer): CertificateFacts {
-  const node = new NodeCertificate(der);
+/**
+ * Reads one certificate into facts, with Node's parse of it when the caller has one. Throws only on bytes that
+ * are not a certificate.
+ */
+export function describeCertificate(der: Buffer, node = new NodeCertificate(der)): CertificateFacts {
   const fields = certificateFields(der);
   const ext = (oid: string) => fields.extensions.get(oid);
   const san = ext(OID_SUBJECT_ALT_NAME);
