@@ -11,18 +11,10 @@ import { loadRunRuleset } from '../src/catalogue/compiled-ruleset.ts';
 import { loadConfig } from '../src/lib/config.ts';
 import { lazyLogger } from '../src/lib/log.ts';
 import { createScanner } from '../src/service/scanner.ts';
-import { median } from './median.ts';
+import { medianCost, type ScanCost } from './scan-cost.ts';
 
 /** What the parent's world has counted since it started. */
 export interface WorldCounts {
-  https: number;
-  http: number;
-  dns: number;
-}
-
-export interface ScanCost {
-  wallMs: number;
-  cpuMs: number;
   https: number;
   http: number;
   dns: number;
@@ -97,14 +89,7 @@ async function compare(
       if (round >= warmUp) costs.get(name)!.push(cost);
     }
   }
-  const medianOf = (list: ScanCost[]): ScanCost => ({
-    wallMs: median(list.map((c) => c.wallMs)),
-    cpuMs: median(list.map((c) => c.cpuMs)),
-    https: median(list.map((c) => c.https)),
-    http: median(list.map((c) => c.http)),
-    dns: median(list.map((c) => c.dns)),
-  });
-  return Object.fromEntries([...costs].map(([name, list]) => [name, medianOf(list)]));
+  return Object.fromEntries([...costs].map(([name, list]) => [name, medianCost(list)]));
 }
 
 // After bench/bundled.js and the path of this module it was given.

@@ -20,8 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startWorld, type World } from '../test/world/index.ts';
-import { median } from './median.ts';
-import type { ScanCost, WorldCounts } from './observatory-compare.ts';
+import type { WorldCounts } from './observatory-compare.ts';
+import { medianCost, type ScanCost } from './scan-cost.ts';
 import { processUsage } from './world-process.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
@@ -121,18 +121,7 @@ async function compareProcesses(world: World, env: NodeJS.ProcessEnv): Promise<R
       if (round > 0) runs.get(name)!.push(cost);
     }
   }
-  return Object.fromEntries(
-    [...runs].map(([name, list]) => [
-      name,
-      {
-        wallMs: median(list.map((c) => c.wallMs)),
-        cpuMs: median(list.map((c) => c.cpuMs)),
-        https: median(list.map((c) => c.https)),
-        http: median(list.map((c) => c.http)),
-        dns: median(list.map((c) => c.dns)),
-      },
-    ]),
-  );
+  return Object.fromEntries([...runs].map(([name, list]) => [name, medianCost(list)]));
 }
 
 const load = (): string =>
