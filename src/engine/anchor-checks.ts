@@ -110,10 +110,11 @@ export const ANCHOR_CHECKS: readonly AnchorCheck[] = [
   {
     id: 'webMcp',
     category: 'discovery',
-    title: 'WebMCP',
+    title: 'WebMCP declarative tools',
     scored: false,
-    found: [],
-    judged: [],
+    // Static HTML shows only the declarative API; tools registered from script are out of a scan's sight.
+    found: ['mcp.webmcp.tools_declared'],
+    judged: ['mcp.webmcp.tool_names_valid', 'mcp.webmcp.tools_described'],
   },
   {
     id: 'apiCatalog',
