@@ -26,6 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import { engineSchemaFor } from '../src/batches/queue-database.ts';
 import { localCertificateFile } from '../src/server/local-certificate.ts';
 import { percentile } from './load.ts';
 import { median } from './median.ts';
@@ -242,8 +243,7 @@ async function sharedState(): Promise<SharedState | null> {
     databaseUrl: url.toString(),
     redisUrl,
     async drop() {
-      // The job engine keeps its tables beside the ledger's, in <schema>_pgboss (src/batches/queue-database.ts).
-      for (const name of [schema, `${schema}_pgboss`])
+      for (const name of [schema, engineSchemaFor(schema)])
         await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`).catch(() => undefined);
       await admin.end();
     },

@@ -22,7 +22,8 @@ export interface BatchRow {
 
 export interface NewItem {
   domain: string;
-  paymentToken?: string;
+  /** A full item's payment: the digest of its token (src/payments/gate.ts, TokenDigest). */
+  tokenDigest?: string;
 }
 
 /** An item as its worker runs it. */
@@ -32,12 +33,15 @@ export interface ClaimedItem {
   accountId: string;
   mode: BatchMode;
   domain: string;
-  paymentToken: string | null;
+  tokenDigest: string | null;
   claimId: string;
 }
 
-/** Why a claim took nothing: the item is finished or cancelled, or another instance runs it now. */
-export type ClaimRefusal = 'gone' | 'busy';
+/**
+ * Why a claim took nothing: the item is finished (its turn was handed on with its result), cancelled (its turn
+ * is free again), or another claim runs it now.
+ */
+export type ClaimRefusal = 'finished' | 'cancelled' | 'busy';
 
 /** One finished item's result line, with its cursor. */
 export interface ResultRow {
@@ -115,11 +119,11 @@ export class BatchStore {
       items.length,
     ]);
     await tx.query(
-      `INSERT INTO batch_items (batch_id, seq, account_id, domain, payment_token)
+      `INSERT INTO batch_items (batch_id, seq, account_id, domain, token_digest)
        SELECT $1, s.seq, $2, s.domain, s.token
        FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS s (domain, token, seq)
        ORDER BY s.seq`,
-      [id, accountId, items.map((i) => i.domain), items.map((i) => i.paymentToken ?? null)],
+      [id, accountId, items.map((i) => i.domain), items.map((i) => i.tokenDigest ?? null)],
     );
   }
 
@@ -146,17 +150,14 @@ export class BatchStore {
     return rows[0] ? toBatch(rows[0]) : null;
   }
 
-  /**
-   * Takes an item for a run: a queued one, or a running one whose lease lapsed (its instance died). `gone`: it
-   * is finished or cancelled; `busy`: another instance runs it now.
-   */
+  /** Takes an item for a run: a queued one, or a running one whose lease lapsed (its instance died). */
   async claim(ref: ItemRef, leaseSeconds: number): Promise<ClaimedItem | ClaimRefusal> {
     const claimId = randomBytes(12).toString('hex');
     return this.db.transaction(async (tx) => {
       const [claimed] = await tx.query<{
         account_id: string;
         domain: string;
-        payment_token: string | null;
+        token_digest: string | null;
         mode: BatchMode;
       }>(
         `UPDATE batch_items i SET state = 'running', claim_id = $3, attempts = attempts + 1,
@@ -164,7 +165,7 @@ export class BatchStore {
          FROM batches b
          WHERE i.batch_id = $1 AND i.seq = $2 AND b.id = i.batch_id
            AND (i.state = 'queued' OR (i.state = 'running' AND i.lease_until < now()))
-         RETURNING i.account_id, i.domain, i.payment_token, b.mode`,
+         RETURNING i.account_id, i.domain, i.token_digest, b.mode`,
         [ref.batchId, ref.seq, claimId, leaseSeconds],
       );
       if (!claimed) {
@@ -172,7 +173,8 @@ export class BatchStore {
           'SELECT state FROM batch_items WHERE batch_id = $1 AND seq = $2',
           [ref.batchId, ref.seq],
         );
-        return item?.state === 'running' ? 'busy' : 'gone';
+        if (item?.state === 'running') return 'busy';
+        return item?.state === 'cancelled' ? 'cancelled' : 'finished';
       }
       await tx.query("UPDATE batches SET status = 'running', started_at = now() WHERE id = $1 AND status = 'queued'", [
         ref.batchId,
@@ -182,7 +184,7 @@ export class BatchStore {
         accountId: claimed.account_id,
         mode: claimed.mode,
         domain: claimed.domain,
-        paymentToken: claimed.payment_token,
+        tokenDigest: claimed.token_digest,
         claimId,
       };
     });
@@ -210,7 +212,7 @@ export class BatchStore {
           [item.batchId, judged ? 1 : 0, judged ? 0 : 1],
         );
         const updated = await tx.query(
-          `UPDATE batch_items SET state = $4, result = $5, result_no = $6, payment_token = NULL,
+          `UPDATE batch_items SET state = $4, result = $5, result_no = $6, token_digest = NULL,
              claim_id = NULL, lease_until = NULL
            WHERE batch_id = $1 AND seq = $2 AND state = 'running' AND claim_id = $3 RETURNING seq`,
           [item.batchId, item.seq, item.claimId, judged ? 'done' : 'failed', result, batch?.n],
@@ -235,7 +237,7 @@ export class BatchStore {
     );
   }
 
-  /** Cancels a batch not yet finished: its items not started are dropped with their tokens. False: nothing to cancel. */
+  /** Cancels a batch not yet finished: its items not started are dropped with their tokens' digests. False: nothing to cancel. */
   async cancel(id: string, accountId: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const rows = await tx.query(
@@ -245,7 +247,7 @@ export class BatchStore {
       );
       if (rows.length === 0) return false;
       await tx.query(
-        `UPDATE batch_items SET state = 'cancelled', payment_token = NULL
+        `UPDATE batch_items SET state = 'cancelled', token_digest = NULL
          WHERE batch_id = $1 AND state IN ('waiting', 'queued')`,
         [id],
       );

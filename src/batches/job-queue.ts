@@ -59,6 +59,29 @@ export class JobQueue {
     return new JobQueue(db, boss);
   }
 
+  /**
+   * Starts the engine and creates its queues (`prepare`) while no other instance does: pg-boss is not safe for
+   * two instances setting up one database at the same moment (one fails on a duplicate schema, or two queue
+   * creations deadlock), which is how a fleet starts after a deploy.
+   */
+  static open(
+    db: QueueDatabase,
+    opts: JobQueueOptions,
+    prepare: (queue: JobQueue) => Promise<void>,
+  ): Promise<JobQueue> {
+    return db.exclusive(async () => {
+      const queue = await JobQueue.start(db, opts);
+      try {
+        await prepare(queue);
+      } catch (err) {
+        // An engine left running would keep polling a database about to close, and keep the process alive.
+        await queue.stop();
+        throw err;
+      }
+      return queue;
+    });
+  }
+
   /** Creates the queue (and its dead letter queue) unless it exists; instances starting together may both ask. */
   async ensureQueue(spec: QueueSpec): Promise<void> {
     if (spec.deadLetter && !(await this.boss.getQueue(spec.deadLetter))) await this.create(spec.deadLetter, {});

@@ -24,14 +24,24 @@ export interface QueueDatabase extends Queryable {
   readonly engine: EngineDb;
   /** Runs `work` in one transaction; `tx.engine` lets pg-boss write its jobs inside it. */
   transaction<T>(work: (tx: Queryable & { engine: EngineDb }) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while no other instance runs its own: the job engine's set-up (its schema, its queues), which
+   * pg-boss does not make safe for instances starting at the same moment.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 const MIGRATIONS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** Any fixed number: the lock instances take while migrating the batch tables. */
 const MIGRATION_LOCK = 0x64_76_73_62;
+/** Another: the lock instances take, one after another, while setting up the job engine. */
+const ENGINE_SETUP_LOCK = 0x64_76_73_65;
 
 export const PGLITE_DIR = 'queue';
+
+/** The schema pg-boss keeps its tables in, beside the one the connection uses (`pgboss` beside `public`). */
+export const engineSchemaFor = (schema: string): string => (schema === 'public' ? 'pgboss' : `${schema}_pgboss`);
 
 async function migrate(db: QueueDatabase): Promise<void> {
   await db.transaction(async (tx) => {
@@ -68,10 +78,9 @@ async function openPostgres(url: string, onError: (err: Error) => void): Promise
   // A connection the server dropped while idle is replaced on the next query; the error must not end the process.
   pool.on('error', onError);
   const { rows } = await pool.query<{ schema: string }>('SELECT current_schema() AS schema');
-  const current = rows[0]?.schema ?? 'public';
   const db: QueueDatabase = {
     kind: 'postgres',
-    engineSchema: current === 'public' ? 'pgboss' : `${current}_pgboss`,
+    engineSchema: engineSchemaFor(rows[0]?.schema ?? 'public'),
     engine: pgEngine(pool),
     query: async <T>(sql: string, params?: readonly unknown[]) =>
       (await pool.query(sql, params as unknown[])).rows as T[],
@@ -94,6 +103,19 @@ async function openPostgres(url: string, onError: (err: Error) => void): Promise
       } finally {
         client.off('error', onError);
         client.release();
+      }
+    },
+    async exclusive(work) {
+      // A session lock on a connection of its own, held while `work` runs on the others: a process that dies
+      // meanwhile ends its session, and with it the lock.
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [ENGINE_SETUP_LOCK]);
+        return await work();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [ENGINE_SETUP_LOCK]).catch((err: Error) => (broken = err));
+        client.release(broken);
       }
     },
     close: () => pool.end(),
@@ -133,6 +155,8 @@ async function openPglite(dataDir: string): Promise<QueueDatabase> {
           engine: pgliteEngine(tx),
         }),
       ),
+    // One process holds the embedded database: there is no other instance to wait for.
+    exclusive: (work) => work(),
     close: () => lite.close(),
   };
   try {

@@ -51,13 +51,30 @@ export type Reservation =
   | { kind: 'in_progress' }
   | { kind: 'refused'; reason: 'unknown' | 'expired' | 'other_domain' | 'wrong_mode'; message: string };
 
+/**
+ * A token known by its digest only, the key the ledger stores it under. A batch item keeps this instead of the
+ * token until it runs, so the queue database, like the ledger, holds nothing a reader could spend: no request
+ * accepts a digest in place of a token.
+ */
+export interface TokenDigest {
+  digest: string;
+}
+
+/** What pays for a validation: the token a caller sent, or the digest a batch item kept of it. */
+export type TokenRef = string | TokenDigest;
+
 export interface PaymentGate {
+  /**
+   * The digest a batch item keeps of a token this service could accept (shaped as its tokens are, of its mode);
+   * null for anything else, which no validation would take.
+   */
+  digest(token: string): TokenDigest | null;
   /** One atomic conditional update: at most one caller gets `reserved` for a token. */
-  reserve(token: string, domain: string): Promise<Reservation>;
+  reserve(payment: TokenRef, domain: string): Promise<Reservation>;
   /** Records the certificate and marks the token redeemed. */
-  commit(token: string, reservationId: string, certificate: StoredCertificate): Promise<void>;
+  commit(payment: TokenRef, reservationId: string, certificate: StoredCertificate): Promise<void>;
   /** Frees the token for another try (the validation failed or passed its deadline). */
-  release(token: string, reservationId: string): Promise<void>;
+  release(payment: TokenRef, reservationId: string): Promise<void>;
   /** A certificate issued earlier, by id, with the report it was returned with. */
   certificate(id: string): Promise<StoredCertificate | null>;
 }

@@ -7,7 +7,7 @@ import type { CertificateRegistry, PaymentGate } from './gate.ts';
 import type { Ledger, TokenHolder } from './ledger.ts';
 import type { CertificateHistory } from './history-store.ts';
 import type { LogStore } from './store.ts';
-import { startLedgerRetention } from './ledger-retention.ts';
+import { ledgerPruner, startLedgerRetention, type Pruned } from './ledger-retention.ts';
 import { openLedger } from './open-ledger.ts';
 import { embeddedProcessor, type PaymentProcessor } from './processor.ts';
 
@@ -25,14 +25,19 @@ export interface Payments {
   accounts: Accounts;
   /** Tokens held for monitors' later runs. */
   tokenHolder: TokenHolder;
+  /**
+   * Prunes what the ledger stops keeping (ledger-retention.ts). On PostgreSQL the job engine's scheduler calls
+   * it, on one instance at a time; the embedded ledger runs it on a timer of its own and this is null.
+   */
+  prune: (() => Promise<Pruned>) | null;
   /** Resolves when the ledger answers (the service's readiness check). */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Every instance prunes; the batches are idempotent and, on PostgreSQL, skip rows another instance holds.
- * A batch is 500 rows (about 4 MB of evidence at the 8.5 KiB a Full Validation keeps).
+ * The embedded ledger's timer. A batch is 500 rows (about 4 MB of evidence at the 8.5 KiB a Full Validation
+ * keeps); each batch is idempotent and, on PostgreSQL, skips rows another run holds.
  */
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 500;
@@ -69,12 +74,12 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     throw err;
   }
   log.info({ ledger: ledger.backend, processor: processor.name, mode: processor.mode }, 'payments ready');
-  const pruning = startLedgerRetention(ledger, {
-    everyMs: PRUNE_EVERY_MS,
-    batch: PRUNE_BATCH,
-    reportRetentionSeconds: config.payments.reportRetentionSeconds,
-    log,
-  });
+  const retention = { batch: PRUNE_BATCH, reportRetentionSeconds: config.payments.reportRetentionSeconds };
+  // Shared PostgreSQL: the job engine every instance opens schedules the pruning (src/service/ledger-pruning.ts).
+  const shared = config.databaseUrl !== null;
+  const pruning = shared
+    ? ledgerPruner(ledger, retention)
+    : startLedgerRetention(ledger, { ...retention, everyMs: PRUNE_EVERY_MS, log });
   return {
     gate: ledger,
     history: ledger,
@@ -84,6 +89,7 @@ export async function openPayments(config: Config, log: Logger): Promise<Payment
     processor,
     accounts: ledger.accounts,
     tokenHolder: ledger,
+    prune: shared ? pruning.runOnce : null,
     ready: () => ledger.ready(),
     async close() {
       await pruning.stop();

@@ -3,7 +3,15 @@
 // crashed process cannot keep a buyer's token.
 import { randomUUID } from 'node:crypto';
 import { Accounts } from './accounts.ts';
-import type { CertificateRecord, CertificateRegistry, PaymentGate, Reservation, StoredCertificate } from './gate.ts';
+import type {
+  CertificateRecord,
+  CertificateRegistry,
+  PaymentGate,
+  Reservation,
+  StoredCertificate,
+  TokenDigest,
+  TokenRef,
+} from './gate.ts';
 import type { LedgerStore, LogStore, TokenRow, TokenState } from './store.ts';
 import type { HistoryCursor, HistoryRow } from './history-store.ts';
 import { isTokenShaped, newToken, tokenHash, tokenModeOf, type TokenMode } from './tokens.ts';
@@ -141,10 +149,16 @@ export class Ledger implements PaymentGate, CertificateRegistry, TokenHolder {
     return this.store.countUnused(source, this.now());
   }
 
-  async reserve(token: string, domain: string): Promise<Reservation> {
-    if (!isTokenShaped(token)) return refusedUnknown();
-    if (tokenModeOf(token) !== this.opts.mode) return refusedWrongMode(this.opts.mode);
-    const hash = tokenHash(token);
+  digest(token: string): TokenDigest | null {
+    return isTokenShaped(token) && tokenModeOf(token) === this.opts.mode ? { digest: tokenHash(token) } : null;
+  }
+
+  async reserve(payment: TokenRef, domain: string): Promise<Reservation> {
+    if (typeof payment === 'string') {
+      if (!isTokenShaped(payment)) return refusedUnknown();
+      if (tokenModeOf(payment) !== this.opts.mode) return refusedWrongMode(this.opts.mode);
+    }
+    const hash = hashOf(payment);
     for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
       const reservationId = randomUUID();
       const now = this.now();
@@ -260,17 +274,17 @@ export class Ledger implements PaymentGate, CertificateRegistry, TokenHolder {
     return this.store.release(hash, holderId);
   }
 
-  async commit(token: string, reservationId: string, certificate: StoredCertificate): Promise<void> {
-    if (!(await this.store.commit(tokenHash(token), reservationId, certificate, this.now()))) {
+  async commit(payment: TokenRef, reservationId: string, certificate: StoredCertificate): Promise<void> {
+    if (!(await this.store.commit(hashOf(payment), reservationId, certificate, this.now()))) {
       throw new ReservationLostError(
         `reservation ${reservationId} is no longer held (its lease lapsed and another request took the token); certificate ${certificate.id} was not stored`,
       );
     }
   }
 
-  async release(token: string, reservationId: string): Promise<void> {
+  async release(payment: TokenRef, reservationId: string): Promise<void> {
     // False means the lease lapsed and someone else holds the token now: nothing of ours to free.
-    await this.store.release(tokenHash(token), reservationId);
+    await this.store.release(hashOf(payment), reservationId);
   }
 
   certificate(id: string): Promise<StoredCertificate | null> {
@@ -327,6 +341,9 @@ export class Ledger implements PaymentGate, CertificateRegistry, TokenHolder {
     return this.store.close();
   }
 }
+
+/** The key a token is stored under. */
+const hashOf = (payment: TokenRef): string => (typeof payment === 'string' ? tokenHash(payment) : payment.digest);
 
 /** A token minted in the other mode: a test token never pays where money is taken, nor a live one in test mode. */
 function refusedWrongMode(serviceMode: TokenMode): Refused {

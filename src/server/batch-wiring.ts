@@ -13,6 +13,9 @@ import { WebhookOperations } from '../api/operations/webhook-operations.ts';
 import { createNet, NetError, type ScanNet } from '../net/index.ts';
 import { DELIVERY_TIMEOUT_MS, Webhooks, type SendOutcome } from '../service/webhooks.ts';
 import type { Accounts } from '../payments/accounts.ts';
+import type { PaymentGate } from '../payments/gate.ts';
+import type { Pruned } from '../payments/ledger-retention.ts';
+import { prepareLedgerPruning, startLedgerPruning } from '../service/ledger-pruning.ts';
 import { Batches, type BatchEngine, type EventSink } from '../service/batches.ts';
 import { MonitorStore } from '../batches/monitor-store.ts';
 import { MonitorOperations } from '../api/operations/monitor-operations.ts';
@@ -83,21 +86,43 @@ async function urlProblem(net: ScanNet, url: URL): Promise<string | null> {
   }
 }
 
+/** How soon an instance tries again to open the job queue's database after it could not. */
+const OPEN_RETRY_MS = 5_000;
+
 /** A scan's longest run (its budget, stretched at most three times on a busy host) and a margin to record it. */
 const leaseSeconds = (deadlineMs: number) => Math.ceil((deadlineMs * 3) / 1000) + 5;
 
 type Engine = BatchEngine & { webhookStore: WebhookStore; monitorStore: MonitorStore };
 
-/** Opens the queue database and the engine over it, with the queues every instance works. */
-async function openEngine(config: Config, log: AppLogger, onError: (err: Error) => void): Promise<Engine> {
+/**
+ * Opens the queue database and the engine over it, with the queues every instance works (and the ledger's
+ * pruning, when the engine schedules it).
+ */
+async function openEngine(
+  config: Config,
+  deps: { log: AppLogger; prune: (() => Promise<Pruned>) | null },
+  onError: (err: Error) => void,
+): Promise<Engine> {
   const startedAt = process.hrtime.bigint();
   const db = await openQueueDatabase(config, onError);
   try {
-    const queue = await JobQueue.start(db, { maintenanceSeconds: config.batches.maintenanceSeconds, onError });
-    await Batches.prepare(queue);
-    await Webhooks.prepare(queue);
-    await Monitors.prepare(queue);
-    log.info({ queue: db.kind, ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6) }, 'job queue ready');
+    const queue = await JobQueue.open(
+      db,
+      { maintenanceSeconds: config.batches.maintenanceSeconds, onError },
+      async (q) => {
+        await Batches.prepare(q);
+        await Webhooks.prepare(q);
+        await Monitors.prepare(q);
+        if (deps.prune) {
+          await prepareLedgerPruning(q);
+          await startLedgerPruning(q, deps.prune, deps.log);
+        }
+      },
+    );
+    deps.log.info(
+      { queue: db.kind, ms: Math.round(Number(process.hrtime.bigint() - startedAt) / 1e6) },
+      'job queue ready',
+    );
     return { store: new BatchStore(db), webhookStore: new WebhookStore(db), monitorStore: new MonitorStore(db), queue };
   } catch (err) {
     await db.close();
@@ -129,19 +154,21 @@ function wireMonitors(
   });
 }
 
-export function wireBatches(
-  config: Config,
-  deps: {
-    log: AppLogger;
-    accounts: Accounts;
-    tokenHolder?: TokenHolder;
-    quickScans: QuickScans;
-    fullValidations: FullValidations;
-    slots: ScanSlots;
-    politeness: Politeness;
-    rulesetVersion: string;
-  },
-): BatchWiring {
+export interface BatchWiringDeps {
+  log: AppLogger;
+  accounts: Accounts;
+  gate: PaymentGate;
+  /** The ledger's pruning when the job engine schedules it (a shared PostgreSQL), else null. */
+  prune: (() => Promise<Pruned>) | null;
+  tokenHolder?: TokenHolder;
+  quickScans: QuickScans;
+  fullValidations: FullValidations;
+  slots: ScanSlots;
+  politeness: Politeness;
+  rulesetVersion: string;
+}
+
+export function wireBatches(config: Config, deps: BatchWiringDeps): BatchWiring {
   const { log } = deps;
   let opening: Promise<Engine> | null = null;
   let started: Promise<void> | null = null;
@@ -149,7 +176,7 @@ export function wireBatches(
   let delivering: Promise<void> | null = null;
   const onError = (err: Error) => log.warn({ err: err.message }, 'job queue: database error; reconnecting');
   const engine = (): Promise<Engine> =>
-    (opening ??= openEngine(config, log, onError)
+    (opening ??= openEngine(config, deps, onError)
       .then((opened) => {
         // Deliveries run on every instance that opened the queue, whether or not it takes batch items.
         delivering ??= webhooks.start();
@@ -158,7 +185,7 @@ export function wireBatches(
         return opened;
       })
       .catch((err: unknown) => {
-        // The next request tries again (the database may be back by then).
+        // The next attempt tries again (the database may be back by then).
         opening = null;
         throw err;
       }));
@@ -166,14 +193,22 @@ export function wireBatches(
   const webhooks = wireWebhooks(config, net, log, engine);
   const events: EventSink = (tx, account, type, data) => webhooks.publish(tx, account, type, data);
   const monitors = deps.tokenHolder ? wireMonitors(config, deps.tokenHolder, deps, engine, events) : null;
+  /** The engine, with this instance's workers taking jobs from the moment it is open. */
+  const working = async (): Promise<Engine> => {
+    const e = await engine();
+    if (config.batches.concurrency > 0)
+      started ??= batches.start().catch((err: Error) => {
+        started = null;
+        log.warn({ err: err.message }, 'batch workers could not start; the next use of the queue tries again');
+      });
+    return e;
+  };
+  let retry: NodeJS.Timeout | null = null;
+  let closing = false;
   const batches = new Batches({
-    engine: async () => {
-      const e = await engine();
-      // Workers start with the first use of the queue: from then on this instance takes batch jobs too.
-      if (config.batches.concurrency > 0) started ??= batches.start();
-      return e;
-    },
+    engine: working,
     accounts: deps.accounts,
+    gate: deps.gate,
     quickScans: deps.quickScans,
     fullValidations: deps.fullValidations,
     slots: deps.slots,
@@ -192,9 +227,18 @@ export function wireBatches(
     monitorOps: monitors ? new MonitorOperations({ monitors, extraSuffixes: config.extraSuffixes }) : null,
     startIfPending() {
       if (!config.databaseUrl && !embeddedQueueExists(config.dataDir)) return;
-      engine().catch((err: Error) => log.warn({ err: err.message }, 'job queue: could not open; batches wait for it'));
+      // With work waiting (or a shared database other instances fill) this instance works the queue at once,
+      // not only after a batch request of its own; until the database answers it tries again.
+      const attempt = () =>
+        void working().catch((err: Error) => {
+          log.warn({ err: err.message }, `job queue: could not open; trying again in ${OPEN_RETRY_MS / 1000} s`);
+          if (!closing) retry = setTimeout(attempt, OPEN_RETRY_MS);
+        });
+      attempt();
     },
     async close() {
+      closing = true;
+      if (retry) clearTimeout(retry);
       await net.close();
       if (!opening) return;
       const open = await opening.catch(() => null);

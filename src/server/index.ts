@@ -72,6 +72,8 @@ export interface PaymentsHandle {
   accounts?: Accounts;
   /** Tokens held for monitors (the ledger); the monitor routes are served when there are, beside the batch ones. */
   tokenHolder?: TokenHolder;
+  /** The ledger's pruning, for the job engine's scheduler to run (null: the ledger prunes on its own timer). */
+  prune?: (() => Promise<{ evidence: number; reports: number }>) | null;
 }
 
 export interface ServiceOptions {
@@ -195,6 +197,8 @@ async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger
         log,
         accounts: payments.accounts,
         ...(payments.tokenHolder ? { tokenHolder: payments.tokenHolder } : {}),
+        gate: payments.gate,
+        prune: payments.prune ?? null,
         quickScans: services.quickScans,
         fullValidations: services.fullValidations,
         slots: services.slots,

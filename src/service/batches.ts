@@ -21,6 +21,7 @@ import type { FetchedJob, JobQueue, NewJob } from '../batches/job-queue.ts';
 import type { EngineDb, Queryable } from '../batches/queue-database.ts';
 import type { Logger } from '../lib/log.ts';
 import type { Account, Accounts } from '../payments/accounts.ts';
+import type { PaymentGate } from '../payments/gate.ts';
 import { PaymentRequiredError, type FullValidations } from './full-validations.ts';
 import type { Politeness } from './politeness.ts';
 import type { QuickScans } from './quick-scans.ts';
@@ -86,6 +87,8 @@ export interface ItemResult {
 export interface BatchDeps {
   engine: () => Promise<BatchEngine>;
   accounts: Accounts;
+  /** Gives a full item's token the digest its item keeps instead of it. */
+  gate: Pick<PaymentGate, 'digest'>;
   quickScans: QuickScans;
   fullValidations: FullValidations;
   slots: ScanSlots;
@@ -113,6 +116,14 @@ export class Batches {
   private worker: SlotWorker<ItemJob> | null = null;
 
   constructor(private readonly deps: BatchDeps) {}
+
+  /**
+   * The digest a full item keeps of its payment token (the token itself is never stored here); null when no
+   * validation would take this token (not shaped as this service's tokens, or of the other mode).
+   */
+  tokenDigest(token: string): string | null {
+    return this.deps.gate.digest(token)?.digest ?? null;
+  }
 
   /** Accepts a batch: 413 and 429 conditions first, then the rows and first jobs in one transaction. */
   async submit(account: Account, mode: BatchMode, items: readonly NewItem[]): Promise<BatchRow> {
@@ -216,12 +227,12 @@ export class Batches {
         { batchId: job.data.batch, seq: job.data.seq },
         this.deps.leaseSeconds[job.data.mode],
       );
-      if (item === 'gone') {
-        // Cancelled (or finished by a twin): the account's turn passes on all the same.
+      if (item === 'cancelled') {
+        // The account's turn this item held passes on. (A finished item handed it on with its result.)
         await queue.db.transaction((tx) => this.passTurn(tx, job.data.account));
       } else if (item === 'busy') {
         await this.defer(queue, job);
-      } else {
+      } else if (item !== 'finished') {
         held = item;
         if (await this.runPolitely(store, item)) held = null;
         else await this.defer(queue, job);
@@ -255,8 +266,8 @@ export class Batches {
     }
   }
 
-  private async defer(queue: JobQueue, job: FetchedJob<ItemJob>): Promise<void> {
-    await queue.enqueue(ITEM_QUEUE, [
+  private async defer(queue: JobQueue, job: FetchedJob<ItemJob>, name = ITEM_QUEUE): Promise<void> {
+    await queue.enqueue(name, [
       {
         data: job.data,
         expireInSeconds: this.deps.leaseSeconds[job.data.mode],
@@ -302,7 +313,7 @@ export class Batches {
       }
       const outcome = await this.deps.fullValidations.run(
         item.domain,
-        item.paymentToken ?? '',
+        { digest: item.tokenDigest ?? '' },
         undefined,
         undefined,
         'batch',
@@ -334,11 +345,13 @@ export class Batches {
 
   /** An item whose job failed every attempt: it ends with an error result, and its token stays unspent. */
   private async giveUp(job: FetchedJob<ItemJob>): Promise<void> {
-    const { store } = await this.deps.engine();
+    const { store, queue } = await this.deps.engine();
     const item = await store.claim(
       { batchId: job.data.batch, seq: job.data.seq },
       this.deps.leaseSeconds[job.data.mode],
     );
+    // A claim still runs it: this job is its last, so it waits for that claim to finish or lapse.
+    if (item === 'busy') return this.defer(queue, job, DEAD_ITEM_QUEUE);
     if (typeof item === 'string') return;
     const result: ItemResult = {
       domain: item.domain,

@@ -8,7 +8,7 @@ import { canonicalBytes, canonicalJson } from '../lib/canonical-json.ts';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
 import type { Logger } from '../lib/log.ts';
-import type { PaymentGate, StoredCertificate } from '../payments/gate.ts';
+import type { PaymentGate, StoredCertificate, TokenRef } from '../payments/gate.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { ProgressListener, Scanner } from './scanner.ts';
 import type { ScanLane } from './scan-slots.ts';
@@ -120,7 +120,7 @@ export class FullValidations {
 
   async run(
     domain: string,
-    token: string,
+    token: TokenRef,
     signal?: AbortSignal,
     onProgress?: ProgressListener,
     lane: ScanLane = 'interactive',

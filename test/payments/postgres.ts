@@ -2,6 +2,7 @@
 // run so runs never see each other's rows. Tests skip, saying so, when no server answers.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { engineSchemaFor } from '../../src/batches/queue-database.ts';
 
 const SERVER = process.env.DVS_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -40,6 +41,8 @@ export async function freshSchema(): Promise<TestSchema> {
     query: async <T extends pg.QueryResultRow>(sql: string, params?: unknown[]) =>
       (await admin.query<T>(sql, params)).rows,
     async drop() {
+      // The job engine's schema too, which a service on this schema made beside it (src/batches/queue-database.ts).
+      await admin.query(`DROP SCHEMA IF EXISTS ${engineSchemaFor(schema)} CASCADE`);
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
     },

@@ -1,5 +1,6 @@
 // Issue 38: no statement on a write path reads a whole ledger table, on either backend. The ledger is filled
-// with 20,000 certificates (tokens, log entries and the log's nodes to match) and analysed, so each planner
+// with 20,000 certificates (tokens, log entries and the log's nodes to match) and 5,000 batch accounts, and
+// analysed, so each planner
 // chooses with the statistics of a ledger in use; the write paths then run through the Ledger as the service
 // runs them, every statement they execute is captured, and each is explained with the values it ran with.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,8 @@ import {
 } from './query-plans.ts';
 
 const ROWS = 20_000;
-const TABLES = ['tokens', 'certificates', 'log_entries', 'log_nodes'];
+const TABLES = ['tokens', 'certificates', 'log_entries', 'log_nodes', 'accounts'];
+const ACCOUNTS = 5_000;
 const NOW = Date.parse('2026-11-29T00:00:00Z');
 const DAY = 86_400_000;
 /** The seeded certificates were issued one a minute up to NOW, each valid 10 days: the oldest have expired. */
@@ -32,7 +34,10 @@ const LIFETIME = 10 * DAY;
 const ledgerOver = (store: LedgerStore) =>
   new Ledger(store, { mode: 'test', tokenTtlSeconds: 90 * 86_400, reservationLeaseSeconds: 900, now: () => NOW });
 
-/** Every write path: token issue and record, the checkout's cap, reserve, commit (log append), release, revoke, retention, tree head. */
+/**
+ * Every write path: token issue and record, the checkout's cap, reserve, commit (log append), release, revoke,
+ * retention, tree head; the batch accounts' creation, key check, quota charge and refund, revocation.
+ */
 async function writePaths(ledger: Ledger): Promise<void> {
   const [paid, dropped] = await ledger.issue({ count: 2, source: 'checkout' });
   await ledger.record(`dvs_test_${'p'.repeat(43)}`, 'stripe:cs_plans');
@@ -56,6 +61,13 @@ async function writePaths(ledger: Ledger): Promise<void> {
   await ledger.pruneOldReports(7 * 86_400, 500);
   const key = await keyFromSeed(SIGNING_KID, new Uint8Array(32).fill(7), '2026-11-29T00:00:00Z');
   await new TransparencyLog(ledger.log, keySource(key), () => new Date(NOW)).head();
+  const { accounts } = ledger;
+  const { key: apiKey } = await accounts.create('plans', { domainsPerDay: 2 });
+  const account = (await accounts.authenticate(apiKey))!;
+  if ((await accounts.charge(account, 1)) !== null) throw new Error('the first charge was refused');
+  if ((await accounts.charge(account, 5)) === null) throw new Error('a charge over the quota was taken');
+  await accounts.refund(account, 1);
+  await accounts.revoke('plans');
 }
 
 /** What every captured list must hold, so a capture that missed a path cannot pass for a clean one. */
@@ -75,6 +87,11 @@ function expectEveryPath(statements: Captured[]): void {
     /UPDATE certificates SET evidence = NULL/,
     /UPDATE certificates SET report = NULL/,
     /INSERT INTO log_heads/,
+    /INSERT INTO accounts/,
+    /FROM accounts WHERE key_hash/,
+    /UPDATE accounts SET quota_used = \(CASE/,
+    /UPDATE accounts SET quota_used = (?:max|greatest)\(quota_used -/,
+    /UPDATE accounts SET revoked_at/,
   ])
     expect(text).toMatch(expected);
 }
@@ -101,6 +118,11 @@ const SQLITE_SEED = `
     i(level, n) AS (SELECT level, 0 FROM lv UNION ALL
       SELECT i.level, n + 1 FROM i JOIN lv ON lv.level = i.level WHERE n + 1 < lv.count)
   INSERT INTO log_nodes (level, node_index, hash) SELECT level, n, randomblob(32) FROM i;
+  WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n + 1 < @accounts)
+  INSERT INTO accounts (id, name, key_hash, domains_per_day, max_batch, concurrency, created_at, quota_day, quota_used)
+  SELECT printf('acct_seed_%06d', n), printf('seed-%06d', n), lower(hex(randomblob(32))), 10000, 10000, 8,
+    @first + n * 60000, '2026-11-28', n % 100
+  FROM i;
   ANALYZE;`;
 
 describe('write paths read no whole table: SQLite', () => {
@@ -112,6 +134,7 @@ describe('write paths read no whole table: SQLite', () => {
       first: FIRST_ISSUE,
       lifetime: LIFETIME,
       now: NOW,
+      accounts: ACCOUNTS,
     });
   });
 
@@ -153,6 +176,10 @@ const POSTGRES_SEED = `
   SELECT level, n, sha256(int8send(level * 100000000 + n))
   FROM generate_series(0, 20) AS level, generate_series(0::bigint, ${ROWS} - 1) AS n
   WHERE n < ${ROWS} >> level;
+  INSERT INTO accounts (id, name, key_hash, domains_per_day, max_batch, concurrency, created_at, quota_day, quota_used)
+  SELECT 'acct_seed_' || lpad(n::text, 6, '0'), 'seed-' || lpad(n::text, 6, '0'), encode(sha256(int8send(-n - 1)), 'hex'),
+    10000, 10000, 8, to_timestamp((${FIRST_ISSUE} + n * 60000) / 1000.0), '2026-11-28', n % 100
+  FROM generate_series(0::bigint, ${ACCOUNTS} - 1) AS n;
   ANALYZE`;
 
 describe.skipIf(!pgUp)('write paths read no whole table: PostgreSQL', () => {

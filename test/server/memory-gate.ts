@@ -5,11 +5,15 @@ import { randomUUID } from 'node:crypto';
 import type {
   CertificateRecord,
   CertificateRegistry,
+  TokenRef,
   PaymentGate,
   Reservation,
   StoredCertificate,
+  TokenDigest,
 } from '../../src/payments/gate.ts';
 import type { Certificate } from '../../src/signing/payload.ts';
+
+const keyOf = (payment: TokenRef): string => (typeof payment === 'string' ? payment : payment.digest);
 
 interface TokenState {
   domain: string | null;
@@ -37,8 +41,13 @@ export class MemoryGate implements PaymentGate, CertificateRegistry {
     return t.certificate ? 'redeemed' : t.reservationId ? 'reserved' : 'unused';
   }
 
-  async reserve(token: string, domain: string): Promise<Reservation> {
-    const t = this.tokens.get(token);
+  /** Every token is its own digest here: the gate only has to tell the two kinds of payment apart. */
+  digest(token: string): TokenDigest | null {
+    return this.tokens.has(token) ? { digest: token } : null;
+  }
+
+  async reserve(payment: TokenRef, domain: string): Promise<Reservation> {
+    const t = this.tokens.get(keyOf(payment));
     if (!t)
       return { kind: 'refused', reason: 'unknown', message: 'this payment token is not known; buy one at /checkout' };
     if (t.domain !== null && t.domain !== domain) {
@@ -55,19 +64,19 @@ export class MemoryGate implements PaymentGate, CertificateRegistry {
     return { kind: 'reserved', reservationId: t.reservationId };
   }
 
-  async commit(token: string, reservationId: string, certificate: StoredCertificate): Promise<void> {
-    const t = this.tokens.get(token);
+  async commit(payment: TokenRef, reservationId: string, certificate: StoredCertificate): Promise<void> {
+    const t = this.tokens.get(keyOf(payment));
     if (!t || t.reservationId !== reservationId) throw new Error('commit without the reservation');
     t.certificate = certificate;
     this.certificates.set(certificate.id, certificate);
   }
 
-  async release(token: string, reservationId: string): Promise<void> {
-    const t = this.tokens.get(token);
+  async release(payment: TokenRef, reservationId: string): Promise<void> {
+    const t = this.tokens.get(keyOf(payment));
     if (!t || t.reservationId !== reservationId) return;
     t.reservationId = null;
     t.domain = null;
-    this.released.push(token);
+    this.released.push(keyOf(payment));
   }
 
   async certificate(id: string): Promise<StoredCertificate | null> {

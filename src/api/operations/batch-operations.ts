@@ -94,8 +94,23 @@ export class BatchOperations {
         rejected.push({ index, domain: entry.domain, code: 'duplicate', error: `${domain} is earlier in this batch` });
         return;
       }
+      if (entry.paymentToken === undefined) {
+        seen.add(domain);
+        items.push({ domain });
+        return;
+      }
+      const tokenDigest = this.deps.batches.tokenDigest(entry.paymentToken);
+      if (tokenDigest === null) {
+        rejected.push({
+          index,
+          domain: entry.domain,
+          code: 'invalid_token',
+          error: 'payment_token is not a payment token of this service (see /checkout); this item was not taken',
+        });
+        return;
+      }
       seen.add(domain);
-      items.push({ domain, ...(entry.paymentToken === undefined ? {} : { paymentToken: entry.paymentToken }) });
+      items.push({ domain, tokenDigest });
     });
     if (items.length === 0)
       throw new ApiError(

@@ -26,9 +26,9 @@ export interface BatchAccepted {
      */
     domain: string;
     /**
-     * invalid_domain, or duplicate (the same domain is earlier in the batch and is scanned once).
+     * invalid_domain; duplicate (the same domain is earlier in the batch and is scanned once); or invalid_token (a full item whose payment_token is not one this service issues: not shaped as its tokens, or a test token where live ones are taken, or the reverse).
      */
-    code: 'invalid_domain' | 'duplicate';
+    code: 'invalid_domain' | 'duplicate' | 'invalid_token';
     /**
      * What is wrong with it.
      */
