@@ -167,11 +167,13 @@ describe.skipIf(!pgUp)('batch and webhook write paths read no whole table: Postg
 
   it('finds the rows a cascading delete removes by an index', async () => {
     const lookups = await cascadeLookups(client);
-    expect(lookups.map((l) => l.sql.split(' WHERE ')[0]).sort()).toEqual([
-      'SELECT 1 FROM batch_items',
-      'SELECT 1 FROM webhook_attempts',
-      'SELECT 1 FROM webhook_messages',
-    ]);
+    expect(lookups.map((l) => l.sql.split(' WHERE ')[0])).toEqual(
+      expect.arrayContaining([
+        'SELECT 1 FROM batch_items',
+        'SELECT 1 FROM webhook_attempts',
+        'SELECT 1 FROM webhook_messages',
+      ]),
+    );
     expect(await postgresFullScans(client, lookups, TABLES)).toEqual([]);
   });
 
