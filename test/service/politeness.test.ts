@@ -40,9 +40,11 @@ describe('politeness in process', () => {
 describe.skipIf(!reachable)('politeness through Redis', () => {
   it('is one limit for every instance, and places of a dead holder lapse with their lease', async () => {
     const connections = [new RedisConnection(REDIS_URL, silent), new RedisConnection(REDIS_URL, silent)];
+    // Long enough that a loaded machine cannot let places lapse between one call and the next.
+    const leaseMs = 1_500;
     try {
       const [one, two] = connections.map(
-        (c) => new RedisPoliteness(c, { ...LIMITS, leaseMs: 300 }, new LocalPoliteness(LIMITS), `${prefix}p:`),
+        (c) => new RedisPoliteness(c, { ...LIMITS, leaseMs }, new LocalPoliteness(LIMITS), `${prefix}p:`),
       ) as [RedisPoliteness, RedisPoliteness];
       const first = await one.tryAcquire('example.com', ['192.0.2.1']);
       expect(first).toBeTruthy();
@@ -50,8 +52,9 @@ describe.skipIf(!reachable)('politeness through Redis', () => {
       expect(await one.tryAcquire('example.com', ['192.0.2.2'])).toBeNull();
       await first!();
       expect(await two.tryAcquire('example.com', ['192.0.2.2'])).toBeTruthy();
+      expect(await one.tryAcquire('example.com', ['192.0.2.3'])).toBeNull();
       // Neither of the two holding now gives back: after the lease their places are free again.
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, leaseMs + 100));
       expect(await one.tryAcquire('example.com', ['192.0.2.1'])).toBeTruthy();
     } finally {
       for (const c of connections) await c.close();
