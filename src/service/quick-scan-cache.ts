@@ -3,6 +3,7 @@
 // that cannot answer reports a miss and one that cannot store drops the entry, so it never fails a scan.
 import type { Report } from '../engine/types.ts';
 import { BoundedCache } from '../lib/bounded-cache.ts';
+import type { Excerpts } from './evidence-excerpts.ts';
 import type { ScanResult } from './scan-result.ts';
 
 /** A Quick Scan outcome as cached: plain JSON, so any backend can hold it. */
@@ -10,6 +11,8 @@ export interface CachedQuickScan {
   result: ScanResult;
   /** The report, when the domain could be judged. */
   report: Report | null;
+  /** What its checks saw as the site sent it, for the report page; absent from entries of older releases. */
+  excerpts?: Excerpts;
 }
 
 export interface QuickScanCache {

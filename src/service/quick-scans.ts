@@ -6,6 +6,7 @@ import { ScanDeadlineError } from '../engine/scan.ts';
 import { summarise } from '../engine/summary.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import type { ServiceMetrics } from './metrics.ts';
+import { excerptsOf } from './evidence-excerpts.ts';
 import type { CachedQuickScan, QuickScanCache } from './quick-scan-cache.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 import type { ProgressListener, Scanner } from './scanner.ts';
@@ -176,8 +177,12 @@ export class QuickScans {
     const preflight = await scanner.preflight(domain, 'quick');
     if (!preflight.ok) return { result: scanError(preflight.text), report: null };
     const call = { signal, onProgress, preflight, lane, ...(owner === undefined ? {} : { client: owner }) };
-    const { report } = await scanner.scan(domain, 'quick', call);
-    return { result: scanResult(summarise(report, ruleset), canonicalJson(report)), report };
+    const { report, observations } = await scanner.scan(domain, 'quick', call);
+    return {
+      result: scanResult(summarise(report, ruleset), canonicalJson(report)),
+      report,
+      excerpts: excerptsOf(report, observations, ruleset),
+    };
   }
 
   /** Scans running now (for graceful shutdown and metrics). */

@@ -7,6 +7,7 @@ import type { LoadedRule, Report, RuleResult } from '../engine/types.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import { scoreOf, verdictOf } from '../engine/verdict.ts';
 import { categoryName } from '../lib/categories.ts';
+import type { Excerpt, Excerpts } from './evidence-excerpts.ts';
 import type { Level, Outcome, Tier, Verdict } from '../lib/judgement.ts';
 import type { QuickScans } from './quick-scans.ts';
 
@@ -20,6 +21,8 @@ export interface FindingView {
   observed?: unknown;
   /** For an error: which observation was missing or which probe failed. */
   reason?: string;
+  /** What the check saw as the site sent it (header lines, records, a document's status line). */
+  excerpt?: Excerpt;
   rationale: string;
   remediation: string;
   references: string[];
@@ -107,7 +110,7 @@ function nothingIn(observed: unknown): boolean {
   return typeof observed === 'object' && observed !== null && Object.keys(observed).length === 0;
 }
 
-function finding(result: RuleResult, rule: LoadedRule | undefined): FindingView {
+function finding(result: RuleResult, rule: LoadedRule | undefined, excerpt: Excerpt | undefined): FindingView {
   const view: FindingView = {
     id: result.id,
     version: result.version,
@@ -121,6 +124,7 @@ function finding(result: RuleResult, rule: LoadedRule | undefined): FindingView 
   const observed = observedOf(result);
   if (!nothingIn(observed)) view.observed = observed;
   if (result.reason !== undefined) view.reason = result.reason;
+  if (excerpt) view.excerpt = excerpt;
   return view;
 }
 
@@ -133,23 +137,29 @@ function weight(r: Pick<RuleResult, 'level' | 'outcome'>): number {
   return 6 + LEVEL_ORDER[r.level];
 }
 
-const severity = (f: FindingView) => weight(f);
+const cut = (text: string) => (text.length > SEEN_LIMIT ? `${text.slice(0, SEEN_LIMIT)}…` : text);
 
-/** The first value the rule read that the site had, as `path: value`, in one short line. */
-function seenOf(result: RuleResult): string {
+/** What the rule saw in one short line: the first line the site sent, or what it did not send, or a fact value. */
+function seenOf(result: RuleResult, excerpt: Excerpt | undefined): string {
   if (result.outcome === 'error') return result.reason ?? 'not evaluated';
+  const sent = excerpt ? (excerpt.lines[0] ?? excerpt.absent) : undefined;
+  if (sent !== undefined) return cut(sent);
   const observed = observedOf(result);
   if (nothingIn(observed) || typeof observed !== 'object' || observed === null) return '';
   const entries = Object.entries(observed as Record<string, unknown>);
   const [path, value] = entries.find(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)) ?? entries[0]!;
-  const text = `${path.split('.').slice(-2).join('.')}: ${typeof value === 'string' ? value : JSON.stringify(value)}`;
-  return text.length > SEEN_LIMIT ? `${text.slice(0, SEEN_LIMIT)}…` : text;
+  return cut(`${path.split('.').slice(-2).join('.')}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
 }
 
 const subjectOf = (id: string) => id.split('.').slice(0, 2).join('.');
 
 /** One line per subject with a scored rule that applied, failures first, then by category and subject. */
-function glanceOf(report: Report, ruleset: Pick<Ruleset, 'byId'>, order: Map<string, number>): GlanceRow[] {
+function glanceOf(
+  report: Report,
+  ruleset: Pick<Ruleset, 'byId'>,
+  order: Map<string, number>,
+  excerpt: (id: string) => Excerpt | undefined,
+): GlanceRow[] {
   const subjects = new Map<string, RuleResult[]>();
   for (const r of report.results) {
     if (r.outcome === 'not_applicable' || r.level === 'informational') continue;
@@ -169,13 +179,14 @@ function glanceOf(report: Report, ruleset: Pick<Ruleset, 'byId'>, order: Map<str
       level: lead.level,
       checks: results.length,
       findings: results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').length,
-      seen: seenOf(lead),
+      seen: seenOf(lead, excerpt(lead.id)),
     });
   }
-  const rank = (row: GlanceRow) => weight(row);
   return rows.sort(
     (a, b) =>
-      rank(a) - rank(b) || (order.get(a.category) ?? 0) - (order.get(b.category) ?? 0) || byName(a.subject, b.subject),
+      weight(a) - weight(b) ||
+      (order.get(a.category) ?? 0) - (order.get(b.category) ?? 0) ||
+      byName(a.subject, b.subject),
   );
 }
 
@@ -200,8 +211,15 @@ export function coverageOf(report: Report, ruleset: Pick<Ruleset, 'rules'>): Cov
   return { ran: report.results.length, catalogue: ruleset.rules.length, notChecked };
 }
 
-/** Groups a report's results by their rules' categories, scores each group, and lines up the subjects. */
-export function reportView(report: Report, ruleset: Pick<Ruleset, 'byId' | 'rules'>): ReportView {
+/**
+ * Groups a report's results by their rules' categories, scores each group, and lines up the subjects; `excerpts`
+ * (kept beside the report when it was made) show what each check saw as the site sent it.
+ */
+export function reportView(report: Report, ruleset: Pick<Ruleset, 'byId' | 'rules'>, excerpts?: Excerpts): ReportView {
+  const excerpt = (id: string): Excerpt | undefined => {
+    const at = excerpts?.byRule[id];
+    return at === undefined ? undefined : excerpts!.list[at];
+  };
   const groups = new Map<string, { view: CategoryView; results: RuleResult[] }>();
   for (const result of report.results) {
     const rule = ruleset.byId.get(result.id);
@@ -213,7 +231,8 @@ export function reportView(report: Report, ruleset: Pick<Ruleset, 'byId' | 'rule
       groups.set(category, (group = { view, results: [] }));
     }
     group.results.push(result);
-    if (result.outcome === 'fail' || result.outcome === 'error') group.view.findings.push(finding(result, rule));
+    if (result.outcome === 'fail' || result.outcome === 'error')
+      group.view.findings.push(finding(result, rule, excerpt(result.id)));
     else
       group.view.others.push({
         id: result.id,
@@ -223,7 +242,7 @@ export function reportView(report: Report, ruleset: Pick<Ruleset, 'byId' | 'rule
       });
   }
   for (const { view, results } of groups.values()) {
-    view.findings.sort((a, b) => severity(a) - severity(b) || byName(a.id, b.id));
+    view.findings.sort((a, b) => weight(a) - weight(b) || byName(a.id, b.id));
     view.others.sort((a, b) => byName(a.id, b.id));
     view.verdict = verdictOf(results);
     const scored = results.some((r) => r.level !== 'informational' && r.outcome !== 'not_applicable');
@@ -249,7 +268,7 @@ export function reportView(report: Report, ruleset: Pick<Ruleset, 'byId' | 'rule
     ruleset: report.ruleset,
     counts: report.counts,
     unfinishedProbes: Object.entries(report.probes).filter(([, s]) => s === 'error' || s === 'timeout'),
-    glance: glanceOf(report, ruleset, order),
+    glance: glanceOf(report, ruleset, order, excerpt),
     categories,
     coverage: coverageOf(report, ruleset),
   };
@@ -266,6 +285,6 @@ export class QuickScanReports {
     const cached = await this.quickScans.cached(domain);
     if (!cached) return null;
     if (!cached.report) return { kind: 'not_judged', domain, text: cached.result.content[0]?.text ?? '' };
-    return { kind: 'report', view: reportView(cached.report, this.ruleset) };
+    return { kind: 'report', view: reportView(cached.report, this.ruleset, cached.excerpts) };
   }
 }

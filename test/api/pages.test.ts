@@ -220,6 +220,9 @@ describe('the Quick Scan form and the report page', () => {
     expect(page.text).toContain(
       `<svg class="gauge gauge-poor gauge-large" viewBox="0 0 100 100" role="img" aria-label="score ${report.score} of 100"`,
     );
+    // What the checks saw, as the site sent it: here, the header it did not send.
+    expect(page.text).toContain('<p><strong>no Strict-Transport-Security header</strong></p>');
+    expect(page.text).toMatch(/<td><code>no Strict-Transport-Security header<\/code><\/td><\/tr>/);
     // One line per subject a scored rule of the scan applied to.
     const subjects = new Set(
       report.results

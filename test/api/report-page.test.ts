@@ -108,6 +108,35 @@ describe('reportPage', () => {
   });
 });
 
+describe('evidence as the site sent it', () => {
+  it('shows the lines as sent, escaped, with the facts the check read as a detail', () => {
+    const html = reportPage(
+      view([
+        finding({
+          excerpt: {
+            source: 'Response headers of https://example.test/ (HTTP/2 200)',
+            lines: [`Server: ${HOSTILE}`, 'X-A: 1'],
+          },
+          observed: { 'http.security_headers.server.raw': 'x' },
+        }),
+      ]),
+    );
+    expect(html).toContain(
+      '<p class="muted">Response headers of https://example.test/ (HTTP/2 200):</p>\n<pre class="evidence"><code>Server: &#60;script&#62;alert(1)&#60;/script&#62;\nX-A: 1</code></pre>\n<details><summary>The facts the check read</summary>\n<dl class="facts"><dt><code>http.security_headers.server.raw</code></dt>',
+    );
+  });
+
+  it('says what the site did not send', () => {
+    const html = reportPage(
+      view([
+        finding({ excerpt: { source: 'Response headers', lines: [], absent: 'no Strict-Transport-Security header' } }),
+      ]),
+    );
+    expect(html).toContain('<p><strong>no Strict-Transport-Security header</strong></p>');
+    expect(html).toContain('<p>This did not hold: A valid HSTS header is sent.</p>');
+  });
+});
+
 describe('the summary, gauges, table and coverage', () => {
   const glance: GlanceRow[] = [
     {
@@ -181,11 +210,11 @@ describe('the summary, gauges, table and coverage', () => {
     expect(html).toContain('<a href="/docs/rules#the-score">how the score works</a>');
   });
 
-  it('draws one gauge per category, linked to its group, named for people; none for informational only', () => {
+  it('draws one gauge per category, linked to its group, named for people; none where no scored check applied', () => {
     expect(html).toContain(
       '<li><a href="#category-headers"><svg class="gauge gauge-poor" viewBox="0 0 100 100" role="img" aria-label="Security headers: 42 of 100, 1 to look at"',
     );
-    expect(html).toContain('aria-label="AI usage preferences: informational checks only, nothing failed"');
+    expect(html).toContain('aria-label="AI usage preferences: no scored check applied, nothing failed"');
     expect(html).toContain('<h3 id="category-headers">Security headers <span class="muted">(1 to look at)</span></h3>');
     // 42 of the ring's 263.9 length: the arc's drawn length is in proportion.
     expect(html).toContain('stroke-dasharray="110.8 264"');
@@ -194,7 +223,7 @@ describe('the summary, gauges, table and coverage', () => {
   it('puts a line per subject above the findings: result, level, what was seen, escaped', () => {
     expect(html.indexOf('id="glance"')).toBeLessThan(html.indexOf('id="findings"'));
     expect(html).toContain(
-      '<tr><th scope="row"><a href="#f-headers.hsts.present">A valid HSTS header is sent</a></th><td><span class="outcome-fail">Failed</span>, required <span class="muted">(2 of 3 checks)</span></td><td><code>hsts.values: &#60;script&#62;',
+      '<tr><th scope="row"><a href="#f-headers.hsts.present">A valid HSTS header is sent</a></th><td class="result"><span class="outcome-fail">Failed</span>, required <span class="muted">(2 of 3 checks)</span></td><td><code>hsts.values: &#60;script&#62;',
     );
     expect(html).toContain(`<a href="${ruleDocsPath('tls.protocol.tls13')}">TLS 1.3 is offered</a>`);
     expect(html).not.toContain('<script>');

@@ -6,7 +6,7 @@ import { escapeHtml } from '../../lib/html.ts';
 const RADIUS = 42;
 const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
 
-/** The band a score falls in; `none` for a category with informational checks only. */
+/** The band a score falls in; `none` for a category none of whose required or recommended checks applied. */
 export function band(score: number | null): 'poor' | 'fair' | 'good' | 'none' {
   if (score === null) return 'none';
   return score < 50 ? 'poor' : score < 90 ? 'fair' : 'good';

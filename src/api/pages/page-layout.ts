@@ -65,7 +65,9 @@ ul.gauges a:hover .gauge-name { text-decoration: underline; }
 table.glance { width: 100%; }
 table.glance caption { text-align: left; caption-side: top; padding-bottom: .4rem; }
 table.glance th[scope=row] { font-weight: 400; }
+table.glance td.result { white-space: nowrap; }
 table.glance code { font-size: .85rem; }
+pre.evidence { margin: .3rem 0 .6rem; }
 ul.coverage { padding-left: 1.2rem; }
 ul.coverage ul { font-size: .92rem; }
 ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .3rem 1.25rem; padding: 0; margin: 0 0 1rem; font-size: .92rem; }

@@ -40,8 +40,26 @@ function clip(text: string): string {
 
 const valueText = (value: unknown) => clip(typeof value === 'string' ? value : JSON.stringify(value));
 
-/** What the check saw: the engine's `observed` when the result carries it, else what the rule's text says. */
+/**
+ * What the check saw: the lines as the site sent them when there is an excerpt, with the facts the rule read
+ * (by path) as a detail below; else those facts, or what the rule's text says.
+ */
 function observedHtml(f: FindingView): string {
+  const facts = factsHtml(f);
+  const { excerpt } = f;
+  if (!excerpt) return facts;
+  const sent = excerpt.lines.length
+    ? `<pre class="evidence"><code>${excerpt.lines.map((l) => escapeHtml(l)).join('\n')}</code></pre>`
+    : `<p><strong>${escapeHtml(excerpt.absent ?? 'nothing sent')}</strong></p>`;
+  return `<p class="muted">${escapeHtml(excerpt.source)}:</p>
+${sent}
+<details><summary>The facts the check read</summary>
+${facts}
+</details>`;
+}
+
+/** The facts the rule read, by observation path, or what its text says when it kept none. */
+function factsHtml(f: FindingView): string {
   const { observed } = f;
   if (observed !== undefined && observed !== null && typeof observed === 'object' && !Array.isArray(observed)) {
     const rows = Object.entries(observed as Record<string, unknown>).map(
@@ -110,7 +128,7 @@ ${othersHtml(c.others)}
 function gaugesHtml(v: ReportView): string {
   const items = v.categories.map(
     (c) =>
-      `<li><a href="#${escapeHtml(categoryId(c))}">${gauge(c.score, `${c.name}: ${c.score === null ? 'informational checks only' : `${c.score} of 100`}, ${lookAt(c)}`)}<span class="gauge-name">${escapeHtml(c.name)}</span><span class="muted gauge-note">${lookAt(c)}</span></a></li>`,
+      `<li><a href="#${escapeHtml(categoryId(c))}">${gauge(c.score, `${c.name}: ${c.score === null ? 'no scored check applied' : `${c.score} of 100`}, ${lookAt(c)}`)}<span class="gauge-name">${escapeHtml(c.name)}</span><span class="muted gauge-note">${lookAt(c)}</span></a></li>`,
   );
   return `<section aria-labelledby="categories">
 <h2 id="categories">By category</h2>
@@ -127,7 +145,7 @@ function glanceRowHtml(row: GlanceRow, findingIds: ReadonlySet<string>): string 
   const target = findingIds.has(row.id) ? `#f-${row.id}` : ruleDocsPath(row.id);
   const more = row.findings > 1 ? ` <span class="muted">(${row.findings} of ${row.checks} checks)</span>` : '';
   const seen = row.seen ? `<code>${escapeHtml(row.seen)}</code>` : '<span class="muted">nothing to show</span>';
-  return `<tr><th scope="row"><a href="${escapeHtml(target)}">${escapeHtml(row.title)}</a></th><td><span class="outcome-${row.outcome}">${GLANCE_WORDS[row.outcome]}</span>, ${escapeHtml(row.level)}${more}</td><td>${seen}</td></tr>`;
+  return `<tr><th scope="row"><a href="${escapeHtml(target)}">${escapeHtml(row.title)}</a></th><td class="result"><span class="outcome-${row.outcome}">${GLANCE_WORDS[row.outcome]}</span>, ${escapeHtml(row.level)}${more}</td><td>${seen}</td></tr>`;
 }
 
 /** The at-a-glance table: one line per subject checked, what failed first. */

@@ -1,0 +1,254 @@
+// What a check saw, as the site sent it: the header lines of the response, the DNS records, the redirect hops,
+// the document's status line, the certificate's names and dates. Made from the observations document when a Quick
+// Scan finishes (the report keeps only each rule's fact values, by path) and kept beside the report in the cache,
+// once per distinct excerpt. Only what the probes record can be shown: they keep headers and records as sent, and
+// of a document its status, type and size, not its body.
+import type { Observations, Report } from '../engine/types.ts';
+import type { Ruleset } from '../engine/ruleset.ts';
+
+export interface Excerpt {
+  /** Where the lines come from, such as "Response headers of https://example.com/ (HTTP/2 200)". */
+  source: string;
+  /** The lines as sent, each cut to a bounded length; empty when the site sent nothing of the kind. */
+  lines: string[];
+  /** With no lines: what the site did not send, such as "no Strict-Transport-Security header". */
+  absent?: string;
+}
+
+/** A Quick Scan's excerpts: each distinct one once, and which one each rule's result shows. */
+export interface Excerpts {
+  list: Excerpt[];
+  byRule: Record<string, number>;
+}
+
+const MAX_LINES = 8;
+const MAX_LINE = 200;
+
+const clip = (line: string) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line);
+const lines = (all: string[]) => all.slice(0, MAX_LINES).map(clip);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const obj = (v: unknown): Json => (isObject(v) ? v : {});
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Header field names as sites usually spell them, for the facets whose key is not the name with dashes. */
+const FACET_HEADERS: Record<string, string[]> = {
+  hsts: ['Strict-Transport-Security'],
+  csp: ['Content-Security-Policy', 'Content-Security-Policy-Report-Only'],
+  nel: ['NEL'],
+  disclosure: ['Server', 'X-Powered-By', 'X-AspNet-Version', 'X-AspNetMvc-Version'],
+  deprecated: ['X-XSS-Protection', 'Expect-CT', 'Public-Key-Pins', 'Feature-Policy'],
+};
+
+/** `x_content_type_options` -> `X-Content-Type-Options`. */
+const headerName = (key: string) =>
+  key
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('-');
+
+function responseSource(http: Json): string {
+  const response = obj(http.response);
+  const url = str(obj(response.chain).final_url) ?? str(obj(response.chain).url) ?? 'the home page';
+  const version = str(response.http_version);
+  const status = typeof response.status === 'number' ? response.status : null;
+  const line = [version ? `HTTP/${version}` : null, status].filter((p) => p !== null).join(' ');
+  return `Response headers of ${url}${line ? ` (${line})` : ''}`;
+}
+
+/** The named headers of the home page's final response, one line each as the probe recorded them. */
+function headerExcerpt(http: Json, names: string[]): Excerpt {
+  const headers = obj(obj(http.response).headers);
+  const found = names.flatMap((name) => {
+    const value = str(headers[name.toLowerCase()]);
+    return value === null ? [] : [`${name}: ${value}`];
+  });
+  const excerpt: Excerpt = { source: responseSource(http), lines: lines(found) };
+  if (!found.length) excerpt.absent = `no ${names.join(' or ')} header`;
+  return excerpt;
+}
+
+/** Strict-Transport-Security keeps every field line as sent (a repeated header is two lines, not one joined). */
+function hstsExcerpt(http: Json): Excerpt {
+  const values = list(obj(obj(http.security_headers).hsts).values).filter((v): v is string => typeof v === 'string');
+  if (!values.length) return headerExcerpt(http, ['Strict-Transport-Security']);
+  return { source: responseSource(http), lines: lines(values.map((v) => `Strict-Transport-Security: ${v}`)) };
+}
+
+/** Each hop of a followed chain: the request, the status and where it sent the client. */
+function chainExcerpt(chain: Json, what: string): Excerpt {
+  const hops = list(chain.hops).map((h) => {
+    const hop = obj(h);
+    const location = str(hop.location);
+    const status = typeof hop.status === 'number' ? String(hop.status) : 'no answer';
+    return `GET ${str(hop.url) ?? '?'} -> ${status}${location ? `, Location: ${location}` : ''}`;
+  });
+  const error = str(chain.error);
+  if (error) hops.push(`${str(chain.url) ?? ''} -> ${error}`);
+  return { source: what, lines: lines(hops), ...(hops.length ? {} : { absent: 'no answer' }) };
+}
+
+const TXT_SETS = ['spf', 'dmarc', 'mta_sts', 'tls_rpt', 'bimi'];
+
+/** Record lines in zone-file form, or what was not found when there are none. */
+const records = (source: string, found: string[], absent: string): Excerpt => ({
+  source,
+  lines: lines(found),
+  ...(found.length ? {} : { absent }),
+});
+
+function dnsExcerpt(dns: Json, facet: string, domain: string): Excerpt | null {
+  const set = obj(dns[facet]);
+  const rcode = str(set.rcode) ?? 'no answer';
+  if (TXT_SETS.includes(facet)) {
+    const name = str(set.name) ?? domain;
+    const txt = list(set.records).filter((r): r is string => typeof r === 'string');
+    return records(
+      `DNS TXT records at ${name}`,
+      txt.map((r) => `${name}. TXT "${r}"`),
+      `no TXT record (${rcode})`,
+    );
+  }
+  if (facet === 'mx') {
+    const mx = list(set.records).map((r) => `${domain}. MX ${String(obj(r).preference)} ${String(obj(r).exchange)}`);
+    return records(`DNS MX records of ${domain}`, mx, `no MX record (${rcode})`);
+  }
+  if (facet === 'ns') {
+    const zone = str(set.zone) ?? domain;
+    return records(
+      `DNS NS records of ${zone}`,
+      list(set.names).map((n) => `${zone}. NS ${String(n)}`),
+      'no NS record',
+    );
+  }
+  if (facet === 'caa') {
+    const at = str(set.found_at) ?? domain;
+    const caa = list(set.records).map((r) => {
+      const c = obj(r);
+      return `${at}. CAA ${String(c.flags)} ${String(c.tag)} "${String(c.value)}"`;
+    });
+    return records(`DNS CAA records at ${at}`, caa, 'no CAA record');
+  }
+  if (facet === 'addresses') {
+    const apex = obj(set.apex);
+    const name = str(apex.name) ?? domain;
+    const found = [
+      ...list(apex.a).map((a) => `${name}. A ${String(obj(a).address)}`),
+      ...list(apex.aaaa).map((a) => `${name}. AAAA ${String(obj(a).address)}`),
+    ];
+    return records(`DNS addresses of ${name}`, found, `no address (${str(apex.rcode) ?? 'no answer'})`);
+  }
+  return null;
+}
+
+function tlsExcerpt(tls: Json, facet: string, domain: string): Excerpt | null {
+  if (facet === 'certificate') {
+    const leaf = obj(obj(tls.certificate).leaf);
+    if (!Object.keys(leaf).length) return null;
+    return {
+      source: `Certificate served for ${domain}`,
+      lines: lines([
+        `Subject: ${String(leaf.subject)}`,
+        `Issuer: ${String(leaf.issuer)}`,
+        `Valid: ${String(leaf.not_before)} to ${String(leaf.not_after)}`,
+        `Names: ${list(leaf.sans).map(String).join(', ')}`,
+      ]),
+    };
+  }
+  const negotiated = obj(tls.negotiated);
+  if (facet === 'negotiated' || facet === 'versions' || facet === 'ciphers') {
+    const versions = obj(tls.versions);
+    const offered = Object.entries(versions)
+      .filter(([k, v]) => v === true && k !== 'reachable')
+      .map(([k]) => k.replace('tls1_', 'TLS 1.').replace('ssl3', 'SSL 3.0'));
+    return {
+      source: `TLS handshakes with ${domain}`,
+      lines: lines([
+        `Negotiated: ${String(negotiated.protocol)} ${String(negotiated.cipher)}`,
+        ...(offered.length ? [`Accepted: ${offered.join(', ')}`] : []),
+      ]),
+    };
+  }
+  return null;
+}
+
+/** The document a well-known facet fetched: its status line, type and size (the probes keep no body). */
+function documentExcerpt(facetValue: Json): Excerpt | null {
+  const doc = obj(facetValue.document);
+  const url = str(doc.url);
+  if (!url) return null;
+  const error = str(doc.error);
+  const type = str(doc.content_type);
+  const line = error
+    ? `GET ${url} -> ${error}`
+    : `GET ${url} -> ${String(doc.status)}${type ? `, ${type}` : ''}${typeof doc.bytes === 'number' ? `, ${doc.bytes} bytes` : ''}`;
+  const redirected = str(doc.redirected_to);
+  return {
+    source: 'The document as fetched',
+    lines: lines([line, ...(redirected ? [`redirected to ${redirected}`] : [])]),
+  };
+}
+
+/**
+ * The excerpt one fact path points to, and how specific it is (lower first): the header a security header facet
+ * parsed, then another header, a record set, a certificate or a document, then a whole redirect chain.
+ */
+function candidate(path: string, doc: Json, domain: string): [number, Excerpt] | null {
+  const [ns, facet, key] = path.split('.');
+  if (!ns || !facet) return null;
+  const space = obj(doc[ns]);
+  if (!Object.keys(space).length) return null;
+  if (ns === 'http') {
+    if (facet === 'security_headers' && key)
+      return [0, key === 'hsts' ? hstsExcerpt(space) : headerExcerpt(space, FACET_HEADERS[key] ?? [headerName(key)])];
+    if (facet === 'redirect') return [2, chainExcerpt(obj(space.redirect), `http://${domain}/ followed`)];
+    if (facet === 'www') return [2, chainExcerpt(obj(space.www), `http://www.${domain}/ followed`)];
+    if (facet === 'response') {
+      const response = obj(space.response);
+      if (key && key !== 'chain' && key.replace(/_/g, '-') in obj(response.headers))
+        return [1, headerExcerpt(space, [headerName(key)])];
+      return [3, chainExcerpt(obj(response.chain), `https://${domain}/ followed`)];
+    }
+    return null;
+  }
+  const excerpt =
+    ns === 'dns'
+      ? dnsExcerpt(space, facet, domain)
+      : ns === 'tls'
+        ? tlsExcerpt(space, facet, domain)
+        : ns === 'wellknown' || ns === 'agents'
+          ? documentExcerpt(obj(space[facet]))
+          : null;
+  return excerpt ? [1, excerpt] : null;
+}
+
+/** The excerpt for the facts a rule read: the most specific any of its paths points to, or null when none fits. */
+export function excerptFor(paths: readonly string[], observations: Observations): Excerpt | null {
+  const doc = observations as unknown as Json;
+  let best: [number, Excerpt] | null = null;
+  for (const path of paths) {
+    const found = candidate(path, doc, observations.target.domain);
+    if (found && (!best || found[0] < best[0])) best = found;
+  }
+  return best?.[1] ?? null;
+}
+
+/** The excerpts of every result that applied, each distinct one kept once. */
+export function excerptsOf(report: Report, observations: Observations, ruleset: Pick<Ruleset, 'byId'>): Excerpts {
+  const list: Excerpt[] = [];
+  const index = new Map<string, number>();
+  const byRule: Record<string, number> = {};
+  for (const result of report.results) {
+    if (result.outcome === 'not_applicable') continue;
+    const rule = ruleset.byId.get(result.id);
+    const excerpt = excerptFor(rule?.reads ?? Object.keys(result.observed), observations);
+    if (!excerpt) continue;
+    const key = JSON.stringify(excerpt);
+    let at = index.get(key);
+    if (at === undefined) index.set(key, (at = list.push(excerpt) - 1));
+    byRule[result.id] = at;
+  }
+  return { list, byRule };
+}

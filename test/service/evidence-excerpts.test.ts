@@ -1,0 +1,72 @@
+// What a check saw as the site sent it, from the golden evidence of the fixture internet: header lines (each
+// Strict-Transport-Security line as sent), what a site did not send, DNS records, redirect hops, the certificate
+// and a document's status line; the most specific excerpt a rule's facts point to; each distinct one kept once.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Observations, Report } from '../../src/engine/types.ts';
+import { excerptFor, excerptsOf } from '../../src/service/evidence-excerpts.ts';
+import { catalogue } from '../suite/ruleset.ts';
+
+const golden = <T>(name: string): T =>
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'golden', name), 'utf8')) as T;
+const good = golden<Observations>('good.test.observations.json');
+const noHsts = golden<Observations>('http-no-hsts.test.observations.json');
+
+describe('excerptFor', () => {
+  it('shows the header lines as sent, or says which header the site did not send', () => {
+    expect(excerptFor(['http.security_headers.hsts.valid'], good)).toEqual({
+      source: 'Response headers of https://good.test/ (HTTP/2 200)',
+      lines: ['Strict-Transport-Security: max-age=63072000; includeSubDomains; preload'],
+    });
+    expect(excerptFor(['http.security_headers.hsts.count'], noHsts)).toEqual({
+      source: 'Response headers of https://http-no-hsts.test/ (HTTP/2 200)',
+      lines: [],
+      absent: 'no Strict-Transport-Security header',
+    });
+    expect(excerptFor(['http.security_headers.x_content_type_options'], noHsts)?.absent).toBe(
+      'no X-Content-Type-Options header',
+    );
+  });
+
+  it('prefers the parsed header a rule reads to another header or the redirect chain it also reads', () => {
+    const paths = [
+      'http.response.chain.final_scheme',
+      'http.response.content_type',
+      'http.security_headers.hsts.valid',
+    ];
+    expect(excerptFor(paths, good)?.lines).toEqual([
+      'Strict-Transport-Security: max-age=63072000; includeSubDomains; preload',
+    ]);
+    expect(excerptFor(['http.response.content_type'], good)?.lines).toEqual(['Content-Type: text/html; charset=utf-8']);
+  });
+
+  it('shows DNS records, redirect hops, the certificate and a document as fetched', () => {
+    expect(excerptFor(['dns.spf.count'], good)).toEqual({
+      source: 'DNS TXT records at good.test',
+      lines: ['good.test. TXT "v=spf1 mx -all"'],
+    });
+    expect(excerptFor(['http.redirect.first_status'], good)?.lines).toEqual([
+      'GET http://good.test/ -> 301, Location: https://good.test/',
+      'GET https://good.test/ -> 200',
+    ]);
+    expect(excerptFor(['tls.certificate.leaf.not_after'], good)?.lines[0]).toBe('Subject: CN=good.test');
+    expect(excerptFor(['wellknown.robots.published'], good)).toEqual({
+      source: 'The document as fetched',
+      lines: ['GET https://good.test/robots.txt -> 200, text/plain, 358 bytes'],
+    });
+    expect(excerptFor(['performance.nothing'], good)).toBeNull();
+  });
+});
+
+describe('excerptsOf', () => {
+  it('keeps each distinct excerpt once, for every rule that applied, none for one that did not', () => {
+    const report = golden<Report>('http-no-hsts.test.report.json');
+    const { list, byRule } = excerptsOf(report, noHsts, catalogue());
+    expect(new Set(list.map((e) => JSON.stringify(e))).size).toBe(list.length);
+    expect(list[byRule['headers.hsts.present']!]!.absent).toBe('no Strict-Transport-Security header');
+    const skipped = report.results.filter((r) => r.outcome === 'not_applicable').map((r) => r.id);
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.filter((id) => id in byRule)).toEqual([]);
+  });
+});
