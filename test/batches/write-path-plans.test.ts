@@ -43,7 +43,7 @@ const SEED = `
   INSERT INTO webhook_attempts (message_id, attempt, endpoint_id, at, status)
   SELECT 'msg_seed_' || m, 1, 'whe_seed_' || (m % ${ENDPOINTS}), now() - m * interval '1 second', 200
   FROM generate_series(0, ${MESSAGES} - 1) AS m;
-  ANALYZE`;
+  ANALYZE batches, batch_items, webhook_endpoints, webhook_messages, webhook_attempts`;
 
 interface Stores {
   db: QueueDatabase;
