@@ -16,6 +16,7 @@ import { identifierOf, metadataUrl } from './oauth-locations.ts';
 import { inspectOpenApi } from './inspect-openapi.ts';
 import { inspectPaymentChallenge } from './inspect-payment.ts';
 import { talkToEndpoint } from './mcp-session.ts';
+import { keysThatSigned } from '../../src/lib/signature-directory.ts';
 
 const JSON_ACCEPT = 'application/json, */*;q=0.1';
 const TEXT_ACCEPT = 'text/markdown, text/plain;q=0.9, */*;q=0.1';
@@ -206,6 +207,20 @@ async function oauth(f: DocumentFetcher, observedAt: string) {
   };
 }
 
+/**
+ * The listed keys whose directory signature the answer carries and that verifies now, by the service's own
+ * verifier of callers' directories; null when the answer is unsigned or its body is not a key set it can read.
+ */
+async function directorySigners(directory: JsonDocument): Promise<string[] | null> {
+  const exchange = directory.exchange;
+  if (!exchange || !directory.facts.json_parsed) return null;
+  if (exchange.headers.signature === undefined || exchange.headers['signature-input'] === undefined) return null;
+  // The signature covers the authority the request was sent to: the URL as requested, not a redirect target.
+  const url = exchange.chain[0]?.url ?? exchange.url;
+  const signers = await keysThatSigned({ ...exchange, url }, directory.json);
+  return typeof signers === 'string' ? null : signers;
+}
+
 async function identity(f: DocumentFetcher, observedAt: string) {
   const [jwks, directory] = await Promise.all([
     json(f, '/.well-known/jwks.json', 'application/jwk-set+json, application/json;q=0.9'),
@@ -222,6 +237,7 @@ async function identity(f: DocumentFetcher, observedAt: string) {
       ...directory.facts,
       signature: headers.signature ?? null,
       signature_input: headers['signature-input'] ?? null,
+      signature_verified_keyids: await directorySigners(directory),
       cache_control: headers['cache-control'] ?? null,
       ...(await inspectJwks(directory.json, observedAt)),
     },

@@ -30,7 +30,18 @@ export interface AgentCardFacts {
   signatures_count: number | null;
   missing_required: string[];
   form_violations: string[];
+  extensions: CardExtension[];
 }
+
+/** An extension the card declares (AgentExtension), with the AP2 extension's params.roles when it is a list. */
+export interface CardExtension {
+  uri: string;
+  required: boolean | null;
+  roles: string[] | null;
+}
+
+/** Extensions listed; a card may declare any number, the evidence keeps the first ones. */
+const MAX_EXTENSIONS = 20;
 
 const EMPTY: AgentCardFacts = {
   interface_style: null,
@@ -52,6 +63,7 @@ const EMPTY: AgentCardFacts = {
   signatures_count: null,
   missing_required: [],
   form_violations: [],
+  extensions: [],
 };
 
 const VALIDATORS: Record<CardSchemaLine, (doc: unknown) => SchemaViolation[]> = {
@@ -85,6 +97,30 @@ function referencedSchemes(card: Record<string, unknown>): Set<string> {
     for (const key of objectKeys(asObject(req?.schemes) ?? req)) refs.add(key);
   }
   return refs;
+}
+
+/** params.roles as written (its first entries), when it is a list of strings only, as the AP2 schema's items are. */
+function rolesOf(value: unknown): string[] | null {
+  const list = asArray(value);
+  if (list === null || !list.every((r) => typeof r === 'string')) return null;
+  return list.slice(0, MAX_EXTENSIONS);
+}
+
+/** The declared extensions: capabilities.extensions entries that are objects with a string uri. */
+function extensionsOf(card: Record<string, unknown>): CardExtension[] {
+  const declared = asArray(asObject(card.capabilities)?.extensions) ?? [];
+  const out: CardExtension[] = [];
+  for (const entry of declared) {
+    const ext = asObject(entry);
+    if (ext === null || typeof ext.uri !== 'string') continue;
+    out.push({
+      uri: ext.uri,
+      required: typeof ext.required === 'boolean' ? ext.required : null,
+      roles: rolesOf(asObject(ext.params)?.roles),
+    });
+    if (out.length === MAX_EXTENSIONS) break;
+  }
+  return out;
 }
 
 /** Sorts violations: top-level required members, skills, and the rest. */
@@ -137,5 +173,6 @@ export function inspectAgentCard(json: unknown): AgentCardFacts {
     signatures_count: signatures ? signatures.length : null,
     missing_required: sorted.missing,
     form_violations: sorted.rest,
+    extensions: extensionsOf(card),
   };
 }

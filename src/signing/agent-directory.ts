@@ -2,26 +2,14 @@
 // one RFC 9421 signature per key (tag "http-message-signatures-directory", keyid the key's RFC 7638 thumbprint,
 // covering "@authority";req). A listed key counts only when the response carries its valid signature: that
 // proves whoever serves the directory at this origin holds the key, so a directory cannot list someone else's.
-import { createPublicKey, type KeyObject } from 'node:crypto';
-import { createVerifier, httpbis, type SignatureParameters } from 'http-message-signatures';
-import { calculateJwkThumbprint } from 'jose/jwk/thumbprint';
-import { decodeBase64url } from '../lib/base64url.ts';
+// The keys and signatures are read by src/lib/signature-directory.ts, which the agents probe shares.
+import { listedKeys, signedWith, type DirectoryKey, type DirectoryResponse } from '../lib/signature-directory.ts';
 import { parseStrictJson } from '../lib/strict-json.ts';
 import { trimEndOf } from '../lib/trim.ts';
 
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
-const DIRECTORY_TAG = 'http-message-signatures-directory';
 const MEDIA_TYPES = ['application/http-message-signatures-directory+json', 'application/json'];
-/** Clock skew allowed on a directory signature's created/expires (s). */
-const SKEW_S = 60;
-
-/** A key the directory vouches for, with the window its `nbf`/`exp` give (Unix seconds; null: open). */
-export interface DirectoryKey {
-  keyid: string;
-  publicKey: KeyObject;
-  nbf: number | null;
-  exp: number | null;
-}
+export type { DirectoryKey, DirectoryResponse };
 
 export interface AgentDirectory {
   /** The directory's origin: the identity a verified caller is recorded under. */
@@ -30,15 +18,6 @@ export interface AgentDirectory {
 }
 
 export type DirectoryResult = { ok: true; directory: AgentDirectory } | { ok: false; reason: string };
-
-/** The fetched response: the URL exactly as requested (its authority is what the signatures cover). */
-export interface DirectoryResponse {
-  url: string;
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-  truncated: boolean;
-}
 
 /**
  * The directory URL a Signature-Agent value names, or why it names none: an https origin on the default port, at
@@ -62,51 +41,6 @@ export function directoryUrl(value: string): URL | string {
   url.hostname = trimEndOf(url.hostname, '.');
   url.pathname = DIRECTORY_PATH;
   return url;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const optionalTime = (v: unknown): number | null | undefined =>
-  v === undefined ? null : typeof v === 'number' && Number.isInteger(v) ? v : undefined;
-
-/** The Ed25519 keys the document lists, by thumbprint; other key types are not Web Bot Auth keys and are skipped. */
-async function listedKeys(document: unknown): Promise<Map<string, DirectoryKey> | string> {
-  if (!isObject(document) || !Array.isArray(document.keys)) return 'not a JWK set (no "keys" array)';
-  const keys = new Map<string, DirectoryKey>();
-  for (const jwk of document.keys) {
-    if (!isObject(jwk) || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') continue;
-    if ('d' in jwk) return 'a key holds its private part ("d")';
-    if (typeof jwk.x !== 'string' || decodeBase64url(jwk.x)?.length !== 32) return "a key's x is not 32 bytes";
-    const nbf = optionalTime(jwk.nbf);
-    const exp = optionalTime(jwk.exp);
-    if (nbf === undefined || exp === undefined) return "a key's nbf or exp is not a whole number of seconds";
-    const publicJwk = { kty: 'OKP', crv: 'Ed25519', x: jwk.x };
-    const keyid = await calculateJwkThumbprint(publicJwk, 'sha256');
-    keys.set(keyid, { keyid, publicKey: createPublicKey({ key: publicJwk, format: 'jwk' }), nbf, exp });
-  }
-  return keys;
-}
-
-/** Whether the response carries a valid directory signature made with this key. */
-async function signedWith(response: DirectoryResponse, key: DirectoryKey): Promise<boolean> {
-  const lookup = async (params: SignatureParameters) =>
-    params.tag === DIRECTORY_TAG && params.keyid === key.keyid
-      ? { id: key.keyid, algs: ['ed25519' as const], verify: createVerifier(key.publicKey, 'ed25519') }
-      : null;
-  try {
-    const verified = await httpbis.verifyMessage(
-      {
-        keyLookup: lookup,
-        requiredParams: ['created', 'expires', 'keyid', 'tag'],
-        requiredFields: ['@authority'],
-        tolerance: SKEW_S,
-      },
-      { status: response.status, headers: response.headers },
-      { method: 'GET', url: response.url, headers: {} },
-    );
-    return verified === true;
-  } catch {
-    return false;
-  }
 }
 
 /** Checks a fetched directory: status, media type, strict JSON, and which listed keys signed it. */

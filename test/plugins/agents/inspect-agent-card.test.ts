@@ -72,6 +72,7 @@ describe('inspectAgentCard', () => {
       signatures_count: null,
       missing_required: [],
       form_violations: [],
+      extensions: [],
     });
   });
 
@@ -242,5 +243,78 @@ describe('generated cards', () => {
   test.prop([cards])('a skill without tags is an incomplete skill', ({ card }) => {
     const skills = [{ id: 'a', name: 'b', description: 'c' }];
     expect(inspectAgentCard({ ...card, skills }).skills_incomplete_count).toBe(1);
+  });
+});
+
+const AP2 = 'https://github.com/google-agentic-commerce/ap2/tree/v0.1';
+const AP2_ROLES = ['merchant', 'shopper', 'credentials-provider', 'payment-processor'] as const;
+
+describe('declared extensions (the AP2 A2A extension)', () => {
+  it("reads the AP2 specification's example card verbatim (https://github.com/google-agentic-commerce/AP2/blob/v0.1.0/docs/a2a-extension.md)", () => {
+    const card = {
+      name: 'Travel Agent',
+      description: 'This agent can book all necessary parts of a vacation',
+      capabilities: {
+        extensions: [
+          {
+            uri: 'https://github.com/google-agentic-commerce/ap2/tree/v0.1',
+            description: "This agent can pay for reservations on the user's behalf",
+            params: {
+              roles: ['shopper'],
+            },
+          },
+        ],
+      },
+      skills: [
+        {
+          id: 'plan_vacation',
+          name: 'Plan Vacation',
+          description: 'Plan a fun vacation, creating a full itinerary',
+          tags: [],
+        },
+        {
+          id: 'book_itinerary',
+          name: 'Book Itinerary',
+          description:
+            'Place reservations for all components of an itinerary (flights, hotels, rentals, restaurants, etc.)',
+          tags: [],
+        },
+      ],
+    };
+    expect(inspectAgentCard(card).extensions).toEqual([{ uri: AP2, required: null, roles: ['shopper'] }]);
+  });
+
+  test.prop([
+    fc.array(
+      fc.record({
+        uri: fc.oneof(fc.constant(AP2), fc.webUrl()),
+        required: fc.boolean(),
+        roles: fc.array(fc.constantFrom(...AP2_ROLES), { minLength: 1, maxLength: 4 }),
+      }),
+      { maxLength: 5 },
+    ),
+  ])('generated declarations are read as written, in order', (declared) => {
+    const card = {
+      ...v1,
+      capabilities: {
+        extensions: declared.map((d) => ({ uri: d.uri, required: d.required, params: { roles: d.roles } })),
+      },
+    };
+    expect(inspectAgentCard(card).extensions).toEqual(declared);
+  });
+
+  it('one production broken: roles that are not a list of strings, an entry without a uri, no capabilities', () => {
+    const extensions = [
+      { uri: AP2, params: { roles: 'merchant' } },
+      { uri: AP2, required: 'yes', params: { roles: ['merchant', 7] } },
+      { description: 'no uri', params: { roles: ['merchant'] } },
+      { uri: AP2 },
+    ];
+    expect(inspectAgentCard({ ...v1, capabilities: { extensions } }).extensions).toEqual([
+      { uri: AP2, required: null, roles: null },
+      { uri: AP2, required: null, roles: null },
+      { uri: AP2, required: null, roles: null },
+    ]);
+    expect(inspectAgentCard({ ...v1, capabilities: undefined }).extensions).toEqual([]);
   });
 });

@@ -135,7 +135,12 @@ describe('agents provider on good.test', () => {
       keys_valid_at_observation_count: 1,
       kid_thumbprint_mismatch_count: 0,
       cache_control: 'max-age=86400',
+      // Signed at request time with the key it lists (the RFC 8032 test key), covering the authority asked for.
+      signature_verified_keyids: ['kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k'],
     });
+    expect(obs.a2a.card.extensions).toEqual([
+      { uri: 'https://github.com/google-agentic-commerce/ap2/tree/v0.1', required: true, roles: ['merchant'] },
+    ]);
   });
 
   it('records absent manifests as misses and no payment challenge', () => {
@@ -179,6 +184,19 @@ describe('agents provider on the broken sites', () => {
       'defaultOutputModes',
       'skills',
       'supportedInterfaces',
+    ]);
+  });
+
+  it('ag-wba-signature-foreign: the directory is signed, but by no key it lists', async () => {
+    const obs = await collect('ag-wba-signature-foreign.test', ['identity']);
+    expect(obs.identity.wba_directory.signature).toEqual(anyString());
+    expect(obs.identity.wba_directory.signature_verified_keyids).toEqual([]);
+  });
+
+  it('ag-ap2-broken: the AP2 declaration as written', async () => {
+    const obs = await collect('ag-ap2-broken.test', ['a2a']);
+    expect(obs.a2a.card.extensions).toEqual([
+      { uri: 'https://github.com/google-agentic-commerce/ap2/v1', required: false, roles: ['merchant', 'payee'] },
     ]);
   });
 

@@ -384,6 +384,10 @@ export interface AgentsObservations {
        * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
        */
       encoding_violations: string[];
+      /**
+       * The listed Ed25519 keys (by RFC 7638 thumbprint, sorted) whose signature on the answer verifies under RFC 9421 as the Web Bot Auth directory draft asks: tag http-message-signatures-directory, keyid the thumbprint, created and expires present and holding when fetched (60 s skew), "@authority";req covered with the authority the request was sent to. Checked by the verifier the service applies to callers' directories. Null when the answer carries no Signature or Signature-Input, or its body is not a key set the verifier reads (not a JWK set, a private key, an x that is not 32 bytes, a non-integer nbf or exp); an empty list when no listed key's signature verifies.
+       */
+      signature_verified_keyids?: string[] | null;
     };
   };
   /**
@@ -770,6 +774,23 @@ export interface AgentCard {
    * Other violations of the judged version's schema outside skills, as `<production> <JSON pointer>: <reason>` (at most 20).
    */
   form_violations: string[];
+  /**
+   * The protocol extensions the card declares in capabilities.extensions (A2A 0.3 and 1.0 AgentExtension), the first 20 in order; an entry that is not an object with a string uri is left out. An empty list when the card declares none.
+   */
+  extensions?: {
+    /**
+     * The extension's uri, as written: the identifier a client matches exactly.
+     */
+    uri: string;
+    /**
+     * The extension's required member (the client must understand the extension to use the agent); null when absent or not a boolean.
+     */
+    required: boolean | null;
+    /**
+     * params.roles, when it is a list of strings: the AP2 extension's parameter naming the roles the agent performs in a payment (merchant, shopper, credentials-provider, payment-processor). Null when params or roles is absent, or roles is not a list of strings.
+     */
+    roles: string[] | null;
+  }[];
 }
 /**
  * OAuth authorization server metadata (RFC 8414) or OpenID Connect discovery document.
