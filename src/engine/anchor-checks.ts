@@ -174,8 +174,8 @@ export const ANCHOR_CHECKS: readonly AnchorCheck[] = [
     category: 'commerce',
     title: 'Agent Payments Protocol (AP2)',
     scored: false,
-    found: [],
-    judged: [],
+    found: ['commerce.ap2.declared'],
+    judged: ['commerce.ap2.roles_valid'],
   },
 ];
 
