@@ -95,7 +95,9 @@ describe.skipIf(!pgUp)('batch faults', () => {
   }, 180_000);
 
   it('reconnects when its database connections are terminated mid-batch, and finishes the batch', async () => {
-    const svc = await startBatchService({ ...world.env, DVS_BATCH_CONCURRENCY: '2' }, { concurrency: 2 });
+    // A short deadline makes a short lease: an item whose result could not be written comes back in seconds.
+    const env = { ...world.env, DVS_BATCH_CONCURRENCY: '2', DVS_QUICK_DEADLINE_MS: '2000' };
+    const svc = await startBatchService(env, { concurrency: 2 });
     try {
       const domains = domainsOf(world).slice(0, 12);
       const { id } = (await svc.api('POST', '/api/batches', { mode: 'quick', domains })).json() as { id: string };
