@@ -50,7 +50,8 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('a client that pipelines requests and never reads', () => {
   it('costs the service less than 50 MiB, and its connections are closed', async () => {
     const page = 'GET /docs/rules HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\n';
-    expect(await fetchPage(`${page}Connection: close\r\n\r\n`)).toBeGreaterThan(500_000);
+    // Large enough that the pipelined answers, were they buffered, would cost about a gigabyte.
+    expect(await fetchPage(`${page}Connection: close\r\n\r\n`)).toBeGreaterThan(400_000);
     const idle = await svc.idle();
 
     const sockets = await Promise.all(
