@@ -1,13 +1,11 @@
 // The "Agent-readiness level" section of docs/rules.md: which of this catalogue's rules answer each check of the
 // anchor (src/engine/anchor-checks.ts) and the ladder the level climbs, for an auditor lining the two tools up.
-import { ANCHOR, ANCHOR_CHECKS, ANCHOR_LEVELS } from '../engine/anchor-checks.ts';
+import { ANCHOR, ANCHOR_CHECKS, ANCHOR_LEVELS, judges } from '../engine/anchor-checks.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 
 /** A `judged` entry as the rules it stands for. */
 function judgedRules(entry: string, ruleset: Ruleset): string[] {
-  if (!entry.endsWith('.*')) return [entry];
-  const prefix = entry.slice(0, -1);
-  return ruleset.rules.filter((r) => r.level === 'required' && r.id.startsWith(prefix)).map((r) => r.id);
+  return ruleset.rules.filter((r) => judges(entry, r)).map((r) => r.id);
 }
 
 /** Checks no rule of this catalogue answers yet: they read neutral (or unknown, if scored). */

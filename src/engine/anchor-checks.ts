@@ -20,6 +20,11 @@ export interface AnchorCheck {
   judged: string[];
 }
 
+/** Whether a `judged` entry names this rule: by its id, or by `prefix.*` when it is one of the prefix's required rules. */
+export function judges(entry: string, rule: { id: string; level: string }): boolean {
+  return entry.endsWith('.*') ? rule.level === 'required' && rule.id.startsWith(entry.slice(0, -1)) : rule.id === entry;
+}
+
 export const ANCHOR = {
   name: 'isitagentready',
   url: 'https://isitagentready.com/',

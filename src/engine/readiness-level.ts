@@ -2,7 +2,7 @@
 // (src/engine/anchor-checks.ts says which rules answer each of its checks). It sits beside the verdict and never
 // changes it. The anchor does not publish its level gates; these follow the prerequisite ladder documented under
 // the same level names by Reaudit (https://docs.reaudit.io/agent-readiness), which docs/rules.md cites.
-import { ANCHOR, ANCHOR_CHECKS, ANCHOR_LEVELS, type AnchorCheck } from './anchor-checks.ts';
+import { ANCHOR, ANCHOR_CHECKS, ANCHOR_LEVELS, judges, type AnchorCheck } from './anchor-checks.ts';
 import type { AgentReadiness, AnchorStatus, Outcome, RuleResult } from './types.ts';
 
 /** What the level reads of a result: a report's results and a certificate's alike. */
@@ -10,13 +10,7 @@ type Judged = Pick<RuleResult, 'id' | 'level' | 'outcome'>;
 
 /** The rules a `judged` entry names: itself, or for `prefix.*` the prefix's required rules. */
 function judgedOutcomes(check: AnchorCheck, results: readonly Judged[]): Outcome[] {
-  return results
-    .filter((r) =>
-      check.judged.some((j) =>
-        j.endsWith('.*') ? r.level === 'required' && r.id.startsWith(j.slice(0, -1)) : r.id === j,
-      ),
-    )
-    .map((r) => r.outcome);
+  return results.filter((r) => check.judged.some((j) => judges(j, r))).map((r) => r.outcome);
 }
 
 function statusOf(check: AnchorCheck, byId: ReadonlyMap<string, Outcome>, results: readonly Judged[]): AnchorStatus {
@@ -62,12 +56,13 @@ export function agentReadiness(results: readonly Judged[]): AgentReadiness {
   for (const check of ANCHOR_CHECKS) checks[check.id] = statusOf(check, byId, results);
   const pass = (id: string) => checks[id] === 'pass';
   let level = 0;
-  while (level < 5 && missingFor(level + 1, pass, byId).length === 0) level++;
+  let needs: string[] = [];
+  while (level < 5 && (needs = missingFor(level + 1, pass, byId)).length === 0) level++;
   const out: AgentReadiness = { anchor: ANCHOR.name, level, name: ANCHOR_LEVELS[level]!.name, checks };
   if (Object.values(checks).includes('unknown')) out.partial = true;
   if (level < 5) {
     const next = ANCHOR_LEVELS[level + 1]!;
-    out.next = { level: next.level, name: next.name, needs: missingFor(level + 1, pass, byId) };
+    out.next = { level: next.level, name: next.name, needs };
   }
   return out;
 }
