@@ -112,12 +112,14 @@ function certificateQueries(
     'UPDATE certificates SET revoked_at = ?, revocation_reason = ?, revocation_report = ? WHERE id = ? AND revoked_at IS NULL',
   );
   const evidence = db
-    .prepare('SELECT evidence FROM certificates WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)')
+    .prepare(
+      'SELECT evidence FROM certificate_evidence WHERE certificate_id = ? AND (expires_at IS NULL OR expires_at > ?)',
+    )
     .pluck();
-  // A range of the partial index certificates_evidence_expiry, then each row by its rowid.
+  // A range of the index certificate_evidence_expiry, then each row by its rowid.
   const pruneEvidence = db.prepare(`
-    UPDATE certificates SET evidence = NULL WHERE rowid IN (
-      SELECT rowid FROM certificates WHERE evidence IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?)`);
+    DELETE FROM certificate_evidence WHERE rowid IN (
+      SELECT rowid FROM certificate_evidence WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)`);
   // A range of the partial index certificates_report_age.
   const pruneReports = db.prepare(`
     UPDATE certificates SET report = NULL WHERE rowid IN (
@@ -173,12 +175,16 @@ export function openSqliteStore(file: string): LedgerStore {
     UPDATE tokens SET state = 'redeemed', certificate_id = ?, reserved_until = NULL
     WHERE hash = ? AND state = 'reserved' AND reservation_id = ?`);
   const storeCertificate = db.prepare(
-    'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence, report) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO certificates (id, domain, body, created_at, expires_at, report) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const storeEvidence = db.prepare(
+    'INSERT INTO certificate_evidence (certificate_id, expires_at, evidence) VALUES (?, ?, ?)',
   );
   const { append: appendToLog, ...logReads } = sqliteLog(db);
   const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
     if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
-    storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.evidence ?? null, c.report ?? null);
+    storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.report ?? null);
+    if (c.evidence) storeEvidence.run(c.id, c.expiresAt ?? null, c.evidence);
     // The leaf is the certificate's body, byte for byte as stored and served.
     appendToLog(c.id, Buffer.from(c.body, 'utf8'));
     return true;

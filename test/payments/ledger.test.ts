@@ -63,6 +63,39 @@ describe.skipIf(!pgUp)('PostgreSQL', () => {
 });
 
 describe('SQLite', () => {
+  it('moves the evidence of a ledger made before migration 10 into its own table, readable until expiry', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-'));
+    try {
+      const file = path.join(dir, 'ledger.sqlite');
+      const db = new Database(file);
+      db.exec(
+        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+      );
+      for (const m of migrations('sqlite').filter((m) => m.version < 10)) {
+        db.exec(m.sql);
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
+      }
+      const insert = db.prepare(
+        'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES (?, ?, ?, 0, ?, ?)',
+      );
+      insert.run('dvc_kept', 'a.test', '{}', 2_000, Buffer.from('seen'));
+      insert.run('dvc_none', 'b.test', '{}', 2_000, null);
+      db.close();
+
+      const store = openSqliteStore(file);
+      try {
+        expect(await store.evidence('dvc_kept', 1_000)).toEqual(Buffer.from('seen'));
+        expect(await store.evidence('dvc_kept', 2_000)).toBeNull();
+        expect(await store.evidence('dvc_none', 1_000)).toBeNull();
+        expect(await store.pruneEvidence(2_000, 10)).toBe(1);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps its file in WAL mode with the schema recorded as migrated', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-'));
     try {

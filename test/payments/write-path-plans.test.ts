@@ -23,7 +23,7 @@ import {
 } from './query-plans.ts';
 
 const ROWS = 20_000;
-const TABLES = ['tokens', 'certificates', 'log_entries', 'log_nodes', 'accounts'];
+const TABLES = ['tokens', 'certificates', 'certificate_evidence', 'log_entries', 'log_nodes', 'accounts'];
 const ACCOUNTS = 5_000;
 const NOW = Date.parse('2026-11-29T00:00:00Z');
 const DAY = 86_400_000;
@@ -84,7 +84,7 @@ function expectEveryPath(statements: Captured[]): void {
     /FROM log_nodes/,
     /MAX\(leaf_index\)/,
     /UPDATE certificates SET revoked_at/,
-    /UPDATE certificates SET evidence = NULL/,
+    /UPDATE certificates SET evidence = NULL|DELETE FROM certificate_evidence/,
     /UPDATE certificates SET report = NULL/,
     /INSERT INTO log_heads/,
     /INSERT INTO accounts/,
@@ -101,11 +101,12 @@ const KNOWN_SCAN = "SELECT count(*) FROM certificates WHERE body LIKE '%never%'"
 
 const SQLITE_SEED = `
   WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i WHERE n + 1 < @rows)
-  INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence, report)
+  INSERT INTO certificates (id, domain, body, created_at, expires_at, report)
   SELECT printf('dvc_seed_%08d', n), printf('d%d.fleet.test', n % 5000), printf('%.*c', 900, 'b'),
-    @first + n * 60000, @first + n * 60000 + @lifetime,
-    CASE WHEN @first + n * 60000 + @lifetime > @now - 3600000 THEN randomblob(200) END, randomblob(300)
+    @first + n * 60000, @first + n * 60000 + @lifetime, randomblob(300)
   FROM i;
+  INSERT INTO certificate_evidence (certificate_id, expires_at, evidence)
+  SELECT id, expires_at, randomblob(200) FROM certificates WHERE expires_at > @now - 3600000;
   INSERT INTO tokens (hash, created_at, expires_at, state, domain, certificate_id, source)
   SELECT lower(hex(randomblob(32))), created_at, created_at + 90 * 86400000, 'redeemed', domain, id, 'checkout'
   FROM certificates;

@@ -174,14 +174,17 @@ describe('evidence anyone can re-judge (issue 10 item 2)', () => {
       validity: { issuedAt: new Date(current.payload.issued_at), lifetimeSeconds: 90 * 86_400 },
     });
     const db = new Database(path.join(local.config.dataDir, SQLITE_FILE));
-    db.prepare(
-      'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES (?, ?, ?, ?, ?, ?)',
-    ).run(
+    const expiresAt = Date.parse(cert.payload.expires_at);
+    db.prepare('INSERT INTO certificates (id, domain, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(
       cert.payload.id,
       'planted.test',
       certificateText(cert),
       0,
-      Date.parse(cert.payload.expires_at),
+      expiresAt,
+    );
+    db.prepare('INSERT INTO certificate_evidence (certificate_id, expires_at, evidence) VALUES (?, ?, ?)').run(
+      cert.payload.id,
+      expiresAt,
       gzipSync(evidence),
     );
     db.close();
