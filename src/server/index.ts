@@ -35,6 +35,7 @@ import { createScanner } from '../service/scanner.ts';
 import { CallerIdentities, netDirectories, type CallerMetrics } from '../service/caller-identity.ts';
 import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
+import { CertificateReports } from '../service/certificate-report.ts';
 import { createScanSlots, type ScanSlots } from '../service/scan-slots.ts';
 import { batchRoutes } from '../api/rest/batch-routes.ts';
 import { webhookRoutes } from '../api/rest/webhook-routes.ts';
@@ -269,7 +270,16 @@ function buildApp(config: Config, payments: PaymentsHandle, core: Core, signer: 
       }),
       ...paymentRoutes(
         payments.processor,
-        { lifecycle: core.lifecycle, reader: certificates },
+        {
+          lifecycle: core.lifecycle,
+          reader: certificates,
+          reports: new CertificateReports({
+            reader: certificates,
+            gate: payments.gate,
+            lifecycle: core.lifecycle,
+            ruleset: core.ruleset,
+          }),
+        },
         config,
         log,
         core.shared.rateLimiter,

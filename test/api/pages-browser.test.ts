@@ -1,6 +1,6 @@
 // The pages in headless Chromium as a person uses them: the home page's form runs a Quick Scan (with and without
-// JavaScript) and lands on the report; the certificate page shows its badge; the report page shows the history of
-// Full Validations with its legend; a docs link scrolls to its anchor; the icon is served.
+// JavaScript) and lands on the report; the certificate page shows its badge and links its report; the report page
+// shows the history of Full Validations with its legend; a docs link scrolls to its anchor; the icon is served.
 // Every page keeps to its CSP (no violation reported), has no serious or critical axe-core violation in light and
 // dark colour schemes, and is screenshotted into test-artifacts/.
 import { mkdirSync } from 'node:fs';
@@ -130,6 +130,14 @@ describe('pages in Chromium', () => {
     });
     expect(loaded).toBe(true);
     await checkPage(page, 'certificate');
+    // The certificate's report: the report page of a Quick Scan, for the Full Validation that issued it.
+    await page.getByRole('link', { name: 'The full report' }).click();
+    await page.waitForURL(`${svc.url}/certificates/${id}/report`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Full Validation of good.test');
+    expect(await page.getByRole('img', { name: /^score \d+ of 100$/ }).count()).toBe(1);
+    expect(await page.locator('ul.gauges svg[role=img]').count()).toBeGreaterThan(3);
+    expect(await page.getByRole('table').first().locator('tbody tr').count()).toBeGreaterThan(3);
+    await checkPage(page, 'certificate-report');
     await page.goto(`${svc.url}/badge/good.test.svg`);
     await page.screenshot({ path: path.join(ARTIFACTS, 'badge.png') });
     await page.goto(`${svc.url}/badge/never-validated.test.svg`);

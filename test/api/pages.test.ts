@@ -1,7 +1,9 @@
 // The pages for people over HTTPS, against the fixture internet: the guides as HTML or markdown by Accept, every
 // `docs` link the service emits landing on an anchor, the Quick Scan form (same operation and limits as the API,
-// then a redirect), the report page, the certificate page by content negotiation and the badge.
+// then a redirect), the report page, the certificate page by content negotiation, a Full Validation's report page
+// and the badge.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
@@ -9,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../../src/api/pages/page-layout.ts';
 import { catalogue } from '../suite/ruleset.ts';
 import type { Report } from '../../src/engine/types.ts';
+import type { Certificate } from '../../src/signing/payload.ts';
 import { categoryName } from '../../src/lib/categories.ts';
 import { escapeHtml } from '../../src/lib/html.ts';
 import { startApiWorld, startTestService, type ApiResponse, type TestService } from '../server/harness.ts';
@@ -329,6 +332,56 @@ describe('certificates and the badge', () => {
     const missing = await browse('/certificates/dvc_missing');
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('shows the Full Validation report from the ledger, linked from the certificate page', async () => {
+    const certificate = await browse(`/certificates/${first}`);
+    expect(certificate.text).toContain(`<a href="/certificates/${first}/report">The full report</a>`);
+    const stored = (await svc.gate.certificate(first))!;
+    const report = JSON.parse(gunzipSync(stored.report!).toString('utf8')) as Report;
+    const page = await svc.call('GET', `/certificates/${first}/report`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toBe(PAGE_CSP);
+    expect(page.text).toContain('<h1>Full Validation of good.test</h1>');
+    expect(page.text).toContain(`score <strong>${report.score}</strong>/100`);
+    expect(page.text).toContain(`<a href="/certificates/${first}"><code>${first}</code></a> (valid)`);
+    expect(page.text).toContain(`Agent-readiness level ${report.agent_readiness!.level} of 5`);
+    expect(page.text).not.toContain('What this Quick Scan did not check');
+    expect(page.text).not.toContain('is no longer kept');
+  });
+
+  it('says when a Full Validation report is no longer kept, and refuses an unknown certificate', async () => {
+    const res = await svc.post('/api/fullvalidation', { domain: 'http-no-hsts.test', payment_token: svc.gate.issue() });
+    const id = (JSON.parse((res.json() as { content: { text: string }[] }).content[1]!.text) as Certificate).payload.id;
+    const stored = (await svc.gate.certificate(id))!;
+    const report = JSON.parse(gunzipSync(stored.report!).toString('utf8')) as Report;
+    const page = await svc.call('GET', `/certificates/${id}/report`);
+    // Every finding of the stored report is on the page, with what the site sent while the evidence is kept.
+    const findings = report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error');
+    expect(findings.map((f) => f.id)).toContain('headers.hsts.present');
+    for (const f of findings) expect(page.text).toContain(`id="f-${escapeHtml(f.id)}"`);
+    expect(page.text).toContain('<p class="muted">Response headers of https://http-no-hsts.test');
+    expect(page.text).toContain('<strong>no Strict-Transport-Security header</strong>');
+    // A revoked certificate's evidence is no longer served: the report stands, without the lines the site sent.
+    await svc.gate.revoke(id, 'test', Date.now());
+    const withoutEvidence = await svc.call('GET', `/certificates/${id}/report`);
+    expect(withoutEvidence.status).toBe(200);
+    expect(withoutEvidence.text).toContain('<h1>Full Validation of http-no-hsts.test</h1>');
+    expect(withoutEvidence.text).toContain('is no longer kept: each finding shows the facts its check read');
+    expect(withoutEvidence.text).not.toContain('Response headers of');
+    svc.gate.dropReport(id);
+    const pruned = await svc.call('GET', `/certificates/${id}/report`);
+    expect(pruned.status).toBe(410);
+    expect(pruned.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(pruned.text).toContain('is no longer kept');
+    expect(pruned.text).toContain(`<a href="/certificates/${id}"><code>${id}</code></a>`);
+    const unknown = await browse('/certificates/dvc_missing/report');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((await svc.call('GET', '/certificates/dvc_missing/report')).json()).toMatchObject({
+      error: 'no certificate with id "dvc_missing" was issued by this service',
+    });
   });
 
   it('shows the current verdict on the badge, cacheable and revalidated by ETag', async () => {

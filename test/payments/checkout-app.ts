@@ -1,5 +1,6 @@
 // The payments routes alone, in the API's Koa app over plain HTTP on 127.0.0.1: enough to test the checkout,
 // the webhook and the certificate route without starting a scanner.
+import { CertificateReports } from '../../src/service/certificate-report.ts';
 import { LedgerCertificates } from '../../src/service/certificate-view.ts';
 import { Certificates } from '../../src/service/certificates.ts';
 import http from 'node:http';
@@ -47,13 +48,20 @@ export async function startCheckoutApp(
   const log = createLogger(config, logTo);
   const payments = await openPayments(config, log);
   const lifecycle = new Certificates(payments.certificates);
+  const reader = new LedgerCertificates(lifecycle);
+  // No rule catalogue: these tests issue no certificate whose report a page would show.
+  const ruleset = { byId: new Map(), rules: [] };
   const app = createApp({
     baseUrl: config.baseUrl,
     trustProxy: null,
     log,
     routers: paymentRoutes(
       payments.processor,
-      { lifecycle, reader: new LedgerCertificates(lifecycle) },
+      {
+        lifecycle,
+        reader,
+        reports: new CertificateReports({ reader, gate: payments.gate, lifecycle, ruleset }),
+      },
       config,
       log,
       new WindowRateLimiter(config.quickScan.rateLimitPerMinute),

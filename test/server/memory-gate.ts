@@ -121,4 +121,10 @@ export class MemoryGate implements PaymentGate, CertificateRegistry {
     const stored = this.certificates.get(id);
     return stored?.evidence && (stored.expiresAt ?? Infinity) > now ? stored.evidence : null;
   }
+
+  /** Drops a certificate's report, as the ledger's retention does (DVS_REPORT_RETENTION). */
+  dropReport(id: string): void {
+    const stored = this.certificates.get(id);
+    if (stored) delete stored.report;
+  }
 }

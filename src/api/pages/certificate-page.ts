@@ -4,6 +4,7 @@ import { escapeHtml } from '../../lib/html.ts';
 import type { CertificateStatus, CertificateView } from '../../service/certificate-view.ts';
 import { renderPage } from './page-layout.ts';
 import { ruleDocsPath } from './report-page.ts';
+import { certificateReportPath } from './certificate-report-page.ts';
 
 const VERDICT_WORDS = { CERTIFIED: 'Certified', NOT_CONFORMANT: 'Not conformant', INCOMPLETE: 'Incomplete' };
 const STATE_WORDS = { valid: 'Valid', expired: 'Expired', superseded: 'Superseded', revoked: 'Revoked' };
@@ -88,6 +89,7 @@ export function certificatePage(v: CertificateView, baseUrl: string): string {
 <section aria-labelledby="results">
 <h2 id="results">Results</h2>
 ${findingsHtml(v)}
+<p><a href="${escapeHtml(certificateReportPath(v.id))}">The full report</a>: what each check saw, why it matters and how to fix it.</p>
 </section>
 ${verifyHtml(v, baseUrl)}
 ${anchorHtml(v)}

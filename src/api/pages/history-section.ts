@@ -4,6 +4,7 @@
 import { escapeHtml } from '../../lib/html.ts';
 import type { RuleChange, RuleSide } from '../../lib/report-diff.ts';
 import type { HistoryEntry } from '../../service/domain-history.ts';
+import { certificateReportPath } from './certificate-report-page.ts';
 
 const WIDTH = 640;
 const HEIGHT = 220;
@@ -72,12 +73,12 @@ function tableHtml(entries: readonly HistoryEntry[]): string {
     .reverse()
     .map(
       (e) =>
-        `<tr><td><time datetime="${escapeHtml(e.observed_at)}">${escapeHtml(e.observed_at)}</time></td><td class="verdict-${e.verdict}">${VERDICT_WORDS[e.verdict]}</td><td>${e.score}</td><td>${escapeHtml(e.ruleset_version)}</td><td><a href="/certificates/${escapeHtml(e.certificate_id)}"><code>${escapeHtml(e.certificate_id)}</code></a> (${escapeHtml(e.status.status)})</td></tr>`,
+        `<tr><td><time datetime="${escapeHtml(e.observed_at)}">${escapeHtml(e.observed_at)}</time></td><td class="verdict-${e.verdict}">${VERDICT_WORDS[e.verdict]}</td><td>${e.score}</td><td>${escapeHtml(e.ruleset_version)}</td><td><a href="/certificates/${escapeHtml(e.certificate_id)}"><code>${escapeHtml(e.certificate_id)}</code></a> (${escapeHtml(e.status.status)})</td><td><a href="${escapeHtml(certificateReportPath(e.certificate_id))}">report</a></td></tr>`,
     );
   return `<details>
 <summary>The validations as a table</summary>
 <table>
-<thead><tr><th scope="col">Observed</th><th scope="col">Verdict</th><th scope="col">Score</th><th scope="col">Ruleset</th><th scope="col">Certificate</th></tr></thead>
+<thead><tr><th scope="col">Observed</th><th scope="col">Verdict</th><th scope="col">Score</th><th scope="col">Ruleset</th><th scope="col">Certificate</th><th scope="col">Report</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>

@@ -214,20 +214,26 @@ function fullValidationHtml(domain: string): string {
 </section>`;
 }
 
-/** `history` is the domain's history section (history-section.ts), empty when it has no Full Validation. */
-export function reportPage(v: ReportView, history = ''): string {
-  return renderPage({
-    title: `Quick Scan of ${v.domain}`,
-    description: `Quick Scan of ${v.domain}: ${VERDICT_WORDS[v.verdict]}, score ${v.score}/100.`,
-    body: `<h1>Quick Scan of ${escapeHtml(v.domain)}</h1>
-${summaryHtml(v)}
+/** The parts every report page shows, in order: the summary, the gauges, the table, then the findings. */
+export function reportParts(v: ReportView, history: string, before = ''): string {
+  return `${summaryHtml(v)}
+${before}
 ${gaugesHtml(v)}
 ${glanceHtml(v)}
 ${history}
 <section aria-labelledby="findings">
 <h2 id="findings">Findings by category</h2>
 ${v.categories.map(categoryHtml).join('\n')}
-</section>
+</section>`;
+}
+
+/** `history` is the domain's history section (history-section.ts), empty when it has no Full Validation. */
+export function reportPage(v: ReportView, history = ''): string {
+  return renderPage({
+    title: `Quick Scan of ${v.domain}`,
+    description: `Quick Scan of ${v.domain}: ${VERDICT_WORDS[v.verdict]}, score ${v.score}/100.`,
+    body: `<h1>Quick Scan of ${escapeHtml(v.domain)}</h1>
+${reportParts(v, history)}
 ${v.coverage ? coverageHtml(v.coverage) : ''}
 ${fullValidationHtml(v.domain)}
 ${scanForm(v.domain, 'Scan again')}`,

@@ -1,11 +1,13 @@
 // The certificates this service issued: each byte for byte as first returned (JSON by default; a browser that
-// prefers HTML gets the certificate page), its status (valid, expired, superseded or revoked), and the evidence
-// it was judged on.
+// prefers HTML gets the certificate page), its status (valid, expired, superseded or revoked), the evidence
+// it was judged on, and the page of the report it was issued with.
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { CertificateReports } from '../../service/certificate-report.ts';
 import type { CertificateReader } from '../../service/certificate-view.ts';
 import type { Certificates } from '../../service/certificates.ts';
 import { certificatePage } from '../pages/certificate-page.ts';
+import { certificateReportPage, reportPrunedPage } from '../pages/certificate-report-page.ts';
 import { ApiError } from '../http/errors.ts';
 import { pageErrors, prefersHtml } from '../pages/page-errors.ts';
 import { sendPage } from '../pages/page-layout.ts';
@@ -24,7 +26,13 @@ function idOf(ctx: Context): string | null {
   return CERTIFICATE_ID.test(id) ? id : null;
 }
 
-export function certificateRoutes(reader: CertificateReader, certificates: Certificates, baseUrl: string): Router {
+export interface CertificateSources {
+  reader: CertificateReader;
+  certificates: Certificates;
+  reports: CertificateReports;
+}
+
+export function certificateRoutes({ reader, certificates, reports }: CertificateSources, baseUrl: string): Router {
   const router = new Router();
   const show = async (ctx: Context) => {
     ctx.vary('Accept');
@@ -37,6 +45,14 @@ export function certificateRoutes(reader: CertificateReader, certificates: Certi
   };
   router.get('/api/certificates/:id', pageErrors(), show);
   router.get('/certificates/:id', pageErrors(), show);
+  // A page whatever the Accept: the report as JSON is the Full Validation's answer (its structuredContent).
+  router.get('/certificates/:id/report', pageErrors(), async (ctx) => {
+    const id = idOf(ctx);
+    const found = id === null ? null : await reports.byId(id);
+    if (!found) throw notIssued(ctx.params.id ?? '');
+    if (found.kind === 'pruned') return sendPage(ctx, reportPrunedPage(found.certificate), 410);
+    sendPage(ctx, certificateReportPage(found));
+  });
   router.get('/api/certificates/:id/status', async (ctx) => {
     const id = idOf(ctx);
     const status = id === null ? null : await certificates.status(id);
