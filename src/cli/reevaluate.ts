@@ -7,7 +7,7 @@ import { ENGINE_VERSION, evaluate, type Observations, type Ruleset } from '../en
 import { canonicalJson } from '../lib/canonical-json.ts';
 import { parseStrictJson } from '../lib/strict-json.ts';
 import type { IssuerClient } from '../signing/issuer-client.ts';
-import type { Certificate } from '../signing/payload.ts';
+import type { Certificate, CertifiedResult } from '../signing/payload.ts';
 import type { Check } from '../signing/verify.ts';
 
 /** A Full Validation's observations are well under the service's own body caps summed over its probes. */
@@ -20,14 +20,17 @@ async function fetchEvidence(client: IssuerClient, id: string): Promise<Buffer> 
   return res.body;
 }
 
+/** A certificate's judgement, or the one its evidence gives again (which may hold no result at all). */
+type Judgement = Pick<Certificate['payload'], 'verdict' | 'score'> & { results: readonly CertifiedResult[] };
+
 /**
  * What the certificate states about the judgement, in canonical form, for a byte-for-byte comparison; the score
  * only when `withScore` (another engine's score follows another formula, so a difference there proves nothing).
  */
-const judgement = (p: Pick<Certificate['payload'], 'verdict' | 'score' | 'results'>, withScore: boolean) =>
+const judgement = (p: Judgement, withScore: boolean) =>
   canonicalJson({ verdict: p.verdict, ...(withScore ? { score: p.score } : {}), results: p.results });
 
-function differences(stated: Certificate['payload'], found: Certificate['payload'], withScore: boolean): string[] {
+function differences(stated: Judgement, found: Judgement, withScore: boolean): string[] {
   const out: string[] = [];
   if (stated.verdict !== found.verdict) out.push(`verdict ${stated.verdict} -> ${found.verdict}`);
   if (withScore && stated.score !== found.score) out.push(`score ${stated.score} -> ${found.score}`);
@@ -79,8 +82,7 @@ export async function reevaluationChecks(
     return checks;
   }
   const report = evaluate(observations, ruleset, 'full');
-  const found = {
-    ...payload,
+  const found: Judgement = {
     verdict: report.verdict,
     score: report.score,
     results: report.results

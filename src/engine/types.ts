@@ -2,6 +2,7 @@
 import type { Level, Outcome, Tier, Verdict } from '../lib/judgement.ts';
 import type { Logger } from '../lib/log.ts';
 import type { Net } from '../net/types.ts';
+import type { Report, Result as RuleResult } from '../lib/schema-types/report.ts';
 import type { CompiledRule } from './compile.ts';
 
 export type { Level, Outcome, Tier, Verdict };
@@ -94,45 +95,9 @@ export interface LoadedRule extends Rule {
   compiled: CompiledRule;
 }
 
+/** The engine's judgement and each rule's outcome in it: schemas/report.schema.json is their one definition. */
+export type { Report, RuleResult };
+
+export type AgentReadiness = NonNullable<Report['agent_readiness']>;
 /** As the anchor reports a check, plus `unknown` where this scan did not run (or could not judge) its rules. */
-export type AnchorStatus = 'pass' | 'fail' | 'neutral' | 'unknown';
-
-export interface AgentReadiness {
-  anchor: 'isitagentready';
-  level: number;
-  name: string;
-  checks: Record<string, AnchorStatus>;
-  /** Set when a check is unknown: the level is what the known checks reach, and may be higher. */
-  partial?: true;
-  /** The next level and the checks it still needs; absent at level 5. */
-  next?: { level: number; name: string; needs: string[] };
-}
-
-export interface RuleResult {
-  id: string;
-  version: number;
-  level: Level;
-  outcome: Outcome;
-  /** For `error`: which required observation was missing or which probe failed. */
-  reason?: string;
-  /** The values the rule read, by path, each cut to a bounded size (null where the document has none). */
-  observed: Record<string, unknown>;
-}
-
-export interface Report {
-  type: 'dvs.report';
-  version: 1;
-  engine: string;
-  domain: string;
-  tier: Tier;
-  observed_at: string;
-  verdict: Verdict;
-  score: number;
-  ruleset: { version: string; digest: string };
-  evidence_digest: string;
-  counts: Record<Outcome, number>;
-  probes: Record<string, ProbeStatus>;
-  results: RuleResult[];
-  /** The agent-readiness level beside the verdict (absent from reports made before it was computed). */
-  agent_readiness?: AgentReadiness;
-}
+export type AnchorStatus = NonNullable<AgentReadiness['checks'][string]>;

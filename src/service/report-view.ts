@@ -81,7 +81,7 @@ export interface ReportView {
   ruleset: { version: string; digest: string };
   counts: Record<Outcome, number>;
   /** Probes that failed or timed out, with their status. */
-  unfinishedProbes: [string, string][];
+  unfinishedProbes: [string, 'error' | 'timeout'][];
   /** The subjects the scan checked, what failed first. */
   glance: GlanceRow[];
   /** Categories by what failed: required findings, then any findings, then the lower score, then by name. */
@@ -267,7 +267,9 @@ export function reportView(report: Report, ruleset: Pick<Ruleset, 'byId' | 'rule
     observedAt: report.observed_at,
     ruleset: report.ruleset,
     counts: report.counts,
-    unfinishedProbes: Object.entries(report.probes).filter(([, s]) => s === 'error' || s === 'timeout'),
+    unfinishedProbes: Object.entries(report.probes).filter(
+      (entry): entry is [string, 'error' | 'timeout'] => entry[1] === 'error' || entry[1] === 'timeout',
+    ),
     glance: glanceOf(report, ruleset, order, excerpt),
     categories,
     coverage: coverageOf(report, ruleset),

@@ -56,19 +56,20 @@ function certifiedResult({ id, version, level, outcome, observed }: CertifiedRes
   return seen && observed ? { id, version, level, outcome, observed } : { id, version, level, outcome };
 }
 
-function certifiedResults(report: CertifiableReport): CertifiedResult[] {
+function certifiedResults(report: CertifiableReport): CertificateCore['results'] {
   const results = report.results.map(certifiedResult);
   results.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   results.forEach((r, i) => {
     if (i > 0 && results[i - 1]!.id === r.id) throw new Error(`report lists rule ${r.id} twice`);
   });
-  return results;
+  const [first, ...rest] = results;
+  if (!first) throw new Error('the report has no rule results: there is nothing to certify');
+  return [first, ...rest];
 }
 
 export function issueCertificate({ report, issuer, key, validity }: IssueInput): Certificate {
   // A Quick Scan runs a subset of the rules: its verdict is indicative and must never be signed.
   if (report.tier !== 'full') throw new Error(`only a full-tier report is certified, got tier ${report.tier}`);
-  if (report.results.length === 0) throw new Error('the report has no rule results: there is nothing to certify');
   const baseUrl = trimEndOf(issuer.baseUrl, '/');
   const core: CertificateCore = {
     type: 'dvs.certificate',

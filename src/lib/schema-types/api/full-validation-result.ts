@@ -178,16 +178,7 @@ export interface Report {
       /**
        * @maxItems 8
        */
-      needs:
-        | []
-        | [string]
-        | [string, string]
-        | [string, string, string]
-        | [string, string, string, string]
-        | [string, string, string, string, string]
-        | [string, string, string, string, string, string]
-        | [string, string, string, string, string, string, string]
-        | [string, string, string, string, string, string, string, string];
+      needs: string[];
     };
   };
   type: 'dvs.report';

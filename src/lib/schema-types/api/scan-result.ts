@@ -56,16 +56,7 @@ export interface Report {
       /**
        * @maxItems 8
        */
-      needs:
-        | []
-        | [string]
-        | [string, string]
-        | [string, string, string]
-        | [string, string, string, string]
-        | [string, string, string, string, string]
-        | [string, string, string, string, string, string]
-        | [string, string, string, string, string, string, string]
-        | [string, string, string, string, string, string, string, string];
+      needs: string[];
     };
   };
   type: 'dvs.report';
@@ -319,16 +310,7 @@ export interface Report1 {
       /**
        * @maxItems 8
        */
-      needs:
-        | []
-        | [string]
-        | [string, string]
-        | [string, string, string]
-        | [string, string, string, string]
-        | [string, string, string, string, string]
-        | [string, string, string, string, string, string]
-        | [string, string, string, string, string, string, string]
-        | [string, string, string, string, string, string, string, string];
+      needs: string[];
     };
   };
   type: 'dvs.report';
