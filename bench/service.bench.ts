@@ -1,6 +1,5 @@
-// Requests per second of a cached Quick Scan (the whole service path: the lane that answers hits before Koa, with
-// its request id and log line, metrics, body read and validated, cache lookup, security headers and response
-// signature) next to a bare Koa route on HTTPS, on this machine in the same run. The servers run in one child
+// Requests per second of a cached Quick Scan (the whole service path through Koa: request id and log line,
+// metrics, body read and validated, cache lookup, security headers and response signature) next to a bare Koa route on HTTPS, on this machine in the same run. The servers run in one child
 // process with the same certificate and TLS settings; one client in this process (bench/load.ts) loads each case
 // in turn with the same connections and duration. A third case, a bare route sending the Quick Scan's own bytes,
 // tells what the answer's size costs on the wire (both ends pay for it: TLS, the kernel, the client reading it)

@@ -1,6 +1,7 @@
 // Starting and stopping the whole service: keys, ledger, scanner, the Koa app on HTTPS, the optional
 // plain-HTTP redirect and metrics listeners, and graceful shutdown that lets running validations finish.
 import { readFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import https from 'node:https';
 import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
@@ -19,8 +20,6 @@ import type { CertificateHistory } from '../payments/history-store.ts';
 import { mcpRoutes } from '../api/mcp/mcp-routes.ts';
 import { pageRoutes } from '../api/pages/page-routes.ts';
 import { paymentRoutes } from '../api/checkout/payment-routes.ts';
-import { quickScanLane, type RequestHandler } from '../api/rest/quick-scan-lane.ts';
-import { requestLines } from '../api/http/request-log.ts';
 import { ResponseSigner, signResponses } from '../api/http/response-signing.ts';
 import { ScanOperations } from '../api/operations/scan-operations.ts';
 import { scanRoutes } from '../api/rest/scan-routes.ts';
@@ -301,28 +300,17 @@ function batchSideRoutes(wiring: BatchWiring) {
   ];
 }
 
-/** What answers on the HTTPS listener: the Koa app, behind the lane that answers cached Quick Scans. */
-function httpsHandler(config: Config, payments: PaymentsHandle, core: Core): RequestHandler {
-  const signer = new ResponseSigner(core.signingKeys);
-  const handle = buildApp(config, payments, core, signer).callback();
-  const { prometheus } = core;
-  return quickScanLane(
-    {
-      ops: core.ops,
-      signer,
-      logLine: requestLines(core.log),
-      ...(prometheus ? { countAnswer: prometheus.countAnswer.bind(prometheus) } : {}),
-      trustProxy: config.trustProxy,
-    },
-    // Koa's handler answers every error itself (ctx.onerror), so its promise never rejects.
-    (req, res) => void handle(req, res),
-  );
+/** What answers on the HTTPS listener: the Koa app, every request through its one middleware stack. */
+function httpsHandler(config: Config, payments: PaymentsHandle, core: Core): RequestListener {
+  const handle = buildApp(config, payments, core, new ResponseSigner(core.signingKeys)).callback();
+  // Koa's handler answers every error itself (ctx.onerror), so its promise never rejects.
+  return (req, res) => void handle(req, res);
 }
 
 /** The HTTPS listener, bound; on failure it closes what the service was given, so nothing stays open. */
 async function listenHttps(
   config: Config,
-  handler: RequestHandler,
+  handler: RequestListener,
   release: () => Promise<void>,
 ): Promise<https.Server> {
   const tlsMaterial = config.tls.certFile

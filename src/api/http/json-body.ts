@@ -96,18 +96,8 @@ export function plainLength(headers: IncomingHttpHeaders, max = BODY_LIMIT_BYTES
 const aborted = () =>
   Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted', expose: true });
 
-/** Bodies read before the request reached Koa (quick-scan-lane.ts), as the reading ended. */
-const handedOver = new WeakMap<IncomingMessage, Promise<Buffer>>();
-
-/** Gives Koa's routes a body already read from the request (which no longer streams it). */
-export function handOverBody(req: IncomingMessage, body: Promise<Buffer>): void {
-  handedOver.set(req, body);
-}
-
 /** All of a body whose length Node's HTTP parser holds to the declared one (see plainLength). */
 export function readPlainBody(req: IncomingMessage, length: number): Promise<Buffer> {
-  const given = handedOver.get(req);
-  if (given) return given;
   if (length === 0 || req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   // Listeners stay on the finished request, and are passed inline: each named closure made per request costs a
   // name definition under tsx. The error is made only for a request that did not arrive whole (an Error's stack

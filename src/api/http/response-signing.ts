@@ -2,10 +2,10 @@
 // an RFC 9421 signature over the status, that digest and the content type, made with the key that signs
 // certificates, so a caller can check a result came from this service unaltered. An answer sent in a content
 // coding (the Quick Scan's, see content-coding.ts) is digested as sent, coded, and its Content-Encoding is
-// signed. Cached Quick Scans answered before Koa (quick-scan-lane.ts) are signed by the same signer. MCP answers
-// on the raw response (ctx.respond = false) and is not covered. A response that carries its own signature (the
-// Web Bot Auth key directory, signed as its draft requires) keeps it alone: verifiers of that profile accept
-// exactly one signature per message, so a second one beside it would make the directory unverifiable for them.
+// signed. MCP answers on the raw response (ctx.respond = false) and is not covered. A response that carries its
+// own signature (the Web Bot Auth key directory, signed as its draft requires) keeps it alone: verifiers of that
+// profile accept exactly one signature per message, so a second one beside it would make the directory
+// unverifiable for them.
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { createSigner, httpbis } from 'http-message-signatures';

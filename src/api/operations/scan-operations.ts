@@ -164,24 +164,6 @@ export class ScanOperations {
       throw busy('this instance is shutting down and takes no new scans; retry, and another instance will answer');
   }
 
-  /**
-   * The cached answer to a Quick Scan request body, or null when the body is not a valid request, nothing is
-   * cached for its domain or the instance is shutting down: quickscan() then answers it, as it answers any body.
-   * A cached answer needs no caller: only scans that run count against a client's budget.
-   */
-  async cachedQuickScan(body: unknown): Promise<OperationOutcome | null> {
-    let domain: string;
-    try {
-      domain = this.quickScanDomain(body);
-    } catch (err) {
-      if (err instanceof ApiError) return null;
-      throw err;
-    }
-    if (!this.accepting()) return null;
-    const hit = await this.deps.quickScans.hit(domain);
-    return hit && { domain, result: withStructuredContent(hit.result, hit.report), cached: true };
-  }
-
   async quickscan(body: unknown, caller: Caller, onProgress?: ProgressListener): Promise<OperationOutcome> {
     const domain = this.quickScanDomain(body);
     this.admit();
