@@ -17,6 +17,7 @@ import { inspectOpenApi } from './inspect-openapi.ts';
 import { inspectPaymentChallenge } from './inspect-payment.ts';
 import { talkToEndpoint } from './mcp-session.ts';
 import { keysThatSigned } from '../../src/lib/signature-directory.ts';
+import { KeySets, verifyCardSignatures } from './verify-card-signatures.ts';
 
 const JSON_ACCEPT = 'application/json, */*;q=0.1';
 const TEXT_ACCEPT = 'text/markdown, text/plain;q=0.9, */*;q=0.1';
@@ -94,9 +95,17 @@ async function a2a(f: DocumentFetcher) {
     json(f, '/.well-known/agent-card.json'),
     json(f, '/.well-known/agent.json'),
   ]);
+  // One budget of key sets for both cards; a key set also read by another facet is fetched once (the fetcher's memo).
+  const keySets = new KeySets(async (url) => {
+    const doc = await json(f, url, JWKS_ACCEPT);
+    return doc.facts.published ? doc.json : null;
+  });
+  // One card after the other: which key sets fit the budget must not depend on which answer came first.
+  const cardSignatures = await verifyCardSignatures(card.json, f.domain, keySets);
+  const legacySignatures = await verifyCardSignatures(legacy.json, f.domain, keySets);
   return {
-    card: { ...card.facts, ...inspectAgentCard(card.json) },
-    legacy_card: { ...legacy.facts, ...inspectAgentCard(legacy.json) },
+    card: { ...card.facts, ...inspectAgentCard(card.json), signatures: cardSignatures },
+    legacy_card: { ...legacy.facts, ...inspectAgentCard(legacy.json), signatures: legacySignatures },
   };
 }
 

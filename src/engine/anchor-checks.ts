@@ -102,6 +102,8 @@ export const ANCHOR_CHECKS: readonly AnchorCheck[] = [
     title: 'A2A agent card',
     scored: true,
     found: ['a2a.card.published'],
+    // The anchor asks for a discoverable, valid card, not a signed one: a2a.card.signature_verifies is recommended,
+    // so `a2a.card.*` (required rules only) leaves it out, and an unverifiable signature does not lower the level.
     judged: ['a2a.card.*'],
   },
   {

@@ -78,6 +78,11 @@ describe('the agent-readiness level', () => {
     // A failing recommended rule under the prefix does not: the anchor asks whether it is there and usable.
     const current = agentReadiness(withOutcomes({ 'a2a.card.published': 'pass', 'a2a.card.current_location': 'fail' }));
     expect(current.checks.a2aAgentCard).toBe('pass');
+    // Nor does a card signature that does not verify: the anchor does not ask for signed cards.
+    const unsigned = agentReadiness(
+      withOutcomes({ 'a2a.card.published': 'pass', 'a2a.card.signature_verifies': 'fail' }),
+    );
+    expect(unsigned.checks.a2aAgentCard).toBe('pass');
   });
 
   it('reads neutral for an unscored check with nothing to show, fail for a scored one', () => {

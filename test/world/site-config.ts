@@ -182,6 +182,15 @@ const route = z
     mcp: mcpServer.optional(),
     /** Private keys that sign the response as a key directory (draft-meunier-http-message-signatures-directory). */
     sign_directory: z.array(privateJwk).min(1).optional(),
+    /** Signs the served A2A agent card with this key, naming the key set at jku (see sign-agent-card.ts). */
+    sign_agent_card: z
+      .object({
+        key: privateJwk,
+        jku: z.string().min(1),
+        altered_after_signing: z.record(z.string(), z.unknown()).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .refine((r) => [r.body, r.file, r.generate_bytes, r.redirect, r.mcp].filter((x) => x !== undefined).length <= 1, {

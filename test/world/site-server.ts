@@ -16,6 +16,7 @@ import type { BotAuthVerifier } from './bot-auth.ts';
 import { answerMcp } from './mcp-responder.ts';
 import { preferredIndex } from './negotiate.ts';
 import { directorySigner, type DirectorySigner } from './sign-directory.ts';
+import { cardSigner, type CardSigner } from './sign-agent-card.ts';
 import { trackSockets } from './open-sockets.ts';
 import { findFile } from './site-files.ts';
 import type { Receiver } from './receiver.ts';
@@ -254,8 +255,11 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
   const { spec } = site;
   const baseHeaders = scheme === 'https' ? spec.headers : (spec.http?.headers ?? {});
   const signers = new Map<string, DirectorySigner>();
-  for (const [routePath, route] of Object.entries(spec.routes))
+  const cardSigners = new Map<string, CardSigner>();
+  for (const [routePath, route] of Object.entries(spec.routes)) {
     if (route.sign_directory) signers.set(routePath, directorySigner(route.sign_directory));
+    if (route.sign_agent_card) cardSigners.set(routePath, cardSigner(route.sign_agent_card));
+  }
   const answer = async (req: SiteRequest, res: SiteResponse): Promise<void> => {
     const closed = new AbortController();
     res.on('close', () => closed.abort(RESPONSE_CLOSED));
@@ -290,6 +294,8 @@ export function siteHandler(ctx: SiteServerContext, scheme: 'http' | 'https') {
       let reply = route ? await routeReply(site, route, urlPath) : await staticReply(site, urlPath);
       if (route?.headers) reply.headers = { ...reply.headers, ...route.headers };
       if (route?.variants) reply = await negotiatedReply(site, route, req, reply);
+      const signCard = cardSigners.get(urlPath);
+      if (signCard && reply.status === 200) reply.body = await signCard(reply.body);
       const sign = signers.get(urlPath);
       if (sign) {
         const named = hostHeader(req);

@@ -1,6 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { X509Certificate, createPublicKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -469,20 +468,36 @@ describe('a signed key directory', () => {
   });
 });
 
-describe('the good site', () => {
-  it('publishes an A2A card whose JWS (over the RFC 8785 form without signatures) verifies with its JWKS key', async () => {
-    const files = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sites', 'good', 'files', '.well-known');
-    // The site's own fixture files: their shape is what this test asserts, so a plain reading type will do.
-    const { signatures, ...card } = JSON.parse(readFileSync(path.join(files, 'agent-card.json'), 'utf8')) as {
+describe('signed A2A agent cards', () => {
+  const KEY: JWK = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
+
+  /** The served card's one signature, verified over the RFC 8785 form of the card as served without `signatures`. */
+  async function verifyCard(pathname: string) {
+    const r = await get('agent', pathname);
+    const { signatures, ...card } = JSON.parse(r.body.toString('utf8')) as {
       signatures: { protected: string; signature: string }[];
     };
-    const [jwk] = (JSON.parse(readFileSync(path.join(files, 'jwks.json'), 'utf8')) as { keys: JWK[] }).keys;
-    const [sig] = signatures;
     const payload = Buffer.from(canonicalize(card)!).toString('base64url');
-    const { protectedHeader } = await flattenedVerify(
-      { protected: sig!.protected, signature: sig!.signature, payload },
-      await importJWK(jwk!, 'EdDSA'),
-    );
-    expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: jwk!.kid, typ: 'JOSE' });
+    const key = await importJWK(KEY, 'EdDSA');
+    return { card, signatures, verify: () => flattenedVerify({ ...signatures[0]!, payload }, key) };
+  }
+
+  it('signs the card for the serving site, replacing the signatures the file holds', async () => {
+    const { card, signatures, verify } = await verifyCard('/.well-known/agent-card.json');
+    expect(card).toMatchObject({ name: 'Agent of agent.test' });
+    expect(signatures).toHaveLength(1);
+    const { protectedHeader } = await verify();
+    expect(protectedHeader).toEqual({
+      alg: 'EdDSA',
+      typ: 'JOSE',
+      kid: await calculateJwkThumbprint(KEY),
+      jku: 'https://agent.test/.well-known/jwks.json',
+    });
+  });
+
+  it('serves a card altered after signing, which no longer verifies', async () => {
+    const { card, verify } = await verifyCard('/altered/agent-card.json');
+    expect(card).toMatchObject({ name: 'Someone else' });
+    await expect(verify()).rejects.toThrow('signature verification failed');
   });
 });

@@ -75,7 +75,18 @@ describe('agents provider on good.test', () => {
       missing_required: [],
       endpoint_urls_non_https_count: 0,
     });
+    // Signed for good.test with the key its own key set lists (kid: the key's thumbprint).
+    expect(obs.a2a.card.signatures).toEqual([
+      {
+        alg: 'EdDSA',
+        kid: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+        jku: 'https://good.test/.well-known/jwks.json',
+        verified: true,
+        reason: null,
+      },
+    ]);
     expect(obs.a2a.legacy_card.document.status).toBe(404);
+    expect(obs.a2a.legacy_card.signatures).toBeNull();
     expect(obs.openapi).toMatchObject({
       family: 'openapi',
       spec_version: '3.1.0',
@@ -191,6 +202,26 @@ describe('agents provider on the broken sites', () => {
     const obs = await collect('ag-wba-signature-foreign.test', ['identity']);
     expect(obs.identity.wba_directory.signature).toEqual(anyString());
     expect(obs.identity.wba_directory.signature_verified_keyids).toEqual([]);
+  });
+
+  it.each([
+    ['ag-a2a-signature-wrong-key', 'https://{}/.well-known/jwks.json', 'signature_invalid'],
+    ['ag-a2a-signature-altered', 'https://{}/.well-known/jwks.json', 'signature_invalid'],
+    ['ag-a2a-signature-foreign-jku', 'https://good.test/.well-known/jwks.json', 'jku_not_on_site'],
+    ['ag-a2a-signature-jku-missing', 'https://{}/.well-known/a2a-keys.json', 'key_set_unavailable'],
+  ])('%s: the card is signed, and the signature does not verify', async (site, jku, reason) => {
+    const domain = `${site}.test`;
+    const obs = await collect(domain, ['a2a']);
+    expect(obs.a2a.card.signatures_count).toBe(1);
+    expect(obs.a2a.card.signatures).toEqual([
+      {
+        alg: 'EdDSA',
+        kid: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+        jku: jku.replace('{}', domain),
+        verified: false,
+        reason,
+      },
+    ]);
   });
 
   it('ag-ap2-broken: the AP2 declaration as written', async () => {

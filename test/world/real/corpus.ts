@@ -111,7 +111,12 @@ export function servedText(entry: RealEntry): string {
 }
 
 function siteYaml(entry: RealEntry): string {
-  const routes = entry.contentType ? { [entry.serveAt]: { headers: { 'content-type': entry.contentType } } } : {};
+  // Served as published: the base's signing of its own agent card does not sign a real one.
+  const route = {
+    sign_agent_card: null,
+    ...(entry.contentType ? { headers: { 'content-type': entry.contentType } } : {}),
+  };
+  const routes = { [entry.serveAt]: route };
   return stringifyYaml({
     description: `good.test serving ${entry.kind}/${entry.slug} at ${entry.serveAt}`,
     extends: BASE_SITE,

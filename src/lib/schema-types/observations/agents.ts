@@ -767,6 +767,45 @@ export interface AgentCard {
    */
   signatures_count: number | null;
   /**
+   * The card's signatures (A2A specification section 8.4), the first 8 in order, each verified as a JWS with the RFC 8785 form of the card without `signatures` as its detached payload, with a key from the key set its protected header's `jku` names when that is an https URL on the scanned site or a subdomain (at most two key sets per scan). Null when the card has no `signatures` list.
+   */
+  signatures:
+    | {
+        /**
+         * The protected header's alg; null when the header is unreadable or alg is not a string.
+         */
+        alg: string | null;
+        /**
+         * The protected header's kid; null when absent or not a string.
+         */
+        kid: string | null;
+        /**
+         * The protected header's jku, as written; null when absent or not a string.
+         */
+        jku: string | null;
+        /**
+         * Whether the signature verified with a key of the key set jku names.
+         */
+        verified: boolean;
+        /**
+         * Why it did not verify, null when it did: malformed (no string protected and signature), header_unreadable (not base64url of a JSON object), alg_not_allowed (not an asymmetric JWS algorithm), card_not_canonical (the card has no RFC 8785 form), no_jku, jku_not_on_site (not https, or a host other than the scanned site and its subdomains), jku_over_limit (a third key set), key_set_unavailable (not fetched, not published, or not a JWK set), key_not_found (no key of the set fits kid and alg), jws_invalid (a JWS the verifier refuses, such as an unknown crit), signature_invalid (the key does not verify it: a card altered after signing, or signed with another key).
+         */
+        reason:
+          | null
+          | 'malformed'
+          | 'header_unreadable'
+          | 'alg_not_allowed'
+          | 'card_not_canonical'
+          | 'no_jku'
+          | 'jku_not_on_site'
+          | 'jku_over_limit'
+          | 'key_set_unavailable'
+          | 'key_not_found'
+          | 'jws_invalid'
+          | 'signature_invalid';
+      }[]
+    | null;
+  /**
    * Members the judged version requires of the card that are absent, sorted.
    */
   missing_required: string[];
