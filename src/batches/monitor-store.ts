@@ -23,9 +23,17 @@ export interface MonitorRow {
   certificateId: string | null;
   verdict: string | null;
   createdAt: Date;
+  /** Where the monitor stands in its account's list, oldest first. */
+  position: ListPosition;
   /** Unspent, unexpired tokens. */
   credits: number;
   lastRun: RunRow | null;
+}
+
+/** A place in an account's list of monitors: its order is creation time (microseconds since the epoch), then id. */
+export interface ListPosition {
+  createdUs: string;
+  id: string;
 }
 
 export interface RunRow {
@@ -97,14 +105,17 @@ interface RawMonitor {
   certificate_id: string | null;
   verdict: string | null;
   created_at: Date;
+  created_us: string;
   credits: number;
   last_run: Record<string, unknown> | null;
 }
 
-// The monitor with its credits and its last run, each one lookup by index.
+// The monitor with its credits and its last run, each one lookup by index, and its place in the account's list:
+// the creation time in whole microseconds (PostgreSQL's resolution, finer than a JS Date) and the id.
 const SELECT_MONITOR = `
   SELECT m.id, m.account_id, m.domain, m.interval, m.interval_ms::float8 AS interval_ms, m.paused, m.generation,
     m.next_due_at, m.certificate_id, m.verdict, m.created_at,
+    (extract(epoch FROM m.created_at) * 1000000)::bigint::text AS created_us,
     (SELECT count(*)::int FROM monitor_tokens t
       WHERE t.monitor_id = m.id AND t.spent_at IS NULL AND t.expires_at > now()) AS credits,
     (SELECT to_jsonb(r) FROM monitor_runs r WHERE r.monitor_id = m.id ORDER BY r.due_at DESC LIMIT 1) AS last_run
@@ -133,6 +144,7 @@ const toMonitor = (r: RawMonitor): MonitorRow => ({
   certificateId: r.certificate_id,
   verdict: r.verdict,
   createdAt: new Date(r.created_at),
+  position: { createdUs: r.created_us, id: r.id },
   credits: r.credits,
   lastRun: r.last_run ? toRun(r.last_run) : null,
 });
@@ -147,12 +159,35 @@ export class MonitorStore {
     return row ? toMonitor(row) : null;
   }
 
-  async list(accountId: string): Promise<MonitorRow[]> {
-    const rows = await this.db.query<RawMonitor>(
-      `${SELECT_MONITOR} WHERE m.account_id = $1 ORDER BY m.created_at, m.id`,
-      [accountId],
-    );
+  /**
+   * Up to `limit` of the account's monitors after `after`, oldest first. The order is an index's (account,
+   * creation time, id), so a page starts where the last one ended whatever was created or deleted meanwhile.
+   */
+  async list(accountId: string, after: ListPosition | null, limit: number): Promise<MonitorRow[]> {
+    const rows = after
+      ? await this.db.query<RawMonitor>(
+          `${SELECT_MONITOR} WHERE m.account_id = $1
+             AND (m.created_at, m.id) > (timestamptz 'epoch' + $2::bigint * interval '1 microsecond', $3)
+           ORDER BY m.created_at, m.id LIMIT $4`,
+          [accountId, after.createdUs, after.id, limit],
+        )
+      : await this.db.query<RawMonitor>(
+          `${SELECT_MONITOR} WHERE m.account_id = $1 ORDER BY m.created_at, m.id LIMIT $2`,
+          [accountId, limit],
+        );
     return rows.map(toMonitor);
+  }
+
+  /**
+   * Takes the account's lock on its monitors for the transaction, and counts them: creations of one account
+   * wait for each other here, on every instance, so two cannot both pass its limit.
+   */
+  async countLocked(tx: Queryable, accountId: string): Promise<number> {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('monitors:' || $1))", [accountId]);
+    const [row] = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM monitors WHERE account_id = $1', [
+      accountId,
+    ]);
+    return row?.n ?? 0;
   }
 
   async insert(

@@ -6,6 +6,7 @@ import { openLedger } from '../payments/open-ledger.ts';
 import { UsageError, type CliIo } from './io.ts';
 
 export const USAGE = `dvs accounts create <name> [--domains-per-day N] [--max-batch N] [--concurrency N]
+                        [--max-monitors N]
                                      make an account and print its API key (shown once)
 dvs accounts list                    the accounts, their limits and today's use
 dvs accounts revoke <name>           refuse the account's key from now on`;
@@ -14,6 +15,7 @@ const LIMIT_OPTIONS = {
   'domains-per-day': 'domainsPerDay',
   'max-batch': 'maxBatch',
   concurrency: 'concurrency',
+  'max-monitors': 'maxMonitors',
 } as const satisfies Record<string, keyof AccountLimits>;
 
 const MAX_LIMIT = 10_000_000;
@@ -38,6 +40,7 @@ const row = (a: Account) =>
     `${a.usedToday}/${a.domainsPerDay}`.padEnd(18),
     String(a.maxBatch).padEnd(10),
     String(a.concurrency).padEnd(12),
+    String(a.maxMonitors).padEnd(13),
     a.createdAt.toISOString(),
   ].join(' ');
 
@@ -59,13 +62,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         const { account, key } = await accounts.create(name!, limits);
         io.stdout.write(`${key}\n`);
         io.stderr.write(
-          `account ${account.name} in the ${ledger.backend} ledger: ${account.domainsPerDay} domains a day, ${account.maxBatch} per batch, ${account.concurrency} at once. The key is shown only now; the ledger keeps its hash.\n`,
+          `account ${account.name} in the ${ledger.backend} ledger: ${account.domainsPerDay} domains a day, ${account.maxBatch} per batch, ${account.concurrency} at once, ${account.maxMonitors} monitors. The key is shown only now; the ledger keeps its hash.\n`,
         );
         return 0;
       }
       case 'list': {
         io.stdout.write(
-          `${'name'.padEnd(24)} ${'status'.padEnd(8)} ${'today'.padEnd(18)} ${'max-batch'.padEnd(10)} ${'concurrency'.padEnd(12)} created\n`,
+          `${'name'.padEnd(24)} ${'status'.padEnd(8)} ${'today'.padEnd(18)} ${'max-batch'.padEnd(10)} ${'concurrency'.padEnd(12)} ${'max-monitors'.padEnd(13)} created\n`,
         );
         for (const a of await accounts.list()) io.stdout.write(`${row(a)}\n`);
         return 0;

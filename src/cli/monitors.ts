@@ -2,11 +2,14 @@
 // with the account's API key in DVS_API_KEY. Output is the API's own JSON, so it pipes into jq as it is.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { MonitorList } from '../lib/schema-types/api/monitor-list.ts';
 import { accountClient, ApiFailure, listOf, type Client } from './account-client.ts';
 import { UsageError, type CliIo } from './io.ts';
 
 export const USAGE = `dvs monitors create <domain> --interval <ISO 8601 duration> --tokens <file|->   a monitor, paid by the tokens (one a line)
-dvs monitors list                                      the account's monitors
+dvs monitors list [--limit N] [--after <cursor>]       a page of the account's monitors, oldest first; next is
+                                                       the next page's --after (null on the last)
+dvs monitors list --all                                every monitor, following next page by page
 dvs monitors show <id>                                 one monitor: schedule, credits, certificate, last run
 dvs monitors pause <id> | resume <id>                  stop or restart its runs
 dvs monitors interval <id> <ISO 8601 duration>         change its interval
@@ -23,7 +26,33 @@ function tokensOf(file: string | undefined): string[] {
 
 const path = (id: string, rest = '') => `/api/monitors/${encodeURIComponent(id)}${rest}`;
 
-async function call(client: Client, sub: string, args: string[], tokens: string | undefined, interval?: string) {
+interface Options {
+  tokens?: string | undefined;
+  interval?: string | undefined;
+  limit?: string | undefined;
+  after?: string | undefined;
+  all?: boolean | undefined;
+}
+
+const page = (client: Client, limit: string | undefined, after: string | null | undefined) => {
+  const query = new URLSearchParams({ ...(limit ? { limit } : {}), ...(after ? { after } : {}) }).toString();
+  return client.json<MonitorList>('GET', `/api/monitors${query ? `?${query}` : ''}`);
+};
+
+/** Every page, from the first (or `after`) to the one whose next is null. */
+async function everyPage(client: Client, limit: string | undefined, after: string | undefined): Promise<MonitorList> {
+  const monitors: MonitorList['monitors'] = [];
+  let next: string | null | undefined = after;
+  do {
+    const got = await page(client, limit, next);
+    monitors.push(...got.monitors);
+    next = got.next;
+  } while (next);
+  return { monitors, next: null };
+}
+
+async function call(client: Client, sub: string, args: string[], opts: Options) {
+  const { tokens, interval } = opts;
   const [target, extra] = args;
   const one = () => {
     if (!target || args.length !== 1) throw new UsageError(USAGE);
@@ -39,7 +68,7 @@ async function call(client: Client, sub: string, args: string[], tokens: string 
       });
     case 'list':
       if (args.length !== 0) throw new UsageError(USAGE);
-      return client.json('GET', '/api/monitors');
+      return opts.all ? everyPage(client, opts.limit, opts.after) : page(client, opts.limit, opts.after);
     case 'show':
       return client.json('GET', path(one()));
     case 'pause':
@@ -70,13 +99,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       tokens: { type: 'string' },
       base: { type: 'string' },
       ca: { type: 'string' },
+      limit: { type: 'string' },
+      after: { type: 'string' },
+      all: { type: 'boolean' },
     },
   });
   const [sub, ...rest] = positionals;
   if (!sub) throw new UsageError(USAGE);
   const client = accountClient(io, values);
   try {
-    io.stdout.write(JSON.stringify(await call(client, sub, rest, values.tokens, values.interval)) + '\n');
+    io.stdout.write(JSON.stringify(await call(client, sub, rest, values)) + '\n');
     return 0;
   } catch (err) {
     if (err instanceof ApiFailure) {

@@ -9,6 +9,7 @@ export interface AccountRow {
   domainsPerDay: number;
   maxBatch: number;
   concurrency: number;
+  maxMonitors: number;
   createdAt: number;
   revokedAt: number | null;
   /** The UTC date (YYYY-MM-DD) quotaUsed counts for; another date means nothing is used yet today. */

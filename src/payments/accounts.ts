@@ -1,6 +1,7 @@
 // Accounts of bulk callers and their API keys. A key is shown once, when the account is made; the ledger keeps
 // only its SHA-256, so a copy of the database authenticates nobody. Limits are per account: domains a day
-// (charged atomically in the database, so they hold across instances), items per batch, and scans at once.
+// (charged atomically in the database, so they hold across instances), items per batch, scans at once, and
+// monitors (counted in the queue database when one is made, src/service/monitors.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountRow, AccountStore } from './account-store.ts';
 
@@ -13,9 +14,16 @@ export interface AccountLimits {
   domainsPerDay: number;
   maxBatch: number;
   concurrency: number;
+  maxMonitors: number;
 }
 
-export const DEFAULT_LIMITS: AccountLimits = { domainsPerDay: 10_000, maxBatch: 10_000, concurrency: 8 };
+/** A thousand monitors on P1D are a thousand Full Validations a day: a tenth of the default daily quota. */
+export const DEFAULT_LIMITS: AccountLimits = {
+  domainsPerDay: 10_000,
+  maxBatch: 10_000,
+  concurrency: 8,
+  maxMonitors: 1_000,
+};
 
 /** An account as callers and the operator see it (never its key or hash). */
 export interface Account extends AccountLimits {
@@ -61,6 +69,7 @@ export class Accounts {
       domainsPerDay: row.domainsPerDay,
       maxBatch: row.maxBatch,
       concurrency: row.concurrency,
+      maxMonitors: row.maxMonitors,
       createdAt: new Date(row.createdAt),
       revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt),
       usedToday: row.quotaDay === utcDay(this.now()) ? row.quotaUsed : 0,

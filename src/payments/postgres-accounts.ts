@@ -10,6 +10,7 @@ interface RawAccount {
   domains_per_day: number;
   max_batch: number;
   concurrency: number;
+  max_monitors: number;
   created_at: Date;
   revoked_at: Date | null;
   quota_day: string;
@@ -23,6 +24,7 @@ const toAccount = (r: RawAccount): AccountRow => ({
   domainsPerDay: r.domains_per_day,
   maxBatch: r.max_batch,
   concurrency: r.concurrency,
+  maxMonitors: r.max_monitors,
   createdAt: r.created_at.getTime(),
   revokedAt: r.revoked_at?.getTime() ?? null,
   quotaDay: r.quota_day,
@@ -37,9 +39,18 @@ export function postgresAccounts(pool: pg.Pool): AccountStore {
   return {
     async insertAccount(row) {
       const result = await pool.query(
-        `INSERT INTO accounts (id, name, key_hash, domains_per_day, max_batch, concurrency, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING`,
-        [row.id, row.name, row.keyHash, row.domainsPerDay, row.maxBatch, row.concurrency, new Date(row.createdAt)],
+        `INSERT INTO accounts (id, name, key_hash, domains_per_day, max_batch, concurrency, max_monitors, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (name) DO NOTHING`,
+        [
+          row.id,
+          row.name,
+          row.keyHash,
+          row.domainsPerDay,
+          row.maxBatch,
+          row.concurrency,
+          row.maxMonitors,
+          new Date(row.createdAt),
+        ],
       );
       return result.rowCount === 1;
     },

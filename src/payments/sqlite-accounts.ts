@@ -11,6 +11,7 @@ interface RawAccount {
   domains_per_day: number;
   max_batch: number;
   concurrency: number;
+  max_monitors: number;
   created_at: number;
   revoked_at: number | null;
   quota_day: string;
@@ -24,6 +25,7 @@ const toAccount = (r: RawAccount): AccountRow => ({
   domainsPerDay: r.domains_per_day,
   maxBatch: r.max_batch,
   concurrency: r.concurrency,
+  maxMonitors: r.max_monitors,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
   quotaDay: r.quota_day,
@@ -32,8 +34,8 @@ const toAccount = (r: RawAccount): AccountRow => ({
 
 export function sqliteAccounts(db: Database.Database): AccountStore {
   const insert = db.prepare(`
-    INSERT INTO accounts (id, name, key_hash, domains_per_day, max_batch, concurrency, created_at)
-    VALUES (@id, @name, @keyHash, @domainsPerDay, @maxBatch, @concurrency, @createdAt)
+    INSERT INTO accounts (id, name, key_hash, domains_per_day, max_batch, concurrency, max_monitors, created_at)
+    VALUES (@id, @name, @keyHash, @domainsPerDay, @maxBatch, @concurrency, @maxMonitors, @createdAt)
     ON CONFLICT (name) DO NOTHING`);
   const byKey = db.prepare('SELECT * FROM accounts WHERE key_hash = ?');
   const byName = db.prepare('SELECT * FROM accounts WHERE name = ?');

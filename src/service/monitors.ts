@@ -11,7 +11,15 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { ScanDeadlineError } from '../engine/scan.ts';
 import type { Report } from '../engine/types.ts';
-import type { ClaimedRun, HeldToken, MonitorRow, MonitorStore, RunRecord, Tx } from '../batches/monitor-store.ts';
+import type {
+  ClaimedRun,
+  HeldToken,
+  ListPosition,
+  MonitorRow,
+  MonitorStore,
+  RunRecord,
+  Tx,
+} from '../batches/monitor-store.ts';
 import { newMonitorId } from '../batches/monitor-store.ts';
 import type { FetchedJob, JobQueue } from '../batches/job-queue.ts';
 import type { Logger } from '../lib/log.ts';
@@ -79,6 +87,16 @@ export class MonitorTokenError extends Error {
     message: string,
   ) {
     super(`payment_tokens[${index}]: ${message}`);
+  }
+}
+
+/** The account has as many monitors as it may (403): nothing was held or made. */
+export class MonitorLimitError extends Error {
+  override name = 'MonitorLimitError';
+  constructor(readonly limit: number) {
+    super(
+      `this account may have at most ${limit} monitors; delete one it no longer needs, or ask the operator for a higher limit`,
+    );
   }
 }
 
@@ -180,6 +198,8 @@ export class Monitors {
       const { store, queue } = await this.deps.engine();
       const nextDueAt = nextDueAfter(Date.now(), intervalMs, id);
       await queue.db.transaction(async (tx) => {
+        if ((await store.countLocked(tx, account.id)) >= account.maxMonitors)
+          throw new MonitorLimitError(account.maxMonitors);
         await store.insert(
           tx,
           { id, accountId: account.id, domain, interval: intervalText, intervalMs, nextDueAt },
@@ -202,8 +222,9 @@ export class Monitors {
     return (await this.deps.engine()).store.get(id, account.id);
   }
 
-  async list(account: Account): Promise<MonitorRow[]> {
-    return (await this.deps.engine()).store.list(account.id);
+  /** Up to `limit` of the account's monitors after `after`, oldest first. */
+  async list(account: Account, after: ListPosition | null, limit: number): Promise<MonitorRow[]> {
+    return (await this.deps.engine()).store.list(account.id, after, limit);
   }
 
   /** Changes the interval or pauses and resumes; null when the account has no such monitor. */

@@ -1,24 +1,37 @@
-// Issue 38 for the queue database's tables: no statement a batch or a webhook runs reads a whole table. The
-// tables are filled as a fleet in use fills them (many accounts, batches of every state, deliveries) and
+// Issue 38 for the queue database's tables: no statement a batch, a webhook or a monitor runs reads a whole
+// table. The tables are filled as a fleet in use fills them (many accounts, batches of every state, deliveries,
+// monitors with their tokens and runs) and
 // analysed; each write path then runs through its store as the service runs it, every statement is captured,
 // and each is explained with the values it ran with (test/payments/query-plans.ts). PGlite runs the same SQL
 // on the same planner as PostgreSQL, so the PostgreSQL plans stand for both.
 //
-// To cover more tables (the monitors' say): add them to TABLES, their rows to SEED, and a path to WRITE_PATHS.
+// To cover more tables: add them to TABLES, their rows to SEED, and a path to WRITE_PATHS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchStore, type ClaimedItem } from '../../src/batches/batch-store.ts';
+import { MonitorStore, type ClaimedRun } from '../../src/batches/monitor-store.ts';
 import { openQueueDatabase, type QueueDatabase } from '../../src/batches/queue-database.ts';
 import { WebhookStore } from '../../src/batches/webhook-store.ts';
 import { capturePostgres, postgresFullScans, type Captured } from '../payments/query-plans.ts';
 import { freshSchema, postgresReachable, type TestSchema } from '../payments/postgres.ts';
 import pg from 'pg';
 
-const TABLES = ['batches', 'batch_items', 'webhook_endpoints', 'webhook_messages', 'webhook_attempts'];
+const TABLES = [
+  'batches',
+  'batch_items',
+  'webhook_endpoints',
+  'webhook_messages',
+  'webhook_attempts',
+  'monitors',
+  'monitor_tokens',
+  'monitor_runs',
+];
 const ACCOUNTS = 200;
 const BATCHES = 2_000;
 const ITEMS_PER_BATCH = 20;
 const ENDPOINTS = 1_000;
 const MESSAGES = 20_000;
+const MONITORS = 10_000;
+const RUNS_PER_MONITOR = 5;
 
 /** 40,000 items: most finished with results, the newest batches still waiting, queued or running. */
 const SEED = `
@@ -43,15 +56,29 @@ const SEED = `
   INSERT INTO webhook_attempts (message_id, attempt, endpoint_id, at, status)
   SELECT 'msg_seed_' || m, 1, 'whe_seed_' || (m % ${ENDPOINTS}), now() - m * interval '1 second', 200
   FROM generate_series(0, ${MESSAGES} - 1) AS m;
-  ANALYZE batches, batch_items, webhook_endpoints, webhook_messages, webhook_attempts`;
+  INSERT INTO monitors (id, account_id, domain, interval, interval_ms, next_due_at, created_at)
+  SELECT 'mon_' || lpad(to_hex(m), 24, '0'), 'acct_' || (m % ${ACCOUNTS}), 'm' || m || '.fleet.test', 'P1D', 86400000,
+    now() + (m % 1440) * interval '1 minute', now() - (${MONITORS} - m) * interval '1 minute'
+  FROM generate_series(0, ${MONITORS} - 1) AS m;
+  INSERT INTO monitor_tokens (monitor_id, token_hash, expires_at, spent_at)
+  SELECT 'mon_' || lpad(to_hex(m), 24, '0'), md5(m || '-' || t), now() + interval '90 days',
+    CASE WHEN t < 2 THEN now() END
+  FROM generate_series(0, ${MONITORS} - 1) AS m, generate_series(0, 3) AS t;
+  INSERT INTO monitor_runs (monitor_id, due_at, attempts, finished_at, outcome, verdict, score)
+  SELECT 'mon_' || lpad(to_hex(m), 24, '0'), now() - r * interval '1 day', 1, now() - r * interval '1 day',
+    'issued', 'CERTIFIED', 100
+  FROM generate_series(0, ${MONITORS} - 1) AS m, generate_series(1, ${RUNS_PER_MONITOR}) AS r;
+  ANALYZE batches, batch_items, webhook_endpoints, webhook_messages, webhook_attempts, monitors, monitor_tokens,
+    monitor_runs`;
 
 interface Stores {
   db: QueueDatabase;
   batches: BatchStore;
   webhooks: WebhookStore;
+  monitors: MonitorStore;
 }
 
-/** Each write path as the service runs it (src/service/batches.ts, src/service/webhooks.ts), by name. */
+/** Each write path as the service runs it (src/service/batches.ts, webhooks.ts, monitors.ts), by name. */
 const WRITE_PATHS: Record<string, (s: Stores) => Promise<void>> = {
   async 'batch submission, claim, result, turn passed on, cancel'({ db, batches }) {
     const items = Array.from({ length: 5 }, (_, i) => ({ domain: `p${i}.plans.test`, tokenDigest: 'ab'.repeat(32) }));
@@ -89,6 +116,35 @@ const WRITE_PATHS: Record<string, (s: Stores) => Promise<void>> = {
     await webhooks.list('acct_plans');
     await webhooks.remove(endpoint.id, 'acct_plans');
   },
+  async 'monitor creation within its limit, list pages, run claimed and recorded, change, removal'({ db, monitors }) {
+    const id = `mon_${'ab'.repeat(12)}`;
+    const dueAt = new Date(Date.now() - 1000);
+    const hours = (h: number) => new Date(Date.now() + h * 3_600_000);
+    const [spent, other, added] = ['a1', 'b2', 'c3'].map((h) => ({ hash: h.repeat(32), expiresAt: hours(2000) }));
+    await db.transaction(async (tx) => {
+      await monitors.countLocked(tx, 'acct_7');
+      await monitors.insert(
+        tx,
+        { id, accountId: 'acct_7', domain: 'plans.test', interval: 'PT1H', intervalMs: 3_600_000, nextDueAt: dueAt },
+        [spent!, other!],
+      );
+    });
+    const [first] = await monitors.list('acct_7', null, 26);
+    await monitors.list('acct_7', first!.position, 26);
+    const job = { id, generation: 0, dueAt };
+    await monitors.unclaim((await monitors.claim(job, 30)) as ClaimedRun);
+    const run = (await monitors.claim(job, 30)) as ClaimedRun;
+    if ((await monitors.claim(job, 30)) === 'stale') throw new Error('a held run was taken for stale');
+    await db.transaction((tx) => monitors.dropToken(tx, run, other!.hash));
+    const record = { outcome: 'issued', verdict: 'CERTIFIED', score: 100, certificateId: 'dvc_plans' } as const;
+    await monitors.finish(run, { ...record, nextDueAt: hours(1) }, async () => undefined);
+    await db.transaction(async (tx) => {
+      await monitors.lock(tx, id, 'acct_7');
+      await monitors.addTokens(tx, id, [added!]);
+      await monitors.reschedule(tx, id, { paused: 'requested', nextDueAt: null });
+    });
+    await monitors.remove(id, 'acct_7');
+  },
 };
 
 /** What the captured list must hold, so a capture that missed a path cannot pass for a clean one. */
@@ -109,6 +165,18 @@ const EXPECTED = [
   /UPDATE webhook_endpoints SET disabled_at/,
   /UPDATE webhook_endpoints SET previous_secret/,
   /DELETE FROM webhook_endpoints/,
+  /SELECT count\(\*\)::int AS n FROM monitors WHERE account_id/,
+  /INSERT INTO monitors/,
+  /INSERT INTO monitor_tokens/,
+  /\(m\.created_at, m\.id\) > /,
+  /UPDATE monitors SET claim_id = \$3/,
+  /UPDATE monitor_runs SET attempts/,
+  /UPDATE monitors SET claim_id = NULL, lease_until = NULL WHERE/,
+  /UPDATE monitor_tokens SET spent_at = now\(\) WHERE/,
+  /UPDATE monitor_runs SET finished_at/,
+  /UPDATE monitor_tokens SET spent_at = now\(\), certificate_id/,
+  /UPDATE monitors SET generation = generation \+ 1/,
+  /DELETE FROM monitors/,
 ];
 
 /**
@@ -144,7 +212,7 @@ describe.skipIf(!pgUp)('batch and webhook write paths read no whole table: Postg
   beforeAll(async () => {
     schema = await freshSchema();
     const db = await openQueueDatabase({ databaseUrl: schema.url, dataDir: '/nonexistent' }, () => undefined);
-    stores = { db, batches: new BatchStore(db), webhooks: new WebhookStore(db) };
+    stores = { db, batches: new BatchStore(db), webhooks: new WebhookStore(db), monitors: new MonitorStore(db) };
     client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     await client.query(SEED);
@@ -172,6 +240,8 @@ describe.skipIf(!pgUp)('batch and webhook write paths read no whole table: Postg
         'SELECT 1 FROM batch_items',
         'SELECT 1 FROM webhook_attempts',
         'SELECT 1 FROM webhook_messages',
+        'SELECT 1 FROM monitor_tokens',
+        'SELECT 1 FROM monitor_runs',
       ]),
     );
     expect(await postgresFullScans(client, lookups, TABLES)).toEqual([]);

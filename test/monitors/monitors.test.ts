@@ -130,6 +130,124 @@ describe.skipIf(!pgUp)('monitors', () => {
     expect((await ledger.status(b!))!.state).toBe('issued');
   }, 60_000);
 
+  it('pages thousands of monitors exactly while more are made, and refuses a cursor it did not give', async () => {
+    const key = await newAccount(svc.schema.url, 'pager', { maxMonitors: 10_000 });
+    const auth = { authorization: `Bearer ${key}` };
+    const get = (query: string) => svc.call('GET', `/api/monitors${query}`, { headers: auth });
+    const [{ id: account }] = (await svc.schema.query<{ id: string }>(
+      "SELECT id FROM accounts WHERE name = 'pager'",
+    )) as [{ id: string }];
+    // Paused rows without jobs: listed, never run. The first 2,000 share one creation time, so their order is
+    // the id's alone; the next 1,000 are a millisecond apart.
+    await svc.schema.query(
+      `INSERT INTO monitors (id, account_id, domain, interval, interval_ms, paused, created_at)
+       SELECT 'mon_' || lpad(to_hex(i), 24, '0'), $1, 'm' || i || '.good.test', 'P1D', 86400000, 'requested',
+         timestamptz '2026-01-01T00:00:00Z' + greatest(i - 1999, 0) * interval '1 ms'
+       FROM generate_series(0, 2999) AS i`,
+      [account],
+    );
+    const before = new Set(
+      (await svc.schema.query<{ id: string }>('SELECT id FROM monitors WHERE account_id = $1', [account])).map(
+        (r) => r.id,
+      ),
+    );
+    expect(before.size).toBe(3000);
+
+    const listed: string[] = [];
+    let pages = 0;
+    let next: string | null = null;
+    const made: string[] = [];
+    do {
+      const page = await get(`?limit=241${next ? `&after=${next}` : ''}`);
+      expect(page.status).toBe(200);
+      const body = page.json() as { monitors: MonitorBody[]; next: string | null };
+      expect(body.monitors.length).toBeLessThanOrEqual(241);
+      listed.push(...body.monitors.map((m) => m.id));
+      next = body.next;
+      pages += 1;
+      // Made while the list is read: behind the cursor (a creation that committed late), among the rows still
+      // to come, and after all of them, through the API. None may shift a page.
+      await svc.schema.query(
+        `INSERT INTO monitors (id, account_id, domain, interval, interval_ms, paused, created_at)
+         SELECT 'mon_' || lpad(to_hex(100000 + $2 * 10 + k), 24, '0'), $1, 'late.good.test', 'P1D', 86400000,
+           'requested', timestamptz '2026-01-01T00:00:00Z' + (k * 300 - 1) * interval '1 ms'
+         FROM generate_series(0, 3) AS k`,
+        [account, pages],
+      );
+      if (made.length < 3) {
+        const created = await svc.call('POST', '/api/monitors', {
+          body: JSON.stringify({ domain: 'good.test', interval: 'P1D', payment_tokens: await tokens(1) }),
+          headers: { ...auth, 'content-type': 'application/json' },
+        });
+        expect(created.status).toBe(201);
+        made.push((created.json() as MonitorBody).id);
+      }
+    } while (next);
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil(3000 / 241));
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...before].filter((id) => !listed.includes(id))).toEqual([]);
+    // The order is the index's: creation time, then id.
+    const ordered = await svc.schema.query<{ id: string }>(
+      'SELECT id FROM monitors WHERE id = ANY($1) ORDER BY created_at, id',
+      [listed],
+    );
+    expect(ordered.map((r) => r.id)).toEqual(listed);
+    // The API's monitors are the newest: the list ends with them.
+    expect(listed.slice(-3)).toEqual(made);
+
+    for (const query of [
+      '?after=1',
+      '?after=abc.mon_00',
+      `?after=${'9'.repeat(18)}.mon_${'0'.repeat(24)}`,
+      '?limit=0',
+      '?limit=1001',
+      '?limit=2&limit=3',
+    ]) {
+      const bad = await get(query);
+      expect(bad.status, query).toBe(400);
+      const body = bad.json() as { error: string; docs: string };
+      expect(body.error, query).toMatch(/^(after|limit) must be/);
+      expect(body.docs).toMatch(/\/docs\/api#monitors$/);
+    }
+    const first = (await get('')).json() as { monitors: MonitorBody[]; next: string };
+    expect(first.monitors).toHaveLength(100);
+    expect(first.next).toMatch(/^\d+\.mon_[0-9a-f]{24}$/);
+  }, 60_000);
+
+  it('holds an account to its monitor limit, however many are made at once', async () => {
+    const key = await newAccount(svc.schema.url, 'limited', { maxMonitors: 2 });
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const create = async (token: string) =>
+      svc.call('POST', '/api/monitors', {
+        body: JSON.stringify({ domain: 'good.test', interval: 'P1D', payment_tokens: [token] }),
+        headers: auth,
+      });
+    expect((await svc.call('GET', '/api/account', { headers: auth })).json()).toMatchObject({ max_monitors: 2 });
+    const three = await tokens(3);
+    const answers = await Promise.all(three.map(create));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 403]);
+    const refused = answers.find((a) => a.status === 403)!;
+    const body = refused.json() as { error: string; code: string; docs: string };
+    expect(body).toMatchObject({ code: 'monitor_limit', docs: 'https://dvs.example.net/docs/api#monitors' });
+    expect(body.error).toContain('at most 2 monitors');
+    expect(refused.headers['retry-after']).toBeUndefined();
+    // The refused monitor's token is not held: it pays for anything, as before.
+    const states = await Promise.all(three.map(async (t) => (await ledger.status(t))!.state));
+    expect([...states].sort()).toEqual(['issued', 'reserved', 'reserved']);
+
+    // Paused monitors count; deleting one makes room.
+    const mine = (await svc.call('GET', '/api/monitors', { headers: auth })).json() as { monitors: MonitorBody[] };
+    await svc.call('PATCH', `/api/monitors/${mine.monitors[0]!.id}`, {
+      body: JSON.stringify({ paused: true }),
+      headers: auth,
+    });
+    const [extra] = await tokens(1);
+    expect((await create(extra!)).status).toBe(403);
+    expect((await ledger.status(extra!))!.state).toBe('issued');
+    expect((await svc.call('DELETE', `/api/monitors/${mine.monitors[0]!.id}`, { headers: auth })).status).toBe(204);
+    expect((await create(extra!)).status).toBe(201);
+  }, 60_000);
+
   it('renews each run, revokes for regression, recovers, and pauses when the tokens run out', async () => {
     const received = async (path: string): Promise<ReceivedRequest[]> => {
       const hooks = world.sites.find((s) => s.name === 'hooks')!;
@@ -255,7 +373,11 @@ describe.skipIf(!pgUp)('monitors', () => {
         stdout: { write: (t: string) => (stdout += t) },
         stderr: { write: (t: string) => (stderr += t) },
       });
-      return { code, out: stdout ? (JSON.parse(stdout) as MonitorBody & { monitors: MonitorBody[] }) : null, stderr };
+      return {
+        code,
+        out: stdout ? (JSON.parse(stdout) as MonitorBody & { monitors: MonitorBody[]; next: string | null }) : null,
+        stderr,
+      };
     };
     try {
       const file = path.join(svc.dataDir, 'tokens.txt');
@@ -264,7 +386,14 @@ describe.skipIf(!pgUp)('monitors', () => {
       expect(created.code).toBe(0);
       const id = created.out!.id;
       expect(created.out).toMatchObject({ domain: 'good.test', credits: 2 });
-      expect((await dvs('list')).out!.monitors.map((m) => m.id)).toContain(id);
+      const one = (await dvs('list', '--limit', '1')).out!;
+      expect(one.monitors).toHaveLength(1);
+      const rest = (await dvs('list', '--after', one.next!)).out!;
+      expect([...one.monitors, ...rest.monitors].map((m) => m.id)).toContain(id);
+      // --all follows next page by page: one monitor a page here.
+      const all = (await dvs('list', '--all', '--limit', '1')).out!;
+      expect(all.next).toBeNull();
+      expect(all.monitors.map((m) => m.id)).toEqual([...one.monitors, ...rest.monitors].map((m) => m.id));
       expect((await dvs('pause', id)).out).toMatchObject({ paused: true });
       expect((await dvs('resume', id)).out).toMatchObject({ paused: false });
       expect((await dvs('interval', id, 'P2D')).out).toMatchObject({ interval: 'P2D' });

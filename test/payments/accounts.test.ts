@@ -27,11 +27,11 @@ function accountContract(name: string, backend: () => Promise<Backend>) {
       const store = await b.open();
       try {
         const accounts = new Accounts(store.accounts);
-        const { key, account } = await accounts.create('acme', { maxBatch: 50 });
+        const { key, account } = await accounts.create('acme', { maxBatch: 50, maxMonitors: 3 });
         expect(key).toMatch(/^dvs_key_[A-Za-z0-9_-]{43}$/);
         expect(account).toMatchObject({ name: 'acme', maxBatch: 50, domainsPerDay: 10_000, usedToday: 0 });
         expect(await b.dump()).not.toContain(key.slice(8));
-        expect((await accounts.authenticate(key))?.name).toBe('acme');
+        expect(await accounts.authenticate(key)).toMatchObject({ name: 'acme', maxBatch: 50, maxMonitors: 3 });
         expect(await accounts.authenticate(key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A'))).toBeNull();
         expect(await accounts.authenticate('dvs_test_' + key.slice(8))).toBeNull();
         await expect(accounts.create('acme')).rejects.toThrow(/exists already/);
@@ -109,18 +109,19 @@ describe('dvs accounts', () => {
       return { code, stdout, stderr };
     };
     try {
-      const made = await cli('create', 'acme', '--max-batch', '100', '--concurrency', '2');
+      const made = await cli('create', 'acme', '--max-batch', '100', '--concurrency', '2', '--max-monitors', '7');
       expect(made.code).toBe(0);
       expect(made.stdout).toMatch(/^dvs_key_[A-Za-z0-9_-]{43}\n$/);
-      expect(made.stderr).toContain('100 per batch, 2 at once');
+      expect(made.stderr).toContain('100 per batch, 2 at once, 7 monitors');
       expect((await cli('create', 'acme')).code).toBe(1);
       const listed = await cli('list');
-      expect(listed.stdout).toMatch(/acme\s+active\s+0\/10000\s+100\s+2/);
+      expect(listed.stdout).toMatch(/acme\s+active\s+0\/10000\s+100\s+2\s+7\s/);
       expect(listed.stdout).not.toContain(made.stdout.trim());
       expect((await cli('revoke', 'acme')).code).toBe(0);
       expect((await cli('list')).stdout).toMatch(/acme\s+revoked/);
       expect((await cli('revoke', 'nobody')).code).toBe(1);
       await expect(cli('create', 'x', '--max-batch', '0')).rejects.toThrow(/--max-batch/);
+      await expect(cli('create', 'x', '--max-monitors', '-1')).rejects.toThrow(/--max-monitors/);
       await expect(cli('list', '--concurrency', '3')).rejects.toThrow(/usage|dvs accounts/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // The monitor API in /openapi.json: a domain Full-Validated on a schedule for an account, paid by prepaid tokens.
 import { BODY_LIMIT } from '../http/json-body.ts';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../operations/monitor-operations.ts';
 import { accountErrors, errorResponse, jsonResponse, requestBody, type Json } from './openapi-responses.ts';
 
 const monitorId = {
@@ -46,16 +47,38 @@ function monitorCollectionPaths(trustProxy: boolean): Json {
             'The body is not a monitor request, the domain is invalid, the interval is not an ISO 8601 duration in weeks, days, hours, minutes or seconds, or it is shorter than the minimum (P1D), or a token is listed twice.',
           ),
           '402': tokenRefused(),
+          '403': errorResponse(
+            'Error code monitor_limit: the account has as many monitors as its limit (dvs accounts create --max-monitors; paused ones count). Nothing was held or made; waiting does not lift it, deleting a monitor does.',
+          ),
           ...accountErrors(trustProxy),
         },
       },
       get: {
         operationId: 'listMonitors',
         tags: ['monitors'],
-        summary: "The account's monitors",
-        description: 'Each with its schedule, credits, current certificate and last run, oldest first.',
+        summary: "A page of the account's monitors",
+        description:
+          'Each with its schedule, credits, current certificate and last run, oldest first (creation time, then id). Pages are read by cursor: give next as after for the next page. A page starts where the last one ended, so paging while monitors are made or deleted lists none twice and skips none that existed throughout.',
         security: [{ apiKey: [] }],
-        responses: { '200': jsonResponse('The monitors, oldest first.', 'MonitorList'), ...accountErrors(trustProxy) },
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            description: `Monitors per page (default ${LIST_DEFAULT_LIMIT}).`,
+            schema: { type: 'integer', minimum: 1, maximum: LIST_MAX_LIMIT },
+          },
+          {
+            name: 'after',
+            in: 'query',
+            description: 'The next cursor of the previous page.',
+            schema: { type: 'string', maxLength: 64 },
+          },
+        ],
+        responses: {
+          '200': jsonResponse('A page of the monitors, oldest first.', 'MonitorList'),
+          '400': errorResponse(`limit is not 1 to ${LIST_MAX_LIMIT}, or after is not a cursor of this list.`),
+          ...accountErrors(trustProxy),
+        },
       },
     },
   };

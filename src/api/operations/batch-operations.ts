@@ -71,6 +71,7 @@ export class BatchOperations {
       used_today: a.usedToday,
       max_batch: a.maxBatch,
       concurrency: a.concurrency,
+      max_monitors: a.maxMonitors,
     };
   }
 

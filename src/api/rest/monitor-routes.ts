@@ -17,7 +17,7 @@ export function monitorRoutes(ops: MonitorOperations, authenticate: (authorizati
   });
 
   router.get('/api/monitors', async (ctx) => {
-    ctx.body = await ops.list(await account(ctx));
+    ctx.body = await ops.list(await account(ctx), { limit: ctx.query.limit, after: ctx.query.after });
   });
 
   router.get('/api/monitors/:id', async (ctx) => {

@@ -21,4 +21,8 @@ export interface Account {
    * Most of its items scanning at once, across every instance.
    */
   concurrency: number;
+  /**
+   * Most monitors it may have at once (paused ones count).
+   */
+  max_monitors: number;
 }

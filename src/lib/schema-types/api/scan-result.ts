@@ -376,7 +376,7 @@ export interface Error {
    */
   error: string;
   /**
-   * A stable code a program can switch on (docs/api.md#error-codes): invalid_domain, not_resolvable, payment_required, token_used, token_expired, rate_limited, busy, timeout; for the batch, webhook and monitor APIs also unauthorized, quota_exceeded, batch_too_large, not_found and conflict. Absent for other problems (a malformed body, an unknown field); new codes may be added.
+   * A stable code a program can switch on (docs/api.md#error-codes): invalid_domain, not_resolvable, payment_required, token_used, token_expired, rate_limited, busy, timeout; for the batch, webhook and monitor APIs also unauthorized, quota_exceeded, batch_too_large, monitor_limit, not_found and conflict. Absent for other problems (a malformed body, an unknown field); new codes may be added.
    */
   code?:
     | 'invalid_domain'
@@ -390,6 +390,7 @@ export interface Error {
     | 'unauthorized'
     | 'quota_exceeded'
     | 'batch_too_large'
+    | 'monitor_limit'
     | 'not_found'
     | 'conflict';
   /**
