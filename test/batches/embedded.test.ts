@@ -1,6 +1,7 @@
 // The embedded default (no PostgreSQL): accounts in the SQLite ledger, made while the service runs, and batches
-// on pg-boss over PGlite in the data dir, durable across a restart. PGlite is created with the first batch, so
-// this file pays its creation once (seconds of CPU).
+// and monitors on pg-boss over PGlite in the data dir, durable across a restart: made by an instance that works
+// neither and then stops, run by the next. PGlite is created with the first batch, so this file pays its
+// creation once (seconds of CPU).
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/accounts.ts';
@@ -10,12 +11,21 @@ import { useWorld } from '../suite/world.ts';
 import type { World } from '../world/index.ts';
 import { ndjson } from './helpers.ts';
 
-describe('batches on the embedded default', () => {
-  it('keep a batch across a restart, with the account made by dvs accounts beside the running service', async () => {
+interface MonitorBody {
+  paused: boolean;
+  paused_reason: string | null;
+  credits: number;
+  certificate_id: string | null;
+  verdict: string | null;
+}
+
+describe('batches and monitors on the embedded default', () => {
+  it('keep a batch and a monitor across a restart, then run them; each monitor run supersedes the last', async () => {
     const world = (await useWorld()) as World;
     const dataDir = tempDir('dvs-embedded-batches-');
     try {
-      const first = await startInProcess(world, dataDir, { DVS_BATCH_CONCURRENCY: '0', DVS_LOG_LEVEL: 'silent' });
+      const env = { DVS_MONITOR_MIN_INTERVAL: 'PT2S', DVS_LOG_LEVEL: 'silent' };
+      const first = await startInProcess(world, dataDir, { ...env, DVS_BATCH_CONCURRENCY: '0' });
       let key = '';
       const made = await run(['create', 'embedded'], {
         config: first.config,
@@ -32,14 +42,23 @@ describe('batches on the embedded default', () => {
       );
       expect(submitted.status).toBe(202);
       const { id } = JSON.parse(submitted.text) as { id: string };
-      // This instance works no batches: the batch waits, stored, while the service stops.
+      const tokens = (await first.payments.ledger.issue({ count: 2, source: 'test' })).map((t) => t.token);
+      const created = await first.client.call(
+        'POST',
+        '/api/monitors',
+        { domain: 'good.test', interval: 'PT2S', payment_tokens: tokens },
+        auth,
+      );
+      expect(created.status).toBe(201);
+      const monitorPath = `/api/monitors/${(JSON.parse(created.text) as { id: string }).id}`;
+      // This instance works no batches and no monitor runs: both wait, stored, while the service stops.
       expect(JSON.parse((await first.client.call('GET', `/api/batches/${id}`, undefined, auth)).text)).toMatchObject({
         status: 'queued',
       });
       await first.stop();
       expect(embeddedQueueExists(dataDir)).toBe(true);
 
-      const second = await startInProcess(world, dataDir, { DVS_LOG_LEVEL: 'silent' });
+      const second = await startInProcess(world, dataDir, env);
       try {
         let status: { status?: string } = {};
         const until = Date.now() + 60_000;
@@ -52,6 +71,28 @@ describe('batches on the embedded default', () => {
         expect(status).toMatchObject({ status: 'done', total: 2, done: 1, failed: 1 });
         const lines = ndjson((await second.client.call('GET', `/api/batches/${id}/results`, undefined, auth)).text);
         expect(lines.map((l) => l.domain).sort()).toEqual(['good.test', 'nxdomain.test']);
+
+        // The monitor's scheduled run survived the restart: two runs, one token each, the second superseding.
+        const monitor = async () =>
+          JSON.parse((await second.client.call('GET', monitorPath, undefined, auth)).text) as MonitorBody;
+        const runs = async (ok: (m: MonitorBody) => boolean) => {
+          const end = Date.now() + 60_000;
+          let m = await monitor();
+          while (!ok(m) && Date.now() < end) {
+            await new Promise((r) => setTimeout(r, 100));
+            m = await monitor();
+          }
+          return m;
+        };
+        const one = await runs((m) => m.certificate_id !== null);
+        expect(one).toMatchObject({ verdict: 'CERTIFIED' });
+        const two = await runs((m) => m.paused);
+        expect(two).toMatchObject({ verdict: 'CERTIFIED', credits: 0, paused_reason: 'no_credits' });
+        expect(two.certificate_id).not.toBe(one.certificate_id);
+        const superseded = await second.client.call('GET', `/api/certificates/${one.certificate_id}/status`);
+        expect(JSON.parse(superseded.text)).toMatchObject({ status: 'superseded', superseded_by: two.certificate_id });
+        const states = await Promise.all(tokens.map(async (t) => (await second.payments.ledger.status(t))!.state));
+        expect(states).toEqual(['redeemed', 'redeemed']);
       } finally {
         await second.stop();
       }
