@@ -9,6 +9,9 @@ import type { EngineDb, QueueDatabase } from './queue-database.ts';
 
 const pgBoss = lazyRequire<typeof import('pg-boss')>('pg-boss');
 
+/** How long stopping waits for running handlers before failing them back to the queue. */
+const STOP_TIMEOUT_MS = 10_000;
+
 export interface JobQueueOptions {
   /** How often pg-boss looks for expired jobs and sweeps old ones (s); also how soon a dead instance's jobs return. */
   maintenanceSeconds: number;
@@ -142,7 +145,12 @@ export class JobQueue {
     return this.boss.schedule(name, cron, data);
   }
 
+  /**
+   * Waits for the handlers `work` started (dead letters, pruning, webhook deliveries: each short, and the network
+   * layer is closed first) before the engine stops: a handler that ended after it would complete its job on a
+   * database already closed, an unhandled rejection in the engine's worker.
+   */
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: false, wait: true, close: false });
+    await this.boss.stop({ graceful: true, timeout: STOP_TIMEOUT_MS, wait: true, close: false });
   }
 }
