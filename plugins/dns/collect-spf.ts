@@ -7,6 +7,7 @@ import type { SpfExpansionFacet, SpfFacet, SpfTarget } from './facts.ts';
 import { LOOKUP_MECHANISMS, parseSpf, SPF_VERSION, type SpfFacts } from './parse-spf.ts';
 import { recordsOf, txtOf, type Querier } from './query.ts';
 import { txtRecords } from './txt-records.ts';
+import { normaliseName } from '../../src/lib/domain-name.ts';
 
 /** Past 10 lookups a receiver returns permerror, so the walk asks no more. */
 const LOOKUP_LIMIT = 10;
@@ -65,7 +66,7 @@ const unread = (l: Lookup): SpfTarget => ({
 /** Asks what the receiver would ask for one term; the record found when the term leads to one. */
 async function lookUp(q: Querier, l: Lookup): Promise<{ target: SpfTarget; next: Reached | null }> {
   if (l.domain.includes('%')) return { target: unread(l), next: null };
-  const name = l.domain.toLowerCase().replace(/\.$/, '');
+  const name = normaliseName(l.domain);
   if (l.via === 'a') {
     const [a, aaaa] = await Promise.all([q.askPointed(name, 'A'), q.askPointed(name, 'AAAA')]);
     const rcode = a.rcode === 'NOERROR' ? aaaa.rcode : a.rcode;

@@ -17,6 +17,7 @@ import { collectSpf, expandSpf } from './collect-spf.ts';
 import { collectNs, collectSoa, collectTtl } from './collect-zone.ts';
 import type { DnsObservations } from './facts.ts';
 import { createQuerier } from './query.ts';
+import { normaliseName } from '../../src/lib/domain-name.ts';
 
 type Facet = keyof DnsObservations;
 
@@ -25,7 +26,7 @@ export const provider: ProbeProvider = {
   version: '1.0.0',
   schema,
   async collect(domain, ctx) {
-    const name = domain.toLowerCase().replace(/\.$/, '');
+    const name = normaliseName(domain);
     const q = createQuerier(ctx.net, ctx.signal);
     let spfFacet: ReturnType<typeof collectSpf> | undefined;
     const spf = () => (spfFacet ??= collectSpf(q, name));

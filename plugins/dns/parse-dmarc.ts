@@ -6,6 +6,7 @@ import type { DmarcParsed } from '../../src/lib/schema-types/observations/dns.ts
 import { SPACE_OR_TAB, trimEndOf } from '../../src/lib/trim.ts';
 import { parseTagList, tagValue, uriList, type TagList } from './parse-tags.ts';
 import { parseUri } from '../shared/uri.ts';
+import { normaliseName } from '../../src/lib/domain-name.ts';
 
 export type DmarcFacts = DmarcParsed;
 
@@ -165,5 +166,5 @@ export function parseDmarc(record: string): DmarcFacts {
 /** The mailbox domain of a mailto: report URI (any "!size" suffix dropped), lower-cased; null for other schemes. */
 export function mailtoDomain(uri: string): string | null {
   const m = /^mailto:[^@/?]+@([^!?]+)/i.exec(uri);
-  return m ? m[1]!.trim().toLowerCase().replace(/\.$/, '') : null;
+  return m ? normaliseName(m[1]!.trim()) : null;
 }

@@ -4,6 +4,7 @@ import schema from '../../schemas/observations/reachability.json' with { type: '
 import type { ProbeProvider } from '../../src/engine/types.ts';
 import type { ReachabilityObservations } from '../../src/lib/schema-types/observations/reachability.ts';
 import { collectHandshakes, collectHost, handshakesOf } from './collect-host.ts';
+import { normaliseName } from '../../src/lib/domain-name.ts';
 
 export const provider: ProbeProvider = {
   name: 'reachability',
@@ -11,7 +12,7 @@ export const provider: ProbeProvider = {
   schema,
   async collect(domain, ctx) {
     const { net, signal } = ctx;
-    const host = domain.toLowerCase().replace(/\.$/, '');
+    const host = normaliseName(domain);
     const needsApex = ctx.needs('reachability.apex');
     // The handshakes alone when nothing else of the apex is needed (a Quick Scan); otherwise the apex's own.
     const [apex, www, handshakes] = await Promise.all([

@@ -2,6 +2,7 @@
 // verdicts in, a deterministic plan out, so two scans of one domain probe the same addresses.
 import ipaddr from 'ipaddr.js';
 import type { DnsRecord } from '../../src/net/types.ts';
+import { normaliseName } from '../../src/lib/domain-name.ts';
 
 /** At most this many addresses per family are probed; the rest are listed, not connected to. */
 export const MAX_PER_FAMILY = 4;
@@ -23,7 +24,7 @@ export function canonicalAddress(text: string): string | null {
 }
 
 function lowerName(name: string): string {
-  return name.toLowerCase().replace(/\.$/, '');
+  return normaliseName(name);
 }
 
 /** The A or AAAA data for `host` in one answer section, after its CNAME chain, canonical and de-duplicated. */

@@ -13,6 +13,7 @@ import {
   ocspUris,
 } from './certificate-fields.ts';
 import { children, intValue, oidText, readTlv } from './der.ts';
+import { normaliseName } from '../../src/lib/domain-name.ts';
 
 export interface CertificateFacts {
   subject: string;
@@ -157,7 +158,7 @@ export function describeCertificate(der: Buffer, node = new NodeCertificate(der)
     serial: node.serialNumber.toUpperCase(),
     not_before: (fields.notBefore ?? new Date(node.validFrom)).toISOString(),
     not_after: (fields.notAfter ?? new Date(node.validTo)).toISOString(),
-    sans: (san ? generalNames(readTlv(san).value, DNS_NAME) : []).map((n) => n.toLowerCase().replace(/\.$/, '')).sort(),
+    sans: (san ? generalNames(readTlv(san).value, DNS_NAME) : []).map(normaliseName).sort(),
     ...keyFacts(node),
     signature_algorithm: sig.name,
     signature_hash: sig.hash,

@@ -10,6 +10,7 @@ import { collectLlmsFullTxt, collectLlmsTxt } from './facet-llms.ts';
 import { collectSitemap } from './facet-sitemap.ts';
 import { collectSecurityTxt } from './facet-security-txt.ts';
 import { collectDiscovery } from './facet-discovery.ts';
+import { normaliseName } from '../../src/lib/domain-name.ts';
 
 const FACETS: Record<string, (f: DocumentFetcher, ctx: ProbeContext) => Promise<unknown>> = {
   robots: collectRobots,
@@ -26,7 +27,7 @@ export const provider: ProbeProvider = {
   version: '1.0.0',
   schema,
   async collect(domain, ctx) {
-    const f = new DocumentFetcher(ctx, domain.toLowerCase().replace(/\.$/, ''));
+    const f = new DocumentFetcher(ctx, normaliseName(domain));
     const wanted = Object.entries(FACETS).filter(([facet]) => ctx.needs(`wellknown.${facet}`));
     const values = await Promise.all(wanted.map(async ([facet, collect]) => [facet, await collect(f, ctx)] as const));
     return Object.fromEntries(values);

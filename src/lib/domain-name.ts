@@ -16,6 +16,12 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * A DNS name as names are compared: lower case, without the trailing dot of its absolute form. The root keeps
+ * its dot ("." is what a null MX or SRV target names).
+ */
+export const normaliseName = (name: string): string => (name === '.' ? '.' : name.toLowerCase().replace(/\.$/, ''));
+
 export interface NormalisedDomain {
   /** Lower-case A-label form, no trailing dot: what is scanned and certified. */
   ascii: string;
@@ -46,8 +52,9 @@ export function normaliseDomain(input: unknown, extraSuffixes: readonly string[]
 
   // IDNA maps full-width and ideographic dots and digits to ASCII, so the one trailing dot is dropped, and
   // the numeric-host test repeated, after conversion.
-  const ascii = domainToASCII(raw).toLowerCase().replace(/\.$/, '');
-  if (!ascii) throw new DomainError('characters', 'the domain is not a valid internationalised host name');
+  const ascii = normaliseName(domainToASCII(raw));
+  if (!ascii || ascii === '.')
+    throw new DomainError('characters', 'the domain is not a valid internationalised host name');
   if (NUMERIC_HOST.test(ascii))
     throw new DomainError('ip_literal', 'a numeric host is an IP address in disguise; give a domain name');
   if (ascii.length > 253)

@@ -2,6 +2,7 @@
 // private, loopback, link-local, metadata, documentation and other special-purpose ranges are refused, in v4
 // and v6 and in every v6 form that embeds a v4 address. Only configuration (DVS_ALLOW_NETWORKS) widens this.
 import ipaddr from 'ipaddr.js';
+import { normaliseName } from '../lib/domain-name.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];
@@ -126,7 +127,7 @@ const isV4 = (host: string): boolean => V4_CHARACTERS.test(host) && ipaddr.IPv4.
  * 0x7f.1, 127.1) is an odd spelling, refused outright rather than guessed at.
  */
 export function classifyHost(raw: string): HostKind {
-  const host = raw.toLowerCase().replace(/\.$/, '');
+  const host = normaliseName(raw);
   const unbracketed = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   if (unbracketed.includes(':')) {
     return ipaddr.IPv6.isValid(unbracketed) && !unbracketed.includes('%')

@@ -8,7 +8,8 @@
 // The shared query (shared-operation.ts) is cancelled only when every caller has given up, and then forgotten,
 // so a later caller asks afresh: no socket outlives the scan, and one caller giving up never fails another.
 import type { DnsClient, DnsQueryOptions } from './dns-client.ts';
-import { normaliseName, wireTypeName } from './dns-records.ts';
+import { normaliseName } from '../lib/domain-name.ts';
+import { wireTypeName } from './dns-records.ts';
 import { callerAborted } from './on-abort.ts';
 import { shareOperation, type SharedOperation } from './shared-operation.ts';
 import type { DnsRecord, DnsRecordType, DnsResponse } from './types.ts';

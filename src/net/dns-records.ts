@@ -1,5 +1,6 @@
 // Turns dns-packet's decoded resource records into plain JSON facts: names lower-case without the trailing
 // dot, binary fields as hex, TXT strings decoded as UTF-8 (a multi-string record stays an array).
+import { normaliseName } from '../lib/domain-name.ts';
 import ipaddr from 'ipaddr.js';
 import type { DnsRecord, DnsRecordType } from './types.ts';
 import { decodeSvcb } from './svcb-codec.ts';
@@ -12,8 +13,6 @@ export function wireTypeName(type: DnsRecordType): string {
   const number = UNNAMED_TYPES[type];
   return number === undefined ? type : `UNKNOWN_${number}`;
 }
-
-export const normaliseName = (name: string): string => (name === '.' ? '.' : name.toLowerCase().replace(/\.$/, ''));
 
 /** A decoded record as dns-packet hands it over (its typings do not cover the unknown types). */
 export interface WireRecord {

@@ -3,7 +3,7 @@
 // chain of operations that each needed the one before). It is kept in memory beside the scan, never in the
 // observations: timings are not deterministic and must not reach digested evidence.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { normaliseName } from './dns-records.ts';
+import { normaliseName } from '../lib/domain-name.ts';
 import type { TracedOperation } from './types.ts';
 
 export type TraceKind = TracedOperation['kind'];

@@ -3,7 +3,7 @@
 import { NetError, type DnsResponse, type ResolvedAddress } from './types.ts';
 import type { DnsClient } from './dns-client.ts';
 import { classifyHost, type AddressPolicy } from './address-policy.ts';
-import { normaliseName } from './dns-records.ts';
+import { normaliseName } from '../lib/domain-name.ts';
 import { waitUnder } from './on-abort.ts';
 
 export interface Resolver {

@@ -1,6 +1,7 @@
 // URLs on scanned hosts as probes request them. Probes reach a host on the configured ports (80/443 in
 // production, the fixture world's ports in tests); a URL leaves the port out when it is the scheme's default.
 import type { Net } from './types.ts';
+import { normaliseName } from '../lib/domain-name.ts';
 
 export type ProbePorts = Net['ports'];
 
@@ -25,6 +26,6 @@ export function probeUrl(url: URL, ports: ProbePorts): string {
 
 /** The host is the scanned domain or one of its subdomains. */
 export function onSite(host: string, domain: string): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
+  const h = normaliseName(host);
   return h === domain || h.endsWith(`.${domain}`);
 }

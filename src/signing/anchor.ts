@@ -4,6 +4,7 @@
 // HTTPS-served JWK set. Records are `;`-separated tag=value lists, read leniently about spacing because
 // people type them into DNS consoles.
 import { identityOf, type AnchorRecord, type CertificateCore, type CertificatePayload } from './payload.ts';
+import { normaliseName } from '../lib/domain-name.ts';
 
 const SUBJECT_ANCHOR_PREFIX = '_agent-validation.';
 const ISSUER_ANCHOR_PREFIX = '_dvs-key.';
@@ -16,7 +17,7 @@ export function subjectAnchorRecord(payload: CertificateCore | CertificatePayloa
 
 /** The issuer's host: the name under which the service publishes its key anchor. */
 function issuerHost(baseUrl: string): string {
-  return new URL(baseUrl).hostname.toLowerCase().replace(/\.$/, '');
+  return normaliseName(new URL(baseUrl).hostname);
 }
 
 /** The record the service publishes for one signing key. */

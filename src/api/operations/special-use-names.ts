@@ -2,6 +2,7 @@
 // site, so a scan of one could only probe something private or nothing at all. Each is refused with the RFC
 // that reserves it, so the caller learns why rather than meeting a failed scan.
 import { domainToASCII } from 'node:url';
+import { normaliseName } from '../../lib/domain-name.ts';
 
 interface SpecialUse {
   suffix: string;
@@ -36,7 +37,7 @@ const under = (name: string, suffix: string) => name === suffix || name.endsWith
  * registry marks for testing.
  */
 export function specialUseProblem(input: string, extraSuffixes: readonly string[]): string | null {
-  const name = domainToASCII(input.trim()).toLowerCase().replace(/\.$/, '');
+  const name = normaliseName(domainToASCII(input.trim()));
   if (!name) return null;
   const entry = SPECIAL_USE.find((s) => under(name, s.suffix));
   if (!entry) return null;
