@@ -56,6 +56,54 @@ export function formatAjvErrors(errors: ErrorObject[] | null | undefined, prefix
     .join('; ');
 }
 
+/**
+ * Each schema with the definitions it takes from a sibling file (`wellknown.json#/$defs/document`) copied into
+ * its own `$defs`, and those refs made local: a fact the fetcher records for two probes is defined once, in one
+ * file, while ajv, the path resolver and the docs go on reading each namespace as one self-contained document.
+ */
+export function withSharedDefs(namespaces: ReadonlyMap<string, Schema>): Map<string, Schema> {
+  const out = new Map<string, Schema>();
+  for (const [name, schema] of namespaces) {
+    const own = (schema.$defs as Schema | undefined) ?? {};
+    const copied = new Map<string, { from: string; def: unknown }>();
+    // A node with nothing to change is returned as it is, so a schema that borrows nothing is not copied.
+    const local = (node: unknown, from: string): unknown => {
+      if (node === null || typeof node !== 'object') return node;
+      if (Array.isArray(node)) {
+        const items = node.map((n) => local(n, from));
+        return items.some((n, i) => n !== node[i]) ? items : node;
+      }
+      let copy: Schema | null = null;
+      for (const [k, v] of Object.entries(node as Schema)) {
+        const after = k === 'enum' || k === 'const' ? v : local(v, from);
+        if (after !== v) (copy ??= { ...(node as Schema) })[k] = after;
+      }
+      const ref = (node as Schema).$ref;
+      if (typeof ref !== 'string') return copy ?? node;
+      const [file = '', pointer = ''] = ref.split('#');
+      const source = file === '' ? from : file.replace(/\.json$/, '');
+      if (source === name) return copy ?? node;
+      const key = /^\/\$defs\/([^/]+)$/.exec(pointer)?.[1] ?? '';
+      const def = (namespaces.get(source)?.$defs as Schema | undefined)?.[key];
+      if (def === undefined) throw new Error(`${name}.json: $ref ${ref} names no $defs entry of a sibling`);
+      if (Object.hasOwn(own, key) || (copied.get(key)?.from ?? source) !== source)
+        throw new Error(`${name}.json: $defs/${key} would be defined twice (${ref})`);
+      if (!copied.has(key)) {
+        copied.set(key, { from: source, def: null });
+        copied.set(key, { from: source, def: local(def, source) });
+      }
+      return { ...(copy ?? node), $ref: `#/$defs/${key}` };
+    };
+    const bundled = local(schema, name) as Schema;
+    if (copied.size === 0) out.set(name, schema);
+    else {
+      const taken = Object.fromEntries([...copied].map(([key, { def }]) => [key, def]));
+      out.set(name, { ...bundled, $defs: { ...taken, ...(bundled.$defs as Schema | undefined) } });
+    }
+  }
+  return out;
+}
+
 export class ObservationSchemas implements ObservationValidation {
   /** Probe namespace -> its schema document. */
   readonly namespaces: ReadonlyMap<string, Schema>;
@@ -148,7 +196,7 @@ export class ObservationSchemas implements ObservationValidation {
         throw new Error(`${path.join(dir, file)}: ${(err as Error).message}`, { cause: err });
       }
     }
-    return new ObservationSchemas(namespaces, precompiled);
+    return new ObservationSchemas(withSharedDefs(namespaces), precompiled);
   }
 
   /** Validates one namespace of a document; returns an error text or null. */

@@ -1,5 +1,7 @@
 // Generated from schemas/report.schema.json by `npm run types`; edit the schema, not this file.
 
+import type { Domain, Sha256 } from './certificate.ts';
+
 /**
  * The engine's judgement of one observations document (a Quick Scan's result): the verdict, the score, how each probe ran and the outcome of every rule of the tier, with the values each rule read. Its canonical JSON is the second content item of a Quick Scan's ScanResult (and its structuredContent) and what `dvs scan --json` / `dvs evaluate --json` print. A Full Validation's certificate states the same judgement.
  */
@@ -39,10 +41,7 @@ export interface Report {
    * Name and version of the evaluator.
    */
   engine: string;
-  /**
-   * The validated domain: lower case, A-labels (punycode), no trailing dot.
-   */
-  domain: string;
+  domain: Domain;
   /**
    * quick: the indicative subset of the rules; full: every rule.
    */
@@ -58,15 +57,12 @@ export interface Report {
   score: number;
   ruleset: {
     version: string;
-    /**
-     * Lower-case hex SHA-256.
-     */
-    digest: string;
+    digest: Sha256;
   };
   /**
-   * Lower-case hex SHA-256.
+   * SHA-256 of the canonical observations document.
    */
-  evidence_digest: string;
+  evidence_digest: Sha256;
   /**
    * How many rules ended in each outcome.
    */

@@ -4,13 +4,15 @@ import { useWorld, type SharedWorld } from '../../suite/world.ts';
 import { createNet } from '../../../src/net/index.ts';
 import { loadConfig } from '../../../src/lib/config.ts';
 import { provider } from '../../../plugins/agents/index.ts';
+import wellknownSchema from '../../../schemas/observations/wellknown.json' with { type: 'json' };
 import type { ProbeContext } from '../../../src/engine/types.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentsObservations } from '../../../src/lib/schema-types/observations/agents.ts';
 import { allFacets, anyString, facets, stringMatching } from '../../helpers/typed-json.ts';
 
-const validate = new Ajv2020({ allErrors: true, strict: true }).compile(provider.schema);
+// The schema takes the fetcher's document facts from wellknown.json, found by its $id.
+const validate = new Ajv2020({ allErrors: true, strict: true }).addSchema(wellknownSchema).compile(provider.schema);
 
 const OBSERVED_AT = '2026-06-01T00:00:00.000Z';
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined };

@@ -1,5 +1,7 @@
 // Generated from schemas/api/domain-history.json by `npm run types`; edit the schema, not this file.
 
+import type { CertificateStatus } from './certificate-status.ts';
+
 /**
  * One page of a domain's validation history: the Full Validations the ledger keeps for it, newest first, each with its certificate's status now and the rules whose outcome changed since the validation before it.
  */
@@ -26,39 +28,6 @@ export interface Entry {
    * The rules whose outcome changed since the validation before this one, ordered by rule id; null for the first validation kept.
    */
   changes: Change[] | null;
-}
-/**
- * Whether a certificate this service issued is still current. Revoked wins over expired, expired over superseded.
- */
-export interface CertificateStatus {
-  id: string;
-  domain: string;
-  status: 'valid' | 'expired' | 'superseded' | 'revoked';
-  issued_at: string;
-  /**
-   * Null only for a certificate stored without an expiry.
-   */
-  expires_at: string | null;
-  /**
-   * When the service answered.
-   */
-  checked_at: string;
-  /**
-   * Status revoked: when.
-   */
-  revoked_at?: string;
-  /**
-   * Status revoked: why. `regression` when a monitoring run found the domain worse than this certificate says (see report); otherwise the operator's reason.
-   */
-  reason?: string;
-  /**
-   * Status revoked for regression: the certificate page of the run that found it (its report).
-   */
-  report?: string;
-  /**
-   * Status superseded: the newer certificate for the domain.
-   */
-  superseded_by?: string;
 }
 export interface Change {
   id: string;

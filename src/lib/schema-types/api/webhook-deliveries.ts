@@ -1,5 +1,7 @@
 // Generated from schemas/api/webhook-deliveries.json by `npm run types`; edit the schema, not this file.
 
+import type { Event } from './webhook-request.ts';
+
 /**
  * An endpoint's delivery attempts, newest first (the last 100).
  */
@@ -9,19 +11,7 @@ export interface WebhookDeliveries {
      * The message's webhook-id header: the same on every attempt of one event.
      */
     webhook_id: string;
-    /**
-     * An event type (docs/api.md, Webhooks).
-     */
-    event:
-      | 'batch.completed'
-      | 'validation.completed'
-      | 'certificate.issued'
-      | 'certificate.superseded'
-      | 'certificate.revoked'
-      | 'validation.regressed'
-      | 'validation.recovered'
-      | 'monitor.credits_low'
-      | 'monitor.paused';
+    event: Event;
     time: string;
     /**
      * 1 for the first attempt.

@@ -1,9 +1,7 @@
 // Generated from schemas/observations/agents.json by `npm run types`; edit the schema, not this file.
 
-/**
- * The site publishes this document: the final answer is 2xx with a non-empty body that is neither an HTML page (document.body_is_html) nor the site's answer for a path that does not exist (document.soft_404; an unknown comparison does not count against it). Rules about a document's content apply only when it is published.
- */
-export type Published = boolean;
+import type { Document, Published } from './wellknown.ts';
+
 /**
  * The published body parsed as JSON (RFC 8259); false when the document is not published or does not parse.
  */
@@ -611,59 +609,6 @@ export interface McpDocument {
    * Violations of that Server Card schema (required members $schema, name, version, description; name in reverse-DNS form `namespace/name`; description 1 to 100 characters; each remote's type `sse` or `streamable-http` and url an http(s) URL or a `{variable}` template...), as `<production> <JSON pointer>: <reason>` (at most 20); null when not judged.
    */
   schema_violations: string[] | null;
-}
-/**
- * One fetched document: the response facts every document of the wellknown and agents probes records (plugins/shared/fetch-document.ts).
- */
-export interface Document {
-  /**
-   * The URL requested.
-   */
-  url: string;
-  /**
-   * HTTP status of the final answer (after redirects, where the document's readers follow them); null when no answer came.
-   */
-  status: number | null;
-  /**
-   * Media type of Content-Type, lower-cased, without parameters.
-   */
-  content_type: string | null;
-  /**
-   * The charset parameter of Content-Type, lower-cased.
-   */
-  charset: string | null;
-  /**
-   * Body bytes received (decoded), up to the cap.
-   */
-  bytes: number | null;
-  /**
-   * The body was cut at the probe's size cap.
-   */
-  truncated: boolean;
-  /**
-   * The final URL when redirects were followed, else null.
-   */
-  redirected_to: string | null;
-  /**
-   * Redirects followed.
-   */
-  redirects: number;
-  /**
-   * Why no answer came (a network error code such as timeout, tls_error, connect_refused).
-   */
-  error: string | null;
-  /**
-   * The body starts as an HTML page (a doctype, html, head or body tag after whitespace, an XML declaration or comments; WHATWG MIME Sniffing section 7.1, page-level patterns only); null when no answer came.
-   */
-  body_is_html: boolean | null;
-  /**
-   * The answer is 2xx and its body equals the site's 2xx body for a path that does not exist; null when that comparison could not be made.
-   */
-  soft_404: boolean | null;
-  /**
-   * Access-Control-Allow-Origin of the answer to a request that carried an Origin header; null when absent.
-   */
-  access_control_allow_origin: string | null;
 }
 /**
  * A catalog of entries (MCP Catalog, ARD AI Catalog).
