@@ -78,7 +78,14 @@ export interface Config {
    * Batch work: items scanning at once on this instance, batch scans at once per registrable domain and per IP
    * address (across instances with Redis), and how often the job engine looks for the jobs of dead instances (s).
    */
-  batches: { concurrency: number; politePerSite: number; politePerAddress: number; maintenanceSeconds: number };
+  batches: {
+    concurrency: number;
+    politePerSite: number;
+    politePerAddress: number;
+    maintenanceSeconds: number;
+    /** How long a claim outlives its scan's longest run, to record the result (s). */
+    leaseMarginSeconds: number;
+  };
   /** Monitors: the shortest interval between two runs of one monitor (ms); P1D unless lowered for tests. */
   monitors: { minIntervalMs: number };
   /** Webhook deliveries: the retry schedule divided by `retryDivisor` (tests), a rotated secret's overlap. */
@@ -406,6 +413,7 @@ export function loadConfig(env: Source = process.env): Config {
       politePerSite: r.int('DVS_POLITE_PER_SITE', 2, 1, 1_000),
       politePerAddress: r.int('DVS_POLITE_PER_ADDRESS', 4, 1, 1_000),
       maintenanceSeconds: r.int('DVS_QUEUE_MAINTENANCE_S', 30, 1, 3_600),
+      leaseMarginSeconds: r.int('DVS_LEASE_MARGIN_S', 5, 1, 600),
     },
     monitors: { minIntervalMs: minMonitorInterval(r) },
     webhooks: {

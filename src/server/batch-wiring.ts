@@ -90,7 +90,8 @@ async function urlProblem(net: ScanNet, url: URL): Promise<string | null> {
 const OPEN_RETRY_MS = 5_000;
 
 /** A scan's longest run (its budget, stretched at most three times on a busy host) and a margin to record it. */
-const leaseSeconds = (deadlineMs: number) => Math.ceil((deadlineMs * 3) / 1000) + 5;
+const leaseSeconds = (deadlineMs: number, config: Config) =>
+  Math.ceil((deadlineMs * 3) / 1000) + config.batches.leaseMarginSeconds;
 
 type Engine = BatchEngine & { webhookStore: WebhookStore; monitorStore: MonitorStore };
 
@@ -148,7 +149,7 @@ function wireMonitors(
     slots: deps.slots,
     events,
     minIntervalMs: config.monitors.minIntervalMs,
-    leaseSeconds: leaseSeconds(config.deadlines.fullMs),
+    leaseSeconds: leaseSeconds(config.deadlines.fullMs, config),
     baseUrl: config.baseUrl,
     log: deps.log,
   });
@@ -217,7 +218,10 @@ export function wireBatches(config: Config, deps: BatchWiringDeps): BatchWiring 
     addresses: async (domain) => (await net.resolve(domain).catch(() => [])).map((a) => a.address),
     rulesetVersion: deps.rulesetVersion,
     events,
-    leaseSeconds: { quick: leaseSeconds(config.deadlines.quickMs), full: leaseSeconds(config.deadlines.fullMs) },
+    leaseSeconds: {
+      quick: leaseSeconds(config.deadlines.quickMs, config),
+      full: leaseSeconds(config.deadlines.fullMs, config),
+    },
     log,
   });
   return {

@@ -49,7 +49,9 @@ describe.skipIf(!pgUp)('batch faults', () => {
         DVS_DATABASE_URL: schema.url,
         DVS_QUEUE_MAINTENANCE_S: '1',
         DVS_BATCH_CONCURRENCY: '3',
+        // The killed instance's items come back after their lease: 3 times the deadline and the margin, 7 s.
         DVS_QUICK_DEADLINE_MS: '2000',
+        DVS_LEASE_MARGIN_S: '1',
         DVS_LOG_LEVEL: 'warn',
       });
     const dirs = [tempDir('dvs-fleet-a-'), tempDir('dvs-fleet-b-')];
@@ -96,8 +98,9 @@ describe.skipIf(!pgUp)('batch faults', () => {
   }, 180_000);
 
   it('reconnects when its database connections are terminated mid-batch, and finishes the batch', async () => {
-    // A short deadline makes a short lease: an item whose result could not be written comes back in seconds.
-    const env = { ...world.env, DVS_BATCH_CONCURRENCY: '2', DVS_QUICK_DEADLINE_MS: '2000' };
+    // A short deadline and margin make a short lease (7 s): an item whose result could not be written comes back
+    // in seconds.
+    const env = { ...world.env, DVS_BATCH_CONCURRENCY: '2', DVS_QUICK_DEADLINE_MS: '2000', DVS_LEASE_MARGIN_S: '1' };
     const svc = await startBatchService(env, { concurrency: 2 });
     try {
       const domains = domainsOf(world).slice(0, 12);

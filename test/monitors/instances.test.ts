@@ -26,9 +26,11 @@ describe.skipIf(!pgUp)('monitors on two instances', () => {
       DVS_QUEUE_MAINTENANCE_S: '1',
       DVS_BATCH_CONCURRENCY: '2',
       DVS_MONITOR_MIN_INTERVAL: 'PT2S',
-      // A short deadline makes a short claim (3 times the deadline and 5 s): the killed instance's run comes back
-      // after 11 s, not 17 s. The deadline counts host time, so a busy machine does not make a run miss it.
+      // A short deadline and margin make a short claim (3 times the deadline and the margin): the killed
+      // instance's run comes back after 7 s, not 17 s. The deadline counts host time, so a busy machine does not
+      // make a run miss it.
       DVS_FULL_DEADLINE_MS: '2000',
+      DVS_LEASE_MARGIN_S: '1',
       DVS_LOG_LEVEL: 'warn',
     });
 
