@@ -3,6 +3,8 @@
 // from its well-known location, parsed, and described as facts. Facets run only when a rule of the run reads them.
 import schema from '../../schemas/observations/agents.json' with { type: 'json' };
 import type { ProbeContext, ProbeProvider } from '../../src/engine/types.ts';
+import type { AgentsObservations } from '../../src/lib/schema-types/observations/agents.ts';
+import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
 import type { HttpExchange } from '../../src/net/types.ts';
 import { DocumentFetcher, type DocumentFacts } from '../shared/fetch-document.ts';
 import { inspectAgentCard } from './inspect-agent-card.ts';
@@ -74,7 +76,7 @@ async function mcp(f: DocumentFetcher) {
       json(f, '/.well-known/mcp.json'),
       json(f, '/.well-known/mcp/server-card.json'),
     ]);
-    const cards = [card(serverCard), card(manifest)];
+    const cards = [card(serverCard), card(manifest)] as const;
     const remote = pickEndpoint(cards.flatMap((c) => c.remotes));
     return { cards, endpoint: remote ? await talkToEndpoint(f, remote) : null };
   };
@@ -280,9 +282,13 @@ async function commerce(f: DocumentFetcher) {
   };
 }
 
-async function collect(domain: string, ctx: ProbeContext): Promise<Record<string, unknown>> {
+type Commerce = NonNullable<AgentsObservations['commerce']>;
+/** The facets as their collectors give them: commerce's payment challenges are added once every facet has run. */
+type Collected = Omit<AgentsObservations, 'commerce'> & { commerce?: Omit<Commerce, 'payment_challenges'> };
+
+async function collect(domain: string, ctx: ProbeContext): Promise<AgentsObservations> {
   const f = new DocumentFetcher(ctx, domain);
-  const facets: Record<string, () => Promise<unknown>> = {
+  const facets: FacetCollectors<Collected> = {
     mcp: () => mcp(f),
     a2a: () => a2a(f),
     openapi: () => openapi(f),
@@ -292,18 +298,14 @@ async function collect(domain: string, ctx: ProbeContext): Promise<Record<string
     manifests: () => manifests(f),
     commerce: () => commerce(f),
   };
-  const wanted = Object.keys(facets).filter((name) => ctx.needs(`agents.${name}`));
-  const values = await Promise.all(wanted.map((name) => facets[name]!()));
-  const out: Record<string, unknown> = Object.fromEntries(wanted.map((name, i) => [name, values[i]]));
-  if (out.commerce) {
-    // Only after every facet has run: the 402 answers are those of the whole probe run.
-    const challenges = f
-      .answered(402)
-      .map((e) => inspectPaymentChallenge(e.chain[0]?.url ?? e.url, e.headers, e.body.toString('utf8')))
-      .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
-    out.commerce = { ...out.commerce, payment_challenges: challenges };
-  }
-  return out;
+  const { commerce: found, ...out } = await collectFacets(facets, (name) => ctx.needs(`agents.${name}`));
+  if (!found) return out;
+  // Only after every facet has run: the 402 answers are those of the whole probe run.
+  const challenges = f
+    .answered(402)
+    .map((e) => inspectPaymentChallenge(e.chain[0]?.url ?? e.url, e.headers, e.body.toString('utf8')))
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return { ...out, commerce: { ...found, payment_challenges: challenges } };
 }
 
-export const provider: ProbeProvider = { name: 'agents', version: '1.0.0', schema, collect };
+export const provider: ProbeProvider<AgentsObservations> = { name: 'agents', version: '1.0.0', schema, collect };

@@ -4,8 +4,12 @@
 import serverCardV1 from './schemas/mcp-server-card-v1.json' with { type: 'json' };
 import { documentValidator, violationText } from './document-schema.ts';
 import { asObject, asString } from './json-value.ts';
+import type { McpDocument } from '../../src/lib/schema-types/observations/agents.ts';
 
-const BY_SCHEMA_URL: Record<string, { version: string; validate: ReturnType<typeof documentValidator> }> = {
+const BY_SCHEMA_URL: Record<
+  string,
+  { version: NonNullable<McpDocument['judged_against']>; validate: ReturnType<typeof documentValidator> }
+> = {
   'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json': {
     version: 'v1',
     validate: documentValidator(serverCardV1, 'ServerCard'),
@@ -14,7 +18,7 @@ const BY_SCHEMA_URL: Record<string, { version: string; validate: ReturnType<type
 
 export interface ServerCardJudgement {
   /** The Server Card schema version the document was validated against; null when it declares none we hold. */
-  judged_against: string | null;
+  judged_against: McpDocument['judged_against'];
   /** Violations of that schema as `<production> <JSON pointer>: <reason>`; null when not judged. */
   schema_violations: string[] | null;
 }

@@ -6,6 +6,7 @@
 // and the engine records the probe as `timeout` (see query.ts for names the domain only points to).
 import schema from '../../schemas/observations/dns.json' with { type: 'json' };
 import type { ProbeProvider } from '../../src/engine/types.ts';
+import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
 import { hostAddresses } from './collect-addresses.ts';
 import { collectCaa } from './collect-caa.ts';
 import { collectDmarc } from './collect-dmarc.ts';
@@ -19,9 +20,7 @@ import type { DnsObservations } from './facts.ts';
 import { createQuerier } from './query.ts';
 import { normaliseName } from '../../src/lib/domain-name.ts';
 
-type Facet = keyof DnsObservations;
-
-export const provider: ProbeProvider = {
+export const provider: ProbeProvider<DnsObservations> = {
   name: 'dns',
   version: '1.0.0',
   schema,
@@ -30,7 +29,7 @@ export const provider: ProbeProvider = {
     const q = createQuerier(ctx.net, ctx.signal);
     let spfFacet: ReturnType<typeof collectSpf> | undefined;
     const spf = () => (spfFacet ??= collectSpf(q, name));
-    const collectors: { [F in Facet]-?: () => Promise<NonNullable<DnsObservations[F]>> } = {
+    const collectors: FacetCollectors<DnsObservations> = {
       addresses: async () => {
         const [apex, www] = await Promise.all([
           hostAddresses(q, ctx.net, ctx.signal, name),
@@ -53,15 +52,11 @@ export const provider: ProbeProvider = {
       dnssec: () => collectDnssec(q, name),
       ttl: () => collectTtl(q, name),
     };
-    const wanted = (Object.keys(collectors) as Facet[]).filter((facet) => ctx.needs(`dns.${facet}`));
     // Each facet's questions are traced under its path, the reason `dvs scan --trace` gives for them.
-    const values = await Promise.all(
-      wanted.map((facet) => ctx.net.within(`dns.${facet}`, (): Promise<unknown> => collectors[facet]())),
+    return collectFacets(
+      collectors,
+      (facet) => ctx.needs(`dns.${facet}`),
+      (facet, collect) => ctx.net.within(`dns.${facet}`, collect),
     );
-    const out: Record<string, unknown> = {};
-    wanted.forEach((facet, i) => {
-      out[facet] = values[i];
-    });
-    return out;
   },
 };

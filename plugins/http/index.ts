@@ -84,7 +84,7 @@ export async function collectHttp(domain: string, ctx: ProbeContext): Promise<Ht
   return out;
 }
 
-export const provider: ProbeProvider = {
+export const provider: ProbeProvider<HttpObservations> = {
   name: 'http',
   version: '1.0.0',
   schema,

@@ -6,7 +6,7 @@ import type { ReachabilityObservations } from '../../src/lib/schema-types/observ
 import { collectHandshakes, collectHost, handshakesOf } from './collect-host.ts';
 import { normaliseName } from '../../src/lib/domain-name.ts';
 
-export const provider: ProbeProvider = {
+export const provider: ProbeProvider<ReachabilityObservations> = {
   name: 'reachability',
   version: '1.0.0',
   schema,

@@ -39,13 +39,14 @@ export interface ProbeContext {
   needs(path: string): boolean;
 }
 
-export interface ProbeProvider {
+/** `T`: the namespace's type generated from its schema, so a probe that emits the wrong shape fails the type check. */
+export interface ProbeProvider<T = unknown> {
   /** The namespace it fills in the observations document, and its schema's file name. */
   name: string;
   version: string;
   /** JSON Schema (2020-12) of the namespace, loaded from schemas/observations/<name>.json. */
   schema: object;
-  collect(domain: string, ctx: ProbeContext): Promise<unknown>;
+  collect(domain: string, ctx: ProbeContext): Promise<T>;
 }
 
 /** What a scan needs of a provider: its namespace and how to collect it (its module may load on first use). */
