@@ -1,6 +1,10 @@
 // The crawler product tokens whose robots.txt access the probe reports, from each vendor's own crawler
 // documentation: AI crawlers and fetchers, plus the two search crawlers that feed AI answers. Rules name the
 // tokens they judge; this list only decides which tokens are observed. Adding a token is a schema change.
+import type { WellknownObservations } from '../../src/lib/schema-types/observations/wellknown.ts';
+
+/** A token `robots.access` holds, as the schema lists them. */
+export type CrawlerToken = keyof NonNullable<WellknownObservations['robots']>['access'];
 
 export const AI_CRAWLER_TOKENS = [
   // OpenAI
@@ -39,7 +43,7 @@ export const AI_CRAWLER_TOKENS = [
   'DuckAssistBot',
   'cohere-ai',
   'cohere-training-data-crawler',
-] as const;
+] as const satisfies readonly CrawlerToken[];
 
 /** The paths whose access is reported per token, by fact name. The sitemap path is added per site. */
 export const PROBED_PATHS = {

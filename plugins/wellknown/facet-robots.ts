@@ -1,7 +1,7 @@
 // The robots facet: robots.txt fetched and parsed, and the RFC 9309 access of every AI crawler token to the
 // paths agents need. Access follows section 2.3.1: a 4xx file allows everything, a 5xx or network failure
 // disallows everything, more than five redirects count as unavailable.
-import { AI_CRAWLER_TOKENS, PROBED_PATHS } from './ai-crawlers.ts';
+import { AI_CRAWLER_TOKENS, PROBED_PATHS, type CrawlerToken } from './ai-crawlers.ts';
 import { decide, type Decision, type GroupMatch } from './robots-access.ts';
 import { parseRobots, ROBOTS_PARSE_LIMIT_BYTES, type ParsedRobots } from './parse-robots.ts';
 import { isSuccess, type DocumentFacts, type DocumentFetcher } from '../shared/fetch-document.ts';
@@ -106,7 +106,11 @@ export async function collectRobots(f: DocumentFetcher) {
       })) ?? null,
     sitemaps: p?.sitemaps ?? null,
     sitemap_path: sitemapPath,
-    access: Object.fromEntries(AI_CRAWLER_TOKENS.map((t) => [t, accessOf(file, t, sitemapPath)])),
+    // Every token listed is one the schema names (ai-crawlers.ts); ajv holds that the list names them all.
+    access: Object.fromEntries(AI_CRAWLER_TOKENS.map((t) => [t, accessOf(file, t, sitemapPath)])) as Record<
+      CrawlerToken,
+      PathAccess
+    >,
     wildcard: accessOf(file, '*', sitemapPath),
   };
 }

@@ -79,12 +79,15 @@ function facts(d: Followed) {
 export async function collectSitemap(f: DocumentFetcher) {
   const robots = await robotsFile(f);
   const declared = [...new Set(declaredSitemaps(robots.parsed).map((u) => u.href))];
-  const start = declared.length > 0 ? declared.map((url) => ({ url, source: 'robots' as const })) : [];
-  const { done, notFollowed } = await walk(f, start.length > 0 ? start : [{ url: '/sitemap.xml', source: 'default' }]);
+  // The first document followed is the first declared one, or the default location.
+  const origin: 'robots' | 'default' = declared.length > 0 ? 'robots' : 'default';
+  const start =
+    declared.length > 0 ? declared.map((url) => ({ url, source: origin })) : [{ url: '/sitemap.xml', source: origin }];
+  const { done, notFollowed } = await walk(f, start);
   const first = done[0]!;
   return {
     published: first.published,
-    source: first.source,
+    source: origin,
     document: first.document,
     ...facts(first),
     declared_count: declared.length,

@@ -2,7 +2,9 @@
 // llms.txt, llms-full.txt, sitemap, security.txt, tdmrep.json) and the home page's Link header. Each facet is
 // collected only when a rule of the run reads it; documents shared by facets are fetched once.
 import schema from '../../schemas/observations/wellknown.json' with { type: 'json' };
-import type { ProbeContext, ProbeProvider } from '../../src/engine/types.ts';
+import type { ProbeProvider } from '../../src/engine/types.ts';
+import type { WellknownObservations } from '../../src/lib/schema-types/observations/wellknown.ts';
+import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
 import { DocumentFetcher } from '../shared/fetch-document.ts';
 import { collectRobots } from './facet-robots.ts';
 import { collectUsage } from './facet-usage.ts';
@@ -12,24 +14,21 @@ import { collectSecurityTxt } from './facet-security-txt.ts';
 import { collectDiscovery } from './facet-discovery.ts';
 import { normaliseName } from '../../src/lib/domain-name.ts';
 
-const FACETS: Record<string, (f: DocumentFetcher, ctx: ProbeContext) => Promise<unknown>> = {
-  robots: collectRobots,
-  usage: collectUsage,
-  llms_txt: collectLlmsTxt,
-  llms_full_txt: collectLlmsFullTxt,
-  sitemap: collectSitemap,
-  security_txt: collectSecurityTxt,
-  discovery: collectDiscovery,
-};
-
-export const provider: ProbeProvider = {
+export const provider: ProbeProvider<WellknownObservations> = {
   name: 'wellknown',
   version: '1.0.0',
   schema,
   async collect(domain, ctx) {
     const f = new DocumentFetcher(ctx, normaliseName(domain));
-    const wanted = Object.entries(FACETS).filter(([facet]) => ctx.needs(`wellknown.${facet}`));
-    const values = await Promise.all(wanted.map(async ([facet, collect]) => [facet, await collect(f, ctx)] as const));
-    return Object.fromEntries(values);
+    const facets: FacetCollectors<WellknownObservations> = {
+      robots: () => collectRobots(f),
+      usage: () => collectUsage(f),
+      llms_txt: () => collectLlmsTxt(f),
+      llms_full_txt: () => collectLlmsFullTxt(f),
+      sitemap: () => collectSitemap(f),
+      security_txt: () => collectSecurityTxt(f, ctx),
+      discovery: () => collectDiscovery(f),
+    };
+    return collectFacets(facets, (facet) => ctx.needs(`wellknown.${facet}`));
   },
 };
