@@ -1,4 +1,5 @@
 // Certificate facts from a live connection: the leaf, its issuers as Node linked them, and how they verified.
+import type { Hash } from '../../src/lib/schema-types/observations/tls.ts';
 import { X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate } from 'node:tls';
 import type { TlsConnection } from '../../src/net/types.ts';
@@ -11,7 +12,7 @@ export interface ChainEntry {
   sha256: string;
   not_after: string;
   signature_algorithm: string;
-  signature_hash: string | null;
+  signature_hash: Hash;
   key_type: string | null;
   key_bits: number | null;
   self_signed: boolean;

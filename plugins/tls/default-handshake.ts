@@ -1,5 +1,6 @@
 // The facets read from one modern-client handshake: what was negotiated, the certificate, and the OCSP staple.
 import type { Net, TlsConnection } from '../../src/net/types.ts';
+import type { Protocol } from '../../src/lib/schema-types/observations/tls.ts';
 import { chainFacts, type ChainFacts } from './chain.ts';
 import { attempt, type Attempt } from './handshake.ts';
 import { suiteFacts, type KeyExchange } from './suite-facts.ts';
@@ -9,7 +10,7 @@ export interface NegotiatedFacts {
   reachable: boolean;
   error: string | null;
   address: string | null;
-  protocol: string | null;
+  protocol: Protocol;
   cipher: string | null;
   cipher_iana: string | null;
   key_exchange: KeyExchange | null;
@@ -38,11 +39,16 @@ interface Seen {
   staple: Buffer | null;
 }
 
+const PROTOCOLS = ['SSLv3', 'TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const satisfies readonly Protocol[];
+
+/** Node's name of the negotiated version; null for one the schema does not name (Node's "unknown"). */
+const protocolOf = (name: string | null): Protocol => PROTOCOLS.find((p) => p === name) ?? null;
+
 const MODERN_CLIENT = { ALPNProtocols: ['h2', 'http/1.1'], requestOCSP: true } as const;
 
 function negotiated(conn: TlsConnection): NegotiatedFacts {
   const socket = conn.socket;
-  const protocol = socket.getProtocol();
+  const protocol = protocolOf(socket.getProtocol());
   const cipher = socket.getCipher();
   const eph = socket.getEphemeralKeyInfo() as { type?: string; name?: string; size?: number } | null;
   const facts = suiteFacts(cipher.standardName);

@@ -1,6 +1,7 @@
 // The tls probe: handshakes with the domain on the HTTPS port, each facet only when a rule of the run reads it.
 import schema from '../../schemas/observations/tls.json' with { type: 'json' };
 import type { ProbeProvider } from '../../src/engine/types.ts';
+import type { TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import { collectCiphers } from './ciphers.ts';
 import { collectDefault } from './default-handshake.ts';
 import { collectFeatures } from './features.ts';
@@ -8,7 +9,7 @@ import { collectVersions } from './versions.ts';
 import { failFastAfterSilence } from './silent-hosts.ts';
 import { collectWww } from './www.ts';
 
-export const provider: ProbeProvider = {
+export const provider: ProbeProvider<TlsObservations> = {
   name: 'tls',
   version: '1.0.0',
   schema,
@@ -32,7 +33,7 @@ export const provider: ProbeProvider = {
       want('features') ? collectFeatures(net, domain, signal) : null,
       want('www') ? collectWww(net, domain, signal) : null,
     ]);
-    const out: Record<string, unknown> = {};
+    const out: TlsObservations = {};
     if (defaults && want('negotiated')) out.negotiated = defaults.negotiated;
     if (defaults && want('certificate')) out.certificate = defaults.certificate;
     if (defaults && want('ocsp')) out.ocsp = defaults.ocsp;

@@ -1,6 +1,7 @@
 // Certificate facts from DER bytes: node:crypto for what it exposes (serial, key, fingerprint, CA flag,
 // signature check) and a DER walk (certificate-fields.ts) for the names, validity and extensions Node 20 does not
 // parse.
+import type { Hash } from '../../src/lib/schema-types/observations/tls.ts';
 import { X509Certificate as NodeCertificate } from 'node:crypto';
 import {
   certificateFields,
@@ -30,7 +31,7 @@ export interface CertificateFacts {
   key_curve: string | null;
   signature_algorithm: string;
   /** Digest the signature uses; `intrinsic` for EdDSA; null when it cannot be read. */
-  signature_hash: string | null;
+  signature_hash: Hash;
   sha256: string;
   self_signed: boolean;
   is_ca: boolean;
@@ -53,7 +54,7 @@ const OID_COMMON_NAME = '2.5.4.3';
 const OID_RSASSA_PSS = '1.2.840.113549.1.1.10';
 const TLS_FEATURE_STATUS_REQUEST = 5;
 
-const SIGNATURE_ALGORITHMS: Record<string, [name: string, hash: string]> = {
+const SIGNATURE_ALGORITHMS: Record<string, [name: string, hash: NonNullable<Hash>]> = {
   '1.2.840.113549.1.1.4': ['md5WithRSAEncryption', 'md5'],
   '1.2.840.113549.1.1.5': ['sha1WithRSAEncryption', 'sha1'],
   '1.2.840.113549.1.1.14': ['sha224WithRSAEncryption', 'sha224'],
@@ -70,7 +71,7 @@ const SIGNATURE_ALGORITHMS: Record<string, [name: string, hash: string]> = {
   '1.3.101.113': ['Ed448', 'intrinsic'],
 };
 
-const HASH_OIDS: Record<string, string> = {
+const HASH_OIDS: Record<string, NonNullable<Hash>> = {
   '1.3.14.3.2.26': 'sha1',
   '2.16.840.1.101.3.4.2.4': 'sha224',
   '2.16.840.1.101.3.4.2.1': 'sha256',
@@ -88,14 +89,14 @@ const CURVE_BITS: Record<string, number> = {
 };
 
 /** RSASSA-PSS names its hash in the parameters; absent means SHA-1 (RFC 4055 section 3.1). */
-function pssHash(params: Buffer | undefined): string | null {
+function pssHash(params: Buffer | undefined): Hash {
   const hashField = params ? children(params).find((f) => f.tag === 0xa0) : undefined;
   if (!hashField) return 'sha1';
   const [oid] = children(readTlv(hashField.value).value);
   return oid ? (HASH_OIDS[oidText(oid.value)] ?? null) : null;
 }
 
-function signatureAlgorithm(der: Buffer): { name: string; hash: string | null } {
+function signatureAlgorithm(der: Buffer): { name: string; hash: Hash } {
   const [, algId] = children(readTlv(der).value);
   const [oid, params] = algId ? children(algId.value) : [];
   if (!oid) return { name: 'unknown', hash: null };

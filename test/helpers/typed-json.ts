@@ -9,13 +9,8 @@ import type { CertificateStatus } from '../../src/lib/schema-types/api/certifica
 import type { Error as ErrorBody } from '../../src/lib/schema-types/api/error.ts';
 import type { ScanResult } from '../../src/lib/schema-types/api/scan-result.ts';
 import type { Certificate } from '../../src/lib/schema-types/certificate.ts';
-import type { AgentsObservations } from '../../src/lib/schema-types/observations/agents.ts';
-import type { DnsObservations } from '../../src/lib/schema-types/observations/dns.ts';
-import type { HttpObservations } from '../../src/lib/schema-types/observations/http.ts';
-import type { ReachabilityObservations } from '../../src/lib/schema-types/observations/reachability.ts';
-import type { TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
-import type { WellknownObservations } from '../../src/lib/schema-types/observations/wellknown.ts';
 import type { Report } from '../../src/lib/schema-types/report.ts';
+import type { Namespaces } from '../../plugins/index.ts';
 
 /** The documents of schemas/ and schemas/api/ a test reads, by schema name. */
 interface Documents {
@@ -40,14 +35,7 @@ export async function readJson<K extends keyof Documents>(name: K, res: Response
 }
 
 /** Each probe's output, by namespace. */
-interface Observations {
-  agents: AgentsObservations;
-  dns: DnsObservations;
-  http: HttpObservations;
-  reachability: ReachabilityObservations;
-  tls: TlsObservations;
-  wellknown: WellknownObservations;
-}
+type Observations = Namespaces;
 
 let loaded: ObservationSchemas | null = null;
 const schemas = (): ObservationSchemas =>
