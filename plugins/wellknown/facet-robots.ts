@@ -2,7 +2,8 @@
 // paths agents need. Access follows section 2.3.1: a 4xx file allows everything, a 5xx or network failure
 // disallows everything, more than five redirects count as unavailable.
 import { AI_CRAWLER_TOKENS, PROBED_PATHS, type CrawlerToken } from './ai-crawlers.ts';
-import { decide, type Decision, type GroupMatch } from './robots-access.ts';
+import { decide, type Access, type Decision, type GroupMatch } from './robots-access.ts';
+import { lineExcerpt, type LinePointer } from './line-excerpt.ts';
 import { parseRobots, ROBOTS_PARSE_LIMIT_BYTES, type ParsedRobots } from './parse-robots.ts';
 import { isSuccess, type DocumentFacts, type DocumentFetcher } from '../shared/fetch-document.ts';
 
@@ -64,20 +65,44 @@ export function declaredSitemaps(parsed: ParsedRobots | null): URL[] {
   return out;
 }
 
+type ProbedPath = 'root' | 'llms_txt' | 'well_known' | 'sitemap';
+
+/** The paths whose access the facts report, by the name the facts give them. */
+const probedPaths = (sitemapPath: string): [ProbedPath, string][] => [
+  ['root', PROBED_PATHS.root],
+  ['llms_txt', PROBED_PATHS.llms_txt],
+  ['well_known', PROBED_PATHS.well_known],
+  ['sitemap', sitemapPath],
+];
+
 function accessOf(file: RobotsFile, token: string, sitemapPath: string): PathAccess {
   if (!file.parsed) {
     const d: Decision = file.availability === 'unreachable' ? 'disallow' : 'allow';
     return { root: d, llms_txt: d, well_known: d, sitemap: d, group: 'none' };
   }
-  const at = (path: string) => decide(file.parsed!, token, path);
-  const root = at(PROBED_PATHS.root);
-  return {
-    root: root.decision,
-    llms_txt: at(PROBED_PATHS.llms_txt).decision,
-    well_known: at(PROBED_PATHS.well_known).decision,
-    sitemap: at(sitemapPath).decision,
-    group: root.group,
+  const decided = probedPaths(sitemapPath).map(([name, path]) => [name, decide(file.parsed!, token, path)] as const);
+  const access = Object.fromEntries(decided.map(([name, a]) => [name, a.decision])) as Record<ProbedPath, Decision>;
+  return { ...access, group: decided[0]![1].group };
+}
+
+/**
+ * The lines the facts point at, most telling first: those that break the grammar, the rules that disallow a probed
+ * path (with the first line of their group), the groups, the records no crawler knows.
+ */
+function* robotsPointers(p: ParsedRobots, sitemapPath: string): Generator<LinePointer> {
+  for (const e of p.errors) yield ['parse_errors', e.line];
+  const groupOfRule = new Map(p.groups.flatMap((g) => g.rules.map((r) => [r.line, g.line] as const)));
+  const disallowed = function* (fact: string, a: Access): Generator<LinePointer> {
+    if (a.decision !== 'disallow' || a.line === null) return;
+    const head = groupOfRule.get(a.line);
+    if (head !== undefined) yield [fact, head];
+    yield [fact, a.line];
   };
+  for (const [name, path] of probedPaths(sitemapPath)) yield* disallowed(`wildcard.${name}`, decide(p, '*', path));
+  for (const token of AI_CRAWLER_TOKENS)
+    for (const [, path] of probedPaths(sitemapPath)) yield* disallowed(`access.${token}`, decide(p, token, path));
+  for (const g of p.groups) yield ['groups', g.line];
+  for (const n of p.unknownLineNumbers) yield ['unknown_lines', n];
 }
 
 export async function collectRobots(f: DocumentFetcher) {
@@ -112,5 +137,6 @@ export async function collectRobots(f: DocumentFetcher) {
       PathAccess
     >,
     wildcard: accessOf(file, '*', sitemapPath),
+    excerpt: p ? lineExcerpt(p.text, robotsPointers(p, sitemapPath)) : null,
   };
 }

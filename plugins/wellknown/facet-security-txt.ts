@@ -1,6 +1,7 @@
 // The security_txt facet: /.well-known/security.txt parsed per RFC 9116, its OpenPGP signature checked, and the
 // response of the legacy top-level /security.txt (which may redirect to the well-known one).
-import { parseSecurityTxt } from './parse-security-txt.ts';
+import { parseSecurityTxt, type ParsedSecurityTxt } from './parse-security-txt.ts';
+import { lineExcerpt, type LinePointer } from './line-excerpt.ts';
 import { decodeUtf8 } from './text.ts';
 import { uriHost } from '../shared/uri.ts';
 import type { DocumentFetcher } from '../shared/fetch-document.ts';
@@ -38,6 +39,18 @@ async function checkSignature(f: DocumentFetcher, body: Uint8Array, encryption: 
   };
 }
 
+/**
+ * The lines the facts point at, most telling first: those that break the grammar, the Expires lines, the fields
+ * with an http: URI, the fields outside the registry, then every registered field by name.
+ */
+function* securityTxtPointers(p: ParsedSecurityTxt): Generator<LinePointer> {
+  for (const e of p.errors) yield ['parse_errors', e.line];
+  for (const f of p.fieldLines) if (f.field === 'expires') yield ['expires', f.line];
+  for (const f of p.fieldLines) if (f.insecure) yield ['insecure_uris', f.line];
+  for (const f of p.fieldLines) if (f.field === 'unknown') yield ['unknown_fields', f.line];
+  for (const f of p.fieldLines) if (f.field !== 'unknown') yield [`fields.${f.field.replace('-', '_')}`, f.line];
+}
+
 export async function collectSecurityTxt(f: DocumentFetcher, ctx: ProbeContext) {
   const [file, legacy] = await Promise.all([f.open('/.well-known/security.txt'), f.open('/security.txt')]);
   const { published, document, exchange: ex } = file;
@@ -71,5 +84,6 @@ export async function collectSecurityTxt(f: DocumentFetcher, ctx: ProbeContext) 
     expires: p?.expires ?? null,
     insecure_uris: p?.insecureUris ?? null,
     parse_errors: p?.errors ?? null,
+    excerpt: p ? lineExcerpt(p.text, securityTxtPointers(p)) : null,
   };
 }

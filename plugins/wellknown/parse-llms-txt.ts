@@ -43,6 +43,10 @@ export interface ParsedLlmsTxt {
   /** Every markdown link outside code, in document order. */
   links: LlmsLink[];
   errors: { line: number; code: LlmsErrorCode }[];
+  /** The lines of the H1 headings, in order. */
+  h1Lines: number[];
+  /** The text's lines as sent, without their line breaks: what an excerpt quotes (never an observation itself). */
+  text: string[];
 }
 
 const FENCE = /^ {0,3}(```|~~~)/;
@@ -101,6 +105,7 @@ function readHeading(r: Reading, level: number, title: string, n: number): void 
   const { out } = r;
   if (level === 1) {
     out.h1Count++;
+    out.h1Lines.push(n);
     if (out.h1Count === 1) {
       out.title = title;
       out.startsWithH1 = !r.seenContent;
@@ -178,6 +183,7 @@ function readLine(r: Reading, line: string, n: number): void {
 
 export function parseLlmsTxt(bytes: Uint8Array, cut = false): ParsedLlmsTxt {
   const { text } = decodeUtf8(bytes, cut);
+  const lines = splitLines(text);
   const out: ParsedLlmsTxt = {
     characters: [...text].length,
     title: null,
@@ -187,9 +193,11 @@ export function parseLlmsTxt(bytes: Uint8Array, cut = false): ParsedLlmsTxt {
     sections: [],
     links: [],
     errors: [],
+    h1Lines: [],
+    text: lines,
   };
   const r: Reading = { out, fence: null, fenceLine: 0, seenContent: false, section: null, quote: null };
-  splitLines(text).forEach((line, i) => readLine(r, line, i + 1));
+  lines.forEach((line, i) => readLine(r, line, i + 1));
   endQuote(r);
   if (r.fence) out.errors.push({ line: r.fenceLine, code: 'unclosed_code_fence' });
   if (out.h1Count === 0) out.errors.push({ line: 1, code: 'missing_h1' });

@@ -67,10 +67,14 @@ export interface ParsedRobots {
   utf8Valid: boolean;
   /** Lines read (within the parse limit). */
   lines: number;
+  /** Those lines as sent, without their line breaks: what an excerpt quotes (never an observation itself). */
+  text: string[];
   /** Lines of the form `key: value` whose key this parser does not know. */
   unknownLines: number;
   /** Those keys, lower-cased, sorted, unique. */
   unknownKeys: string[];
+  /** The lines of those records, in order. */
+  unknownLineNumbers: number[];
   errors: RobotsParseError[];
   groups: RobotsGroup[];
   sitemaps: string[];
@@ -134,9 +138,10 @@ function readLines(bytes: Uint8Array): { lines: string[]; utf8Valid: boolean; bo
   return { lines, utf8Valid, bom };
 }
 
-function emptyParse(bom: boolean, utf8Valid: boolean, lines: number): ParsedRobots {
+function emptyParse(bom: boolean, utf8Valid: boolean, text: string[]): ParsedRobots {
   const lists = {
     unknownKeys: [],
+    unknownLineNumbers: [],
     errors: [],
     groups: [],
     sitemaps: [],
@@ -144,12 +149,12 @@ function emptyParse(bom: boolean, utf8Valid: boolean, lines: number): ParsedRobo
     contentUsage: [],
     licenses: [],
   };
-  return { bom, utf8Valid, lines, unknownLines: 0, ...lists };
+  return { bom, utf8Valid, lines: text.length, text, unknownLines: 0, ...lists };
 }
 
 export function parseRobots(bytes: Uint8Array): ParsedRobots {
   const { lines, utf8Valid, bom } = readLines(bytes);
-  const out = emptyParse(bom, utf8Valid, lines.length);
+  const out = emptyParse(bom, utf8Valid, lines);
   const unknownKeys = new Set<string>();
   let current: RobotsGroup | null = null;
   // A user-agent line joins the current group until the group has a member line; then it starts a new one.
@@ -225,7 +230,7 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
         (key === 'sitemap' ? out.sitemaps : out.licenses).push(value);
         return;
       default:
-        out.unknownLines++;
+        out.unknownLines = out.unknownLineNumbers.push(n);
         unknownKeys.add(key);
     }
   });

@@ -84,6 +84,10 @@ export interface ParsedSecurityTxt {
   /** `http:` URIs in URI-valued fields, in file order. */
   insecureUris: string[];
   errors: SecurityTxtError[];
+  /** The file's lines as sent, without their line breaks: what an excerpt quotes (never an observation itself). */
+  text: string[];
+  /** Where each field is, in file order: a registered field by its name, any other as `unknown`. */
+  fieldLines: { field: SecurityTxtField | 'unknown'; line: number; insecure: boolean }[];
 }
 
 /** RFC 5322 section 3.6.8: field-name = 1*ftext, ftext = %d33-57 / %d59-126. */
@@ -207,7 +211,7 @@ function signedBody(lines: string[]): SignedBody {
   return { body, complete: false, after: null };
 }
 
-function emptyParse(signed: boolean): ParsedSecurityTxt {
+function emptyParse(signed: boolean, text: string[]): ParsedSecurityTxt {
   const fields = Object.fromEntries(SECURITY_TXT_FIELDS.map((f) => [f, [] as string[]]));
   return {
     signed,
@@ -217,6 +221,8 @@ function emptyParse(signed: boolean): ParsedSecurityTxt {
     expires: null,
     insecureUris: [],
     errors: [],
+    text,
+    fieldLines: [],
   };
 }
 
@@ -239,7 +245,7 @@ function readLine(text: string): Line {
 
 export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurityTxt {
   const lines = splitLines(decodeUtf8(bytes, cut).text);
-  const out = emptyParse(lines[0]?.trim() === SIGNED_START);
+  const out = emptyParse(lines[0]?.trim() === SIGNED_START, lines);
   let body = lines.map((text, i) => ({ text, n: i + 1 }));
   const error = (n: number, code: SecurityTxtErrorCode, text: string, subtag?: string) =>
     out.errors.push({
@@ -267,9 +273,12 @@ export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurity
     const lower = read.name.toLowerCase();
     if (!(SECURITY_TXT_FIELDS as readonly string[]).includes(lower)) {
       if (!unknown.has(lower)) unknown.set(lower, read.name);
+      out.fieldLines.push({ field: 'unknown', line: n, insecure: false });
       continue;
     }
     const field = lower as SecurityTxtField;
+    const insecure = URI_FIELDS.includes(field) && /^http:/i.test(read.value);
+    out.fieldLines.push({ field, line: n, insecure });
     out.fields[field].push(read.value);
     if (field === 'preferred-languages') {
       const langs = readLanguages(read.value);
@@ -279,7 +288,7 @@ export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurity
       const code = valueError(field, read.value);
       if (code) error(n, code, text);
     }
-    if (URI_FIELDS.includes(field) && /^http:/i.test(read.value)) out.insecureUris.push(read.value);
+    if (insecure) out.insecureUris.push(read.value);
   }
   out.unknownFields = [...unknown.keys()].sort().map((k) => unknown.get(k)!);
   if (out.fields.expires.length === 1) out.expires = rfc3339ToIso(out.fields.expires[0]!, true);

@@ -9,13 +9,15 @@ export type GroupMatch = 'specific' | 'wildcard' | 'none';
 export interface Access {
   decision: Decision;
   group: GroupMatch;
+  /** The line of the rule that decided; null when none matched (allowed) or for `/robots.txt` itself. */
+  line: number | null;
 }
 
 /** The rules a crawler obeys, how its group was chosen, and the decisions made under them so far, by path. */
 interface Selection {
   rules: RobotsRule[];
   group: GroupMatch;
-  decisions: Map<string, Decision>;
+  decisions: Map<string, RobotsRule | null>;
 }
 
 /** A parsed file's selections, by lower-cased product token and by the groups they were made of. */
@@ -132,8 +134,13 @@ export function patternMatches(pattern: string, path: string): boolean {
 
 /** The decision for one path under a set of rules: longest matching pattern wins, allow wins a tie. */
 export function decideRules(rules: RobotsRule[], path: string): Decision {
+  return decidingRule(rules, path)?.kind ?? 'allow';
+}
+
+/** The rule that decides a path: the longest matching pattern, an allow rule on a tie; null when none matches. */
+function decidingRule(rules: RobotsRule[], path: string): RobotsRule | null {
   const target = normalisePath(path);
-  let best: { length: number; kind: Decision } | null = null;
+  let best: { length: number; rule: RobotsRule } | null = null;
   for (const rule of rules) {
     if (rule.pattern === '') continue; // an empty rule matches nothing (RFC 9309 section 2.2.2)
     const pattern = normalisePath(
@@ -141,20 +148,20 @@ export function decideRules(rules: RobotsRule[], path: string): Decision {
     );
     if (!patternMatches(pattern, target)) continue;
     if (!best || pattern.length > best.length || (pattern.length === best.length && rule.kind === 'allow')) {
-      best = { length: pattern.length, kind: rule.kind };
+      best = { length: pattern.length, rule };
     }
   }
-  return best?.kind ?? 'allow';
+  return best?.rule ?? null;
 }
 
 /** Whether a crawler with this product token may fetch the path. `/robots.txt` itself is always allowed. */
 export function decide(parsed: ParsedRobots, token: string, path: string): Access {
   const { rules, group, decisions } = selectionFor(parsed, token);
-  if (path === '/robots.txt') return { decision: 'allow', group };
-  let decision = decisions.get(path);
-  if (decision === undefined) {
-    decision = decideRules(rules, path);
-    decisions.set(path, decision);
+  if (path === '/robots.txt') return { decision: 'allow', group, line: null };
+  let rule = decisions.get(path);
+  if (rule === undefined) {
+    rule = decidingRule(rules, path);
+    decisions.set(path, rule);
   }
-  return { decision, group };
+  return { decision: rule?.kind ?? 'allow', group, line: rule?.line ?? null };
 }

@@ -1,8 +1,9 @@
 // What a check saw, as the site sent it: the header lines of the response, the DNS records, the redirect hops,
-// the document's status line, the certificate's names and dates. Made from the observations document when a Quick
-// Scan finishes (the report keeps only each rule's fact values, by path) and kept beside the report in the cache,
-// once per distinct excerpt. Only what the probes record can be shown: they keep headers and records as sent, and
-// of a document its status, type and size, not its body.
+// the lines of a document its facts point at, the certificate's names and dates. Made from the observations
+// document when a Quick Scan finishes (the report keeps only each rule's fact values, by path) and kept beside the
+// report in the cache, once per distinct excerpt; a Full Validation's report page makes them from its stored
+// evidence. Only what the probes record can be shown: they keep headers and records as sent, and of a document its
+// status, type and size, and the few lines its facts point at (robots.txt, security.txt, llms.txt), not its body.
 import type { Observations, Report } from '../engine/types.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 
@@ -191,6 +192,33 @@ function documentExcerpt(facetValue: Json): Excerpt | null {
   };
 }
 
+/** Whether a fact the rule read (`rest`, within its facet) and a fact that points at a line name the same thing. */
+const related = (rest: string, fact: string) =>
+  rest === fact || fact.startsWith(`${rest}.`) || rest.startsWith(`${fact}.`);
+
+/**
+ * The lines of a well-known document that the facts a rule read point at (`excerpt` of its facet, in line order,
+ * numbered), or null when none does: the document a rule judges is then shown as fetched.
+ */
+function linesExcerpt(paths: readonly string[], doc: Json): Excerpt | null {
+  for (const path of paths) {
+    const [ns, facet] = path.split('.');
+    if (ns !== 'wellknown' || !facet) continue;
+    const value = obj(obj(doc.wellknown)[facet]);
+    const excerpt = list(value.excerpt).map(obj);
+    if (!excerpt.length) continue;
+    const prefix = `wellknown.${facet}.`;
+    const reads = paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
+    const shown = excerpt.filter((l) => list(l.facts).some((f) => reads.some((r) => related(r, String(f)))));
+    if (!shown.length) continue;
+    return {
+      source: `Lines of ${str(obj(value.document).url) ?? facet} as sent`,
+      lines: lines(shown.map((l) => `${String(l.line)}: ${String(l.text)}`)),
+    };
+  }
+  return null;
+}
+
 /**
  * The excerpt one fact path points to, and how specific it is (lower first): the header a security header facet
  * parsed, then another header, a record set, a certificate or a document, then a whole redirect chain.
@@ -224,9 +252,14 @@ function candidate(path: string, doc: Json, domain: string): [number, Excerpt] |
   return excerpt ? [1, excerpt] : null;
 }
 
-/** The excerpt for the facts a rule read: the most specific any of its paths points to, or null when none fits. */
+/**
+ * The excerpt for the facts a rule read: the lines of a document they point at, else the most specific excerpt
+ * any of its paths points to, or null when none fits.
+ */
 export function excerptFor(paths: readonly string[], observations: Observations): Excerpt | null {
   const doc = observations as unknown as Json;
+  const documentLines = linesExcerpt(paths, doc);
+  if (documentLines) return documentLines;
   let best: [number, Excerpt] | null = null;
   for (const path of paths) {
     const found = candidate(path, doc, observations.target.domain);

@@ -1,6 +1,7 @@
 // What a check saw as the site sent it, from the golden evidence of the fixture internet: header lines (each
 // Strict-Transport-Security line as sent), what a site did not send, DNS records, redirect hops, the certificate
-// and a document's status line; the most specific excerpt a rule's facts point to; each distinct one kept once.
+// and a document's status line, or the lines of a document a rule's facts point at; the most specific excerpt a
+// rule's facts point to; each distinct one kept once.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +57,50 @@ describe('excerptFor', () => {
       lines: ['GET https://good.test/robots.txt -> 200, text/plain, 358 bytes'],
     });
     expect(excerptFor(['performance.nothing'], good)).toBeNull();
+  });
+});
+
+describe('excerptFor a document a finding points into', () => {
+  const world = (site: string): Observations => golden<Observations>(path.join('world', `${site}.json`));
+
+  it('shows the robots.txt lines that break the grammar, numbered, as sent', () => {
+    expect(
+      excerptFor(['wellknown.robots.parse_errors', 'wellknown.robots.published'], world('wk-robots-malformed.test')),
+    ).toEqual({
+      source: 'Lines of https://wk-robots-malformed.test/robots.txt as sent',
+      lines: ['1: Disallow: /private', '5: Disalow /tmp'],
+    });
+  });
+
+  it('shows the group and the rule that disallow a crawler, and what the * group disallows', () => {
+    const blocks = world('wk-robots-blocks-ai.test');
+    expect(excerptFor(['wellknown.robots.access.GPTBot.root'], blocks)?.lines).toEqual([
+      '6: User-agent: GPTBot',
+      '8: Disallow: /',
+    ]);
+    expect(excerptFor(['wellknown.robots.wildcard.llms_txt'], blocks)?.lines).toEqual([
+      '10: User-agent: *',
+      '11: Disallow: /*.txt$',
+    ]);
+  });
+
+  it('shows the security.txt line a fact was read from, and the llms.txt lines that break its outline', () => {
+    const expired = world('wk-security-txt-expired.test');
+    const { security_txt } = expired.wellknown as { security_txt: { fields: { expires: string[] } } };
+    const expires = security_txt.fields.expires[0]!;
+    expect(excerptFor(['wellknown.security_txt.expires', 'wellknown.security_txt.published'], expired)).toEqual({
+      source: 'Lines of https://wk-security-txt-expired.test/.well-known/security.txt as sent',
+      lines: [`2: Expires: ${expires}`],
+    });
+    expect(
+      excerptFor(['wellknown.llms_txt.sections', 'wellknown.llms_txt.published'], world('wk-bad-llms.test'))?.lines,
+    ).toEqual(['7: - Home page']);
+  });
+
+  it('shows the document as fetched when the facts a rule read point at no line', () => {
+    expect(
+      excerptFor(['wellknown.security_txt.document.content_type'], world('wk-security-txt-expired.test'))?.source,
+    ).toBe('The document as fetched');
   });
 });
 

@@ -278,19 +278,20 @@ describe('robots access', () => {
     expect(allowed('User-agent: *\nAllow: /pag*\nDisallow: /page\n', 'x', '/page')).toBe('allow');
   });
 
-  it('merges every group naming the token and ignores * groups then', () => {
+  it('merges every group naming the token and ignores * groups then, naming the line that decided', () => {
     const robots = 'User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n\nUser-agent: a\nDisallow: /y\n';
     const p = parseRobots(bytes(robots));
-    expect(decide(p, 'a', '/x')).toEqual({ decision: 'disallow', group: 'specific' });
-    expect(decide(p, 'a', '/y').decision).toBe('disallow');
-    expect(decide(p, 'a', '/z')).toEqual({ decision: 'allow', group: 'specific' });
-    expect(decide(p, 'b', '/z')).toEqual({ decision: 'disallow', group: 'wildcard' });
+    expect(decide(p, 'a', '/x')).toEqual({ decision: 'disallow', group: 'specific', line: 2 });
+    expect(decide(p, 'a', '/y')).toEqual({ decision: 'disallow', group: 'specific', line: 8 });
+    expect(decide(p, 'a', '/z')).toEqual({ decision: 'allow', group: 'specific', line: null });
+    expect(decide(p, 'b', '/z')).toEqual({ decision: 'disallow', group: 'wildcard', line: 5 });
   });
 
   it('allows everything when no group applies, and always allows /robots.txt', () => {
     expect(decide(parseRobots(bytes('User-agent: a\nDisallow: /\n')), 'b', '/')).toEqual({
       decision: 'allow',
       group: 'none',
+      line: null,
     });
     expect(allowed('User-agent: *\nDisallow: /\n', 'b', '/robots.txt')).toBe('allow');
   });

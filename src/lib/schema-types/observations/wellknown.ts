@@ -5,6 +5,29 @@
  */
 export type Published = boolean;
 export type Decision = 'allow' | 'disallow';
+/**
+ * The lines of the document its facts point at, as sent, for a report to show beside a finding (rules do not read them): at most 16 lines, at most 4 of them first named by any one fact, each cut to 200 characters, in line order. The facets name the lines in this order and keep the first that fit: robots.txt the lines that break the grammar, the rules that disallow a probed path with the first line of their group, the groups, the unknown records; security.txt the lines that break the grammar, Expires, http: URIs, unknown fields, then every field; llms.txt the lines that break the outline, the H1 headings, then http:, relative and non-markdown links. Null when the document is not published.
+ *
+ * @maxItems 16
+ */
+export type Excerpt =
+  | {
+      /**
+       * 1-based, as the parser numbers lines.
+       */
+      line: number;
+      /**
+       * The line as sent, without its line break, at most 200 characters.
+       */
+      text: string;
+      /**
+       * The facet's facts that point at the line, as paths within the facet (parse_errors, expires, fields.contact, wildcard.root, access.GPTBot), sorted.
+       *
+       * @minItems 1
+       */
+      facts: [string, ...string[]];
+    }[]
+  | null;
 
 /**
  * Files published at fixed paths for crawlers and agents: robots.txt, usage preferences, llms.txt, llms-full.txt, sitemap, security.txt, and the home page Link header.
@@ -124,6 +147,7 @@ export interface WellknownObservations {
       'cohere-training-data-crawler': PathAccess;
     };
     wildcard: PathAccess;
+    excerpt: Excerpt;
   };
   /**
    * Declarations of how content may be used: Content-Signal lines in robots.txt, Content-Usage, license links and TDMRep.
@@ -288,6 +312,7 @@ export interface WellknownObservations {
             | 'unclosed_code_fence';
         }[]
       | null;
+    excerpt: Excerpt;
   };
   /**
    * The /llms-full.txt file (llmstxt.org): the whole documentation in one Markdown file.
@@ -598,6 +623,7 @@ export interface WellknownObservations {
           subtag?: string;
         }[]
       | null;
+    excerpt: Excerpt;
   };
   discovery?: {
     home: Document;
