@@ -5,6 +5,7 @@
 import { declaredSitemaps, robotsFile } from './facet-robots.ts';
 import { gunzipWithin, parseSitemap, type ParsedSitemap } from './parse-sitemap.ts';
 import type { DocumentFacts, DocumentFetcher } from '../shared/fetch-document.ts';
+import { lineExcerpt, type LinePointer } from './line-excerpt.ts';
 
 const SITEMAP_BYTES = 2 * 1024 * 1024;
 /** Decompressed size read from a gzip sitemap; a larger one is reported with unknown structure. */
@@ -76,6 +77,14 @@ function facts(d: Followed) {
   };
 }
 
+/** The lines the first sitemap's facts point at: where its XML stops being well-formed, its invalid text lines. */
+function* sitemapPointers(p: ParsedSitemap): Generator<LinePointer> {
+  for (const { fact, line } of p.pointers) {
+    yield [fact, line];
+    if (fact === 'xml_error') yield ['well_formed', line];
+  }
+}
+
 export async function collectSitemap(f: DocumentFetcher) {
   const robots = await robotsFile(f);
   const declared = [...new Set(declaredSitemaps(robots.parsed).map((u) => u.href))];
@@ -90,6 +99,7 @@ export async function collectSitemap(f: DocumentFetcher) {
     source: origin,
     document: first.document,
     ...facts(first),
+    excerpt: first.parsed ? lineExcerpt(first.parsed.lines, sitemapPointers(first.parsed)) : null,
     declared_count: declared.length,
     documents: done.map((d) => ({
       url: d.document.url ?? f.target(d.url),

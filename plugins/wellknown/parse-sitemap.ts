@@ -5,7 +5,7 @@
 // from XML by its first line, and its lines are counted as locs.
 import { gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { decodeUtf8 } from './text.ts';
+import { decodeUtf8, splitLines } from './text.ts';
 
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 /** sitemaps.org: a `loc` must be less than 2,048 characters. */
@@ -38,6 +38,12 @@ export interface ParsedSitemap {
   sitemapLikeLocs: number | null;
   /** A sitemapindex's valid child locs, in order, at most CHILDREN_KEPT. */
   children: readonly string[];
+  /**
+   * The lines a finding points at, for an excerpt (never an observation itself): where the XML stops being
+   * well-formed, or a text sitemap's lines that are no valid URL, at most EXCERPT_POINTERS, with the text's lines.
+   */
+  pointers: readonly { fact: 'xml_error' | 'loc_invalid'; line: number }[];
+  lines: readonly string[];
 }
 
 /** Child sitemaps kept from one index: far more than any walk follows. */
@@ -108,17 +114,25 @@ const EMPTY_COUNTS = {
   lastmodLatest: null,
   sitemapLikeLocs: null,
   children: [],
+  pointers: [],
+  lines: [],
 } as const;
+
+/** Lines a sitemap's facts point at: more than an excerpt keeps, never the document. */
+const EXCERPT_POINTERS = 16;
 
 /** sitemaps.org's text format: every non-empty line a URL; no markup, no header, no footer. */
 function textSitemap(text: string, host: string): ParsedSitemap | null {
-  const lines = text
-    .split(/\r\n|\r|\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '');
+  const all = splitLines(text);
+  const numbered = all.map((l, i) => ({ loc: l.trim(), line: i + 1 })).filter((l) => l.loc !== '');
+  const lines = numbered.map((l) => l.loc);
   if (lines.length === 0 || lines[0]!.startsWith('<') || validLoc(lines[0]!) === null) return null;
   const urls = lines.map(validLoc);
   const valid = urls.filter((u): u is URL => u !== null);
+  const pointers = numbered
+    .filter((_, i) => urls[i] === null)
+    .slice(0, EXCERPT_POINTERS)
+    .map((l) => ({ fact: 'loc_invalid' as const, line: l.line }));
   return {
     format: 'text',
     wellFormed: null,
@@ -131,6 +145,8 @@ function textSitemap(text: string, host: string): ParsedSitemap | null {
     locInvalid: lines.length - valid.length,
     offHost: valid.filter((u) => u.hostname.toLowerCase() !== host).length,
     sitemapLikeLocs: valid.filter((u) => SITEMAP_PATH.test(u.pathname)).length,
+    pointers,
+    lines: pointers.length ? all : [],
   };
 }
 
@@ -148,6 +164,8 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
       root: null,
       namespace: null,
       ...EMPTY_COUNTS,
+      pointers: [{ fact: 'xml_error', line: valid.err.line }],
+      lines: splitLines(text),
     };
   }
   let doc: XmlNode;
@@ -196,7 +214,8 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
       else if (latest === null || t > latest) latest = t;
     }
   }
-  return { ...base, ...counts, ...links, lastmodLatest: latest === null ? null : new Date(latest).toISOString() };
+  const lastmodLatest = latest === null ? null : new Date(latest).toISOString();
+  return { ...base, ...counts, ...links, lastmodLatest, pointers: [], lines: [] };
 }
 
 /** Bytes of a body that may be a gzip file (sitemap.xml.gz), decompressed within a cap; null beyond it. */

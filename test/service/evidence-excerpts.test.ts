@@ -97,6 +97,15 @@ describe('excerptFor a document a finding points into', () => {
     ).toEqual(['7: - Home page']);
   });
 
+  it('shows the line where a sitemap stops being well-formed', () => {
+    expect(
+      excerptFor(['wellknown.sitemap.well_formed', 'wellknown.sitemap.published'], world('wk-sitemap-broken.test')),
+    ).toEqual({
+      source: 'Lines of https://wk-sitemap-broken.test/sitemap.xml as sent',
+      lines: ['3:   <url><loc>https://wk-sitemap-broken.test/?a=1&b=2</loc></url>'],
+    });
+  });
+
   it('shows the document as fetched when the facts a rule read point at no line', () => {
     expect(
       excerptFor(['wellknown.security_txt.document.content_type'], world('wk-security-txt-expired.test'))?.source,

@@ -33,6 +33,8 @@ describe('parseSitemap', () => {
       lastmodLatest: '2026-02-01T09:00:00.000Z',
       sitemapLikeLocs: 0,
       children: [],
+      pointers: [],
+      lines: [],
     });
   });
 
@@ -64,9 +66,12 @@ describe('parseSitemap', () => {
     expect(p.wellFormed).toBe(false);
     expect(p.xmlError).toMatch(/^line 2: /);
     expect(p.entryCount).toBeNull();
+    // The line an excerpt quotes.
+    expect(p.pointers).toEqual([{ fact: 'xml_error', line: 2 }]);
+    expect(p.lines[1]).toBe('<url><loc>x</url>');
   });
 
-  it('reads a text sitemap, one URL per line, counting the lines that are not URLs', () => {
+  it('reads a text sitemap, one URL per line, counting the lines that are not URLs and naming where they are', () => {
     const text =
       '\uFEFFhttps://good.test/\r\nhttps://good.test/a b\n\nhttps://other.test/x\n/relative\nhttps://good.test/s.xml\n';
     expect(parseSitemap(bytes(text), 'https://good.test/sitemap.txt')).toMatchObject({
@@ -78,6 +83,7 @@ describe('parseSitemap', () => {
       locInvalid: 1,
       offHost: 1,
       sitemapLikeLocs: 1,
+      pointers: [{ fact: 'loc_invalid', line: 5 }],
     });
   });
 

@@ -6,7 +6,7 @@
 export type Published = boolean;
 export type Decision = 'allow' | 'disallow';
 /**
- * The lines of the document its facts point at, as sent, for a report to show beside a finding (rules do not read them): at most 16 lines, at most 4 of them first named by any one fact, each cut to 200 characters, in line order. The facets name the lines in this order and keep the first that fit: robots.txt the lines that break the grammar, the rules that disallow a probed path with the first line of their group, the groups, the unknown records; security.txt the lines that break the grammar, Expires, http: URIs, unknown fields, then every field; llms.txt the lines that break the outline, the H1 headings, then http:, relative and non-markdown links. Null when the document is not published.
+ * The lines of the document its facts point at, as sent, for a report to show beside a finding (rules do not read them): at most 16 lines, at most 4 of them first named by any one fact, each cut to 200 characters, in line order. The facets name the lines in this order and keep the first that fit: robots.txt the lines that break the grammar, the rules that disallow a probed path with the first line of their group, the groups, the unknown records; security.txt the lines that break the grammar, Expires, http: URIs, unknown fields, then every field; llms.txt the lines that break the outline, the H1 headings, then http:, relative and non-markdown links; the first sitemap the line where its XML stops being well-formed, or a text sitemap's lines that are no valid URL. Null when the document is not published (a sitemap: not parsed).
  *
  * @maxItems 16
  */
@@ -487,6 +487,7 @@ export interface WellknownObservations {
      * Sitemaps known (declared, or listed by an index) but not fetched because the bound was reached.
      */
     not_followed: number;
+    excerpt: Excerpt;
   };
   security_txt?: {
     published: Published;
