@@ -1,8 +1,10 @@
 // The lines of a document that its facts point at, as the site sent them: what a report shows beside a finding
-// about a robots.txt, security.txt or llms.txt line (issue 36), since the probes keep no bodies. Bounded: at most
-// EXCERPT_LINES lines, at most FACT_LINES of them first named by any one fact (so one fact's many lines leave room
-// for the others), each cut to EXCERPT_CHARS characters; chosen in the order the facet gives its pointers (what
-// breaks the grammar first), then listed in line order. The same document always gives the same excerpt.
+// about a robots.txt, security.txt, llms.txt or sitemap line (issue 36), since the probes keep no bodies. Bounded:
+// at most EXCERPT_LINES lines, at most FACT_LINES of them first named by any one fact (so one fact's many lines
+// leave room for the others), each cut to EXCERPT_CHARS characters; chosen in the order the facet gives its
+// pointers (what breaks the grammar first), then listed in line order. The same document always gives the same
+// excerpt.
+import type { Excerpt } from '../../src/lib/schema-types/observations/wellknown.ts';
 
 /** Lines kept per document: enough for the lines findings name, never the document. */
 export const EXCERPT_LINES = 16;
@@ -11,14 +13,8 @@ export const FACT_LINES = 4;
 /** Characters kept of a line (UTF-16 code units; a surrogate pair the cut would split is dropped whole). */
 export const EXCERPT_CHARS = 200;
 
-export interface ExcerptLine {
-  /** 1-based, as the parser numbers lines. */
-  line: number;
-  /** The line as sent, without its line break, cut to EXCERPT_CHARS. */
-  text: string;
-  /** The facet's facts that point at the line (such as `parse_errors`, `fields.expires`), sorted. */
-  facts: string[];
-}
+/** One line of a facet's `excerpt` fact (schemas/observations/wellknown.json). */
+export type ExcerptLine = NonNullable<Excerpt>[number];
 
 /** A fact of the facet and a line (1-based) it points at. */
 export type LinePointer = readonly [fact: string, line: number];
@@ -48,5 +44,9 @@ export function lineExcerpt(lines: readonly string[], pointers: Iterable<LinePoi
   }
   return [...chosen]
     .sort(([a], [b]) => a - b)
-    .map(([line, facts]) => ({ line, text: clip(lines[line - 1]!), facts: [...facts].sort() }));
+    .map(([line, facts]) => {
+      // A line is chosen with the fact that named it first: never without one.
+      const [first, ...rest] = [...facts].sort();
+      return { line, text: clip(lines[line - 1]!), facts: [first!, ...rest] };
+    });
 }
