@@ -1,7 +1,8 @@
 // A Full Validation's report as a person reads it: the report the ledger stored beside the certificate, made into
 // the same read model as a Quick Scan's, with what the site sent while the certificate's evidence is still kept.
-// Reports outlive nothing: the ledger drops them after DVS_REPORT_RETENTION (src/payments/ledger-retention.ts),
-// and a certificate issued before reports were stored has none; the page then says so.
+// A report may go before its certificate: the ledger drops reports after DVS_REPORT_RETENTION
+// (src/payments/ledger-retention.ts), and a certificate issued before reports were stored has none; the page then
+// says so.
 import { gunzipSync } from 'node:zlib';
 import type { Observations, Report } from '../engine/types.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
