@@ -19,7 +19,7 @@ beforeAll(async () => {
 const rules = rulesReading('reachability');
 
 async function scan(domain: string, needs: (path: string) => boolean = () => true): Promise<Facts> {
-  return (await provider.collect(domain, worldContext(world.env, needs))) as Facts;
+  return provider.collect(domain, worldContext(world.env, needs));
 }
 
 /** The rules' outcomes on the facts, once the facts are shown to match the schema exactly. */
