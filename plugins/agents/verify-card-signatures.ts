@@ -6,29 +6,14 @@
 import { createLocalJWKSet, errors, flattenedVerify, type JSONWebKeySet } from 'jose';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { decodeBase64url } from '../../src/lib/base64url.ts';
+import type { AgentCard } from '../../src/lib/schema-types/observations/agents.ts';
 import { asObject, asString, isHttpsUrl, urlOnSite } from './json-value.ts';
 
-/** Why a signature did not verify, in the order the verifier meets them. */
-export type SignatureFailure =
-  | 'malformed'
-  | 'header_unreadable'
-  | 'alg_not_allowed'
-  | 'card_not_canonical'
-  | 'no_jku'
-  | 'jku_not_on_site'
-  | 'jku_over_limit'
-  | 'key_set_unavailable'
-  | 'key_not_found'
-  | 'jws_invalid'
-  | 'signature_invalid';
+/** A signature's facts, as schemas/observations/agents.json describes them. */
+export type CardSignature = NonNullable<AgentCard['signatures']>[number];
 
-export interface CardSignature {
-  alg: string | null;
-  kid: string | null;
-  jku: string | null;
-  verified: boolean;
-  reason: SignatureFailure | null;
-}
+/** Why a signature did not verify. */
+export type SignatureFailure = NonNullable<CardSignature['reason']>;
 
 /**
  * Asymmetric JWS algorithms (RFC 7518 section 3, RFC 8037, RFC 9864): the specification's examples name ES256 and
