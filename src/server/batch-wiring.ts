@@ -10,7 +10,8 @@ import { embeddedQueueExists, openQueueDatabase } from '../batches/queue-databas
 import { BatchOperations } from '../api/operations/batch-operations.ts';
 import { WebhookStore } from '../batches/webhook-store.ts';
 import { WebhookOperations } from '../api/operations/webhook-operations.ts';
-import { createNet, NetError, type ScanNet } from '../net/index.ts';
+import { NetError, type ScanNet } from '../net/index.ts';
+import { currentAddresses, withOwnNet } from './net-per-use.ts';
 import { DELIVERY_TIMEOUT_MS, Webhooks, type SendOutcome } from '../service/webhooks.ts';
 import type { Accounts } from '../payments/accounts.ts';
 import type { PaymentGate } from '../payments/gate.ts';
@@ -59,7 +60,6 @@ async function send(net: ScanNet, url: string, headers: Record<string, string>, 
 
 function wireWebhooks(
   config: Config,
-  net: ScanNet,
   log: AppLogger,
   engine: () => Promise<{ webhookStore: WebhookStore; queue: JobQueue }>,
 ): Webhooks {
@@ -68,7 +68,7 @@ function wireWebhooks(
       const { webhookStore, queue } = await engine();
       return { store: webhookStore, queue };
     },
-    send: (url, headers, body) => send(net, url, headers, body),
+    send: (url, headers, body) => withOwnNet(config, (net) => send(net, url, headers, body)),
     retryDivisor: config.webhooks.retryDivisor,
     overlapSeconds: config.webhooks.secretOverlapSeconds,
     log,
@@ -76,9 +76,9 @@ function wireWebhooks(
 }
 
 /** Why deliveries could never reach this URL: its name resolves to an address the network layer refuses. */
-async function urlProblem(net: ScanNet, url: URL): Promise<string | null> {
+async function urlProblem(config: Config, url: URL): Promise<string | null> {
   try {
-    await net.resolve(url.hostname);
+    await withOwnNet(config, (net) => net.resolve(url.hostname));
     return null;
   } catch (err) {
     // A name that does not resolve yet may later; an address the network layer refuses never will.
@@ -190,8 +190,7 @@ export function wireBatches(config: Config, deps: BatchWiringDeps): BatchWiring 
         opening = null;
         throw err;
       }));
-  const net = createNet(config);
-  const webhooks = wireWebhooks(config, net, log, engine);
+  const webhooks = wireWebhooks(config, log, engine);
   const events: EventSink = (tx, account, type, data) => webhooks.publish(tx, account, type, data);
   const monitors = deps.tokenHolder ? wireMonitors(config, deps.tokenHolder, deps, engine, events) : null;
   /** The engine, with this instance's workers taking jobs from the moment it is open. */
@@ -215,7 +214,7 @@ export function wireBatches(config: Config, deps: BatchWiringDeps): BatchWiring 
     slots: deps.slots,
     politeness: deps.politeness,
     site: (domain) => normaliseDomain(domain, config.extraSuffixes).registrable,
-    addresses: async (domain) => (await net.resolve(domain).catch(() => [])).map((a) => a.address),
+    addresses: (domain) => currentAddresses(config, domain),
     rulesetVersion: deps.rulesetVersion,
     events,
     leaseSeconds: {
@@ -227,7 +226,7 @@ export function wireBatches(config: Config, deps: BatchWiringDeps): BatchWiring 
   return {
     batches,
     ops: new BatchOperations({ batches, accounts: deps.accounts, extraSuffixes: config.extraSuffixes }),
-    webhookOps: new WebhookOperations({ webhooks, urlProblem: (url) => urlProblem(net, url) }),
+    webhookOps: new WebhookOperations({ webhooks, urlProblem: (url) => urlProblem(config, url) }),
     monitorOps: monitors ? new MonitorOperations({ monitors, extraSuffixes: config.extraSuffixes }) : null,
     startIfPending() {
       if (!config.databaseUrl && !embeddedQueueExists(config.dataDir)) return;
@@ -243,7 +242,6 @@ export function wireBatches(config: Config, deps: BatchWiringDeps): BatchWiring 
     async close() {
       closing = true;
       if (retry) clearTimeout(retry);
-      await net.close();
       if (!opening) return;
       const open = await opening.catch(() => null);
       await Promise.allSettled([started, delivering, monitoring].filter((p) => p !== null));
