@@ -177,6 +177,27 @@ interface Phase {
   verdicts: Record<string, number>;
   /** The machine's one-minute load average when the batch was submitted and when it ended. */
   load: [string, string];
+  /** PostgreSQL's busiest statements over the batch (pg_stat_statements), or null without the extension. */
+  statements: Statement[] | null;
+}
+
+interface Statement {
+  text: string;
+  calls: number;
+  ms: number;
+}
+
+/** The statements PostgreSQL ran between two readings, the busiest first (a shared server: others' show too). */
+function busiest(before: Map<string, Statement>, after: Map<string, Statement>, count: number): Statement[] {
+  return [...after]
+    .map(([id, s]) => ({
+      text: s.text,
+      calls: s.calls - (before.get(id)?.calls ?? 0),
+      ms: s.ms - (before.get(id)?.ms ?? 0),
+    }))
+    .filter((s) => s.calls > 0)
+    .sort((x, y) => y.ms - x.ms)
+    .slice(0, count);
 }
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
@@ -210,11 +231,22 @@ function report(p: Phase): void {
   console.log(
     `| interactive Quick Scan median during the batch (${p.interactive.length} asked) / idle | ${ms(median(p.interactive))} / ${ms(p.interactiveIdle)} = ${(median(p.interactive) / p.interactiveIdle).toFixed(2)}x | <= 2x |`,
   );
+  if (!p.statements) return;
+  console.log(
+    `\nPostgreSQL's busiest statements over the batch, per item (pg_stat_statements; execution time, which counts lock waits; the server is shared, so other work's statements may show):\n`,
+  );
+  console.log('| time per item | calls per item | statement |\n|---|---|---|');
+  for (const s of p.statements)
+    console.log(
+      `| ${ms(s.ms / p.items)} | ${(s.calls / p.items).toFixed(2)} | \`${s.text.replace(/\s+/g, ' ').slice(0, 100)}\` |`,
+    );
 }
 
 interface SharedState {
   databaseUrl: string;
   redisUrl: string;
+  /** pg_stat_statements' counters by statement now, or null where the extension is not installed. */
+  statements(): Promise<Map<string, Statement> | null>;
   drop(): Promise<void>;
 }
 
@@ -242,6 +274,17 @@ async function sharedState(): Promise<SharedState | null> {
   return {
     databaseUrl: url.toString(),
     redisUrl,
+    async statements() {
+      try {
+        const { rows } = await admin.query<{ id: string; calls: string; ms: number; text: string }>(
+          `SELECT queryid::text AS id, calls, total_exec_time AS ms, query AS text FROM pg_stat_statements
+           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
+        return new Map(rows.map((r) => [r.id, { text: r.text, calls: Number(r.calls), ms: r.ms }]));
+      } catch {
+        return null;
+      }
+    },
     async drop() {
       for (const name of [schema, engineSchemaFor(schema)])
         await admin.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`).catch(() => undefined);
@@ -268,6 +311,7 @@ async function startInstances(env: Record<string, string>, root: string, into: I
 /** What a batch run needs: the instances, the world, the account's key and the spare domains. */
 interface Run {
   api: Client;
+  statements: SharedState['statements'];
   instances: [Instance, Instance];
   worldPid: number;
   key: string;
@@ -352,6 +396,7 @@ async function runBatch(
   idle: { aloneCpuMs: number; quickWallMs: number },
 ): Promise<Phase> {
   const before = usage(run);
+  const statementsBefore = await run.statements();
   const loadBefore = loadAverage();
   const started = performance.now();
   const accepted = await run.api.call(run.instances[0], 'POST', '/api/batches', body, run.key);
@@ -377,6 +422,7 @@ async function runBatch(
   done = true;
   await beside;
   const after = usage(run);
+  const statementsAfter = await run.statements();
   const verdicts = await results(run, label, id);
   return {
     label,
@@ -393,6 +439,7 @@ async function runBatch(
     results: Object.values(verdicts).reduce((t, n) => t + n, 0),
     verdicts,
     load: [loadBefore, loadAverage()],
+    statements: statementsBefore && statementsAfter && busiest(statementsBefore, statementsAfter, 8),
   };
 }
 
@@ -457,7 +504,8 @@ export default async function bench(args: readonly string[] = []): Promise<void>
     const key = created.trim().split('\n')[0]!;
     let spare = opts.domains;
     const fresh = () => (spare < fleet ? `f${spare++}.fleet.test` : undefined);
-    await measure({ api, instances: instances as [Instance, Instance], worldPid: world.pid, key, fresh }, opts, env);
+    const run = { api, instances: instances as [Instance, Instance], worldPid: world.pid, key, fresh };
+    await measure({ ...run, statements: () => shared.statements() }, opts, env);
   } finally {
     await api?.close();
     for (const instance of instances) await instance.stop();

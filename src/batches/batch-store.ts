@@ -94,6 +94,7 @@ export interface ItemRef {
 /** An item just given a turn: its job is enqueued in the same transaction. */
 export interface PromotedItem extends ItemRef {
   mode: BatchMode;
+  domain: string;
 }
 
 export class BatchStore {
@@ -130,16 +131,16 @@ export class BatchStore {
   /** Moves the account's next `count` waiting items to queued; the caller enqueues their jobs in `tx`. */
   async promote(tx: Queryable, accountId: string, count: number): Promise<PromotedItem[]> {
     if (count <= 0) return [];
-    const rows = await tx.query<{ batch_id: string; seq: number; mode: BatchMode }>(
+    const rows = await tx.query<{ batch_id: string; seq: number; mode: BatchMode; domain: string }>(
       `UPDATE batch_items i SET state = 'queued'
        FROM batches b
        WHERE b.id = i.batch_id AND (i.batch_id, i.seq) IN (
          SELECT batch_id, seq FROM batch_items WHERE account_id = $1 AND state = 'waiting'
          ORDER BY n LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING i.batch_id, i.seq, b.mode`,
+       RETURNING i.batch_id, i.seq, b.mode, i.domain`,
       [accountId, count],
     );
-    return rows.map((r) => ({ batchId: r.batch_id, seq: r.seq, mode: r.mode }));
+    return rows.map((r) => ({ batchId: r.batch_id, seq: r.seq, mode: r.mode, domain: r.domain }));
   }
 
   async get(id: string, accountId: string): Promise<BatchRow | null> {
@@ -228,7 +229,16 @@ export class BatchStore {
       });
   }
 
-  /** Gives a claimed item back unrun (its turn is put off: a politeness limit was reached). */
+  /** The item's domain (null: no such item). */
+  async domain(ref: ItemRef): Promise<string | null> {
+    const [row] = await this.db.query<{ domain: string }>(
+      'SELECT domain FROM batch_items WHERE batch_id = $1 AND seq = $2',
+      [ref.batchId, ref.seq],
+    );
+    return row?.domain ?? null;
+  }
+
+  /** Gives a claimed item back unrun, so its job's retry need not wait for the lease to lapse. */
   async unclaim(item: ClaimedItem): Promise<void> {
     await this.db.query(
       `UPDATE batch_items SET state = 'queued', claim_id = NULL, lease_until = NULL, attempts = attempts - 1
