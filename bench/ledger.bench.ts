@@ -21,6 +21,7 @@ import pg from 'pg';
 import { canonicalBytes } from '../src/lib/canonical-json.ts';
 import { Ledger } from '../src/payments/ledger.ts';
 import { openPostgresStore } from '../src/payments/postgres-store.ts';
+import { treeFileOf } from '../src/payments/sqlite-log.ts';
 import { openSqliteStore } from '../src/payments/sqlite-store.ts';
 import type { LedgerStore } from '../src/payments/store.ts';
 import { TransparencyLog } from '../src/service/transparency-log.ts';
@@ -98,14 +99,18 @@ async function sqliteBackend(): Promise<Backend> {
     name: 'SQLite (embedded default)',
     store,
     async size() {
-      // The WAL is folded into the file first, so the figure is the database, not the journal's high tide.
-      const db = new Database(file);
-      try {
-        db.pragma('wal_checkpoint(TRUNCATE)');
-      } finally {
-        db.close();
+      // Each WAL is folded into its file first, so the figure is the database, not the journal's high tide.
+      let bytes = 0;
+      for (const f of [file, treeFileOf(file)]) {
+        const db = new Database(f);
+        try {
+          db.pragma('wal_checkpoint(TRUNCATE)');
+        } finally {
+          db.close();
+        }
+        bytes += statSync(f).size;
       }
-      return statSync(file).size;
+      return bytes;
     },
     async close() {
       await store.close();

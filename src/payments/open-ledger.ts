@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from '../lib/config.ts';
 import { privateDir, privateFile, tightenExisting } from '../lib/private-files.ts';
 import { Ledger } from './ledger.ts';
+import { treeFileOf } from './sqlite-log.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import type { TokenMode } from './tokens.ts';
 
@@ -21,8 +22,10 @@ export async function openLedger(config: Config, opts: { now?: () => number } = 
   } else {
     privateDir(config.dataDir);
     const file = path.join(config.dataDir, SQLITE_FILE);
-    privateFile(file);
-    tightenExisting([`${file}-wal`, `${file}-shm`]);
+    for (const f of [file, treeFileOf(file)]) {
+      privateFile(f);
+      tightenExisting([`${f}-wal`, `${f}-shm`]);
+    }
     store = openSqliteStore(file);
   }
   return new Ledger(store, {

@@ -1,4 +1,5 @@
-// The embedded ledger: one SQLite file in the data dir, in WAL mode so readers never wait for the writer.
+// The embedded ledger: one SQLite file in the data dir, in WAL mode so readers never wait for the writer, with the
+// transparency log's tree in a second file beside it (sqlite-log.ts).
 // better-sqlite3 is synchronous, so every operation below is atomic within the process, and SQLite's write
 // lock makes the conditional updates atomic across processes sharing the file.
 import Database from 'better-sqlite3';
@@ -6,7 +7,7 @@ import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
 import { sqliteAccounts } from './sqlite-accounts.ts';
 import { sqliteHistory } from './sqlite-history.ts';
-import { sqliteLog } from './sqlite-log.ts';
+import { attachTree, reconcileTree, sqliteLog } from './sqlite-log.ts';
 import {
   storedCertificate,
   type CertificateRow,
@@ -67,7 +68,8 @@ const toCertificateRow = (r: RawCertificateRow): CertificateRow => ({
 });
 
 function migrate(db: Database.Database): void {
-  // BEGIN IMMEDIATE takes the write lock first, so two processes opening one new file migrate it once.
+  // BEGIN IMMEDIATE takes the write lock of both files first, so two processes opening one new ledger migrate it
+  // once, and neither sees the other's commit half done when it reconciles the tree.
   db.exec('BEGIN IMMEDIATE');
   try {
     db.exec(
@@ -80,6 +82,7 @@ function migrate(db: Database.Database): void {
       db.exec(m.sql);
       record.run(m.version, m.name, Date.now());
     }
+    reconcileTree(db);
     db.exec('COMMIT');
   } catch (err) {
     // SQLite rolls back by itself on some errors; a second ROLLBACK would then hide the real one.
@@ -148,6 +151,7 @@ export function openSqliteStore(file: string): LedgerStore {
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
+    attachTree(db, file);
     migrate(db);
   } catch (err) {
     // A file that cannot be migrated must not stay open (and locked) behind the error.

@@ -1,14 +1,16 @@
 // The data dir and everything the service writes in it are private to the service's user: the dir 0700, the
-// ledger and its -wal/-shm files, keys and TLS material 0600, also when an earlier version left them readable.
+// ledger, its log's tree file and their -wal/-shm files, keys and TLS material 0600, also when an earlier version left them readable.
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/lib/config.ts';
 import { openLedger, SQLITE_FILE } from '../../src/payments/open-ledger.ts';
+import { treeFileOf } from '../../src/payments/sqlite-log.ts';
 import { startTestService } from '../server/harness.ts';
 
 const mode = (file: string) => statSync(file).mode & 0o777;
+const LEDGER_FILES = [SQLITE_FILE, treeFileOf(SQLITE_FILE)].flatMap((f) => ['', '-wal', '-shm'].map((s) => f + s));
 let parent: string;
 
 afterEach(() => rmSync(parent, { recursive: true, force: true }));
@@ -25,8 +27,7 @@ async function useLedger(dataDir: string): Promise<void> {
   try {
     // A write, so the -wal and -shm files exist while the ledger is open.
     await ledger.issue({ source: 'test' });
-    for (const suffix of ['', '-wal', '-shm'])
-      expect(mode(path.join(dataDir, SQLITE_FILE + suffix)), suffix).toBe(0o600);
+    for (const name of LEDGER_FILES) expect(mode(path.join(dataDir, name)), name).toBe(0o600);
   } finally {
     await ledger.close();
   }
@@ -51,8 +52,8 @@ describe('the data dir', () => {
     mkdirSync(dataDir, { mode: 0o755 });
     chmodSync(dataDir, 0o755);
     await useLedger(dataDir);
-    for (const suffix of ['', '-wal', '-shm']) {
-      const file = path.join(dataDir, SQLITE_FILE + suffix);
+    for (const name of LEDGER_FILES) {
+      const file = path.join(dataDir, name);
       writeFileSync(file, '', { flag: 'a' });
       chmodSync(file, 0o644);
     }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openPostgresStore } from '../../src/payments/postgres-store.ts';
+import { treeFileOf } from '../../src/payments/sqlite-log.ts';
 import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
 import type { LedgerStore } from '../../src/payments/store.ts';
 import { freshSchema } from './postgres.ts';
@@ -141,7 +142,7 @@ export async function postgresFullScans(
   return found;
 }
 
-/** A SQLite ledger in a folder of its own, with a second connection to fill and explain it. */
+/** A SQLite ledger in a folder of its own, with a second connection (the tree file attached) to fill and explain it. */
 export interface SeededSqlite {
   store: LedgerStore;
   db: Database.Database;
@@ -154,6 +155,8 @@ export function seededSqliteLedger(prefix: string, seed: string, params: Record<
   const file = path.join(dir, 'ledger.sqlite');
   const store = openSqliteStore(file);
   const db = new Database(file);
+  // The log's nodes are in the tree file beside the ledger, as the store attaches it.
+  db.prepare('ATTACH DATABASE ? AS tree').run(treeFileOf(file));
   for (const statement of seed.split(';').filter((s) => s.trim())) db.prepare(statement).run(params);
   return {
     store,
