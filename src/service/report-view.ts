@@ -3,7 +3,7 @@
 // could not be evaluated (what was seen, why it matters, how to fix it, all from the rule files) and what passed,
 // and what the Quick Scan left to a Full Validation. A read model only: it looks in the Quick Scan cache and never
 // starts a scan.
-import type { LoadedRule, Report, RuleResult } from '../engine/types.ts';
+import type { AgentReadiness, LoadedRule, Report, RuleResult } from '../engine/types.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import { scoreOf, verdictOf } from '../engine/verdict.ts';
 import { categoryName } from '../lib/categories.ts';
@@ -88,6 +88,8 @@ export interface ReportView {
   categories: CategoryView[];
   /** For a Quick Scan: what it did not check. */
   coverage: CoverageView | null;
+  /** The agent-readiness level the report's results reach, when the report carries it. */
+  readiness: AgentReadiness | null;
 }
 
 export type LatestQuickScan =
@@ -273,6 +275,7 @@ export function reportView(report: Report, ruleset: Pick<Ruleset, 'byId' | 'rule
     glance: glanceOf(report, ruleset, order, excerpt),
     categories,
     coverage: coverageOf(report, ruleset),
+    readiness: report.agent_readiness ?? null,
   };
 }
 

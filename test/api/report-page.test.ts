@@ -44,6 +44,7 @@ function view(findings: FindingView[], extra: Partial<ReportView> = {}): ReportV
       },
     ],
     coverage: null,
+    readiness: null,
     ...extra,
   };
 }
@@ -235,6 +236,25 @@ describe('the summary, gauges, table and coverage', () => {
     );
     expect(html).toContain('<summary>Email authentication: 31 checks, 9 required</summary>');
     expect(reportPage(view([]))).not.toContain('id="not-checked"');
+  });
+
+  it('shows the agent-readiness level the report carries, partial, with the checks the Quick Scan did not judge', () => {
+    const readiness = {
+      anchor: 'isitagentready' as const,
+      level: 1,
+      name: 'Basic Web Presence' as const,
+      checks: { robotsTxt: 'pass' as const, webBotAuth: 'unknown' as const, oauthDiscovery: 'unknown' as const },
+      partial: true as const,
+      next: { level: 2, name: 'Bot-Aware' as const, needs: ['robotsTxtAiRules'] },
+    };
+    const page = reportPage(view([], { readiness }));
+    expect(page).toContain(
+      '<dt>Agent readiness</dt><dd>Agent-readiness level 1 of 5 (Basic Web Presence, at least: some checks were not run); level 2 needs robotsTxtAiRules</dd>',
+    );
+    expect(page).toContain(
+      '<dt>Not judged by this Quick Scan</dt><dd><code>webBotAuth</code>, <code>oauthDiscovery</code></dd>',
+    );
+    expect(reportPage(view([]))).not.toContain('Agent readiness');
   });
 });
 

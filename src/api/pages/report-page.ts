@@ -1,5 +1,7 @@
 // The Quick Scan report page and the form that asks for one. Every piece of text that came from a scan, a rule
 // file or the request is escaped; the structure is fixed here.
+import type { AgentReadiness } from '../../engine/types.ts';
+import { readinessLine } from '../../engine/summary.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type {
   CategoryView,
@@ -227,13 +229,29 @@ ${v.categories.map(categoryHtml).join('\n')}
 </section>`;
 }
 
+/**
+ * The agent-readiness level of a Quick Scan's results, and which of the level's checks it did not judge: the level
+ * is then the least the site reaches (a Full Validation's page shows the level of its certificate's results).
+ */
+function readinessHtml(r: AgentReadiness | null): string {
+  if (!r) return '';
+  const unknown = Object.entries(r.checks)
+    .filter(([, status]) => status === 'unknown')
+    .map(([id]) => `<code>${escapeHtml(id)}</code>`);
+  const notRun = unknown.length ? `<dt>Not judged by this Quick Scan</dt><dd>${unknown.join(', ')}</dd>` : '';
+  return `<dl class="facts">
+<dt>Agent readiness</dt><dd>${escapeHtml(readinessLine(r))}</dd>
+${notRun}
+</dl>`;
+}
+
 /** `history` is the domain's history section (history-section.ts), empty when it has no Full Validation. */
 export function reportPage(v: ReportView, history = ''): string {
   return renderPage({
     title: `Quick Scan of ${v.domain}`,
     description: `Quick Scan of ${v.domain}: ${VERDICT_WORDS[v.verdict]}, score ${v.score}/100.`,
     body: `<h1>Quick Scan of ${escapeHtml(v.domain)}</h1>
-${reportParts(v, history)}
+${reportParts(v, history, readinessHtml(v.readiness))}
 ${v.coverage ? coverageHtml(v.coverage) : ''}
 ${fullValidationHtml(v.domain)}
 ${scanForm(v.domain, 'Scan again')}`,
