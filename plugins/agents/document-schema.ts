@@ -76,3 +76,13 @@ function violations(errors: readonly ErrorObject[], title: string): SchemaViolat
 export function violationText(v: SchemaViolation): string {
   return `${v.production} ${v.pointer}: ${v.reason}`;
 }
+
+/**
+ * The JSON pointer a violation line names (violationText's form), RFC 6901: the document itself is "", which the
+ * line writes "/" as ajv's empty instance path reads badly; null for a line of another form.
+ */
+export function violationPointer(text: string): string | null {
+  const pointer = /^\S+ (\/.*?): /.exec(text)?.[1];
+  if (pointer === undefined) return null;
+  return pointer === '/' ? '' : pointer;
+}

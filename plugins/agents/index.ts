@@ -7,6 +7,8 @@ import type { AgentsObservations } from '../../src/lib/schema-types/observations
 import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
 import type { HttpExchange } from '../../src/net/types.ts';
 import { DocumentFetcher, type DocumentFacts } from '../shared/fetch-document.ts';
+import { jsonExcerpt, JsonLinesError, parseJsonLines, type JsonLines } from '../shared/json-lines.ts';
+import { lineExcerpt, type ExcerptLine } from '../shared/line-excerpt.ts';
 import { inspectAgentCard } from './inspect-agent-card.ts';
 import { inspectEntryCatalog, inspectLinkset } from './inspect-catalogs.ts';
 import { inspectJwks } from './inspect-jwks.ts';
@@ -14,6 +16,7 @@ import { inspectAiPlugin, inspectSkillsIndex, inspectUcpProfile } from './inspec
 import { EMPTY_CARD, inspectMcpCard, pickEndpoint } from './inspect-mcp.ts';
 import { inspectAuthorizationServer, inspectProtectedResource } from './inspect-oauth.ts';
 import { isHttpsUrl } from './json-value.ts';
+import { memberPointers, privateValues } from './member-pointers.ts';
 import { identifierOf, metadataUrl } from './oauth-locations.ts';
 import { inspectOpenApi } from './inspect-openapi.ts';
 import { inspectPaymentChallenge } from './inspect-payment.ts';
@@ -31,16 +34,20 @@ const OPENAPI_BYTES = 2 * 1024 * 1024;
 /** OpenAPI has no registered location; these are the paths agents and scanners try, in this order. */
 const OPENAPI_PATHS = ['/openapi.json', '/.well-known/openapi.json'];
 
-/** A JSON discovery document: its facts, and the parsed value the inspectors read (undefined unless parsed). */
+/**
+ * A JSON discovery document: its facts, the parsed value the inspectors read (undefined unless parsed), and for
+ * the excerpt, the parse with its lines, or the lines and the line where it stopped being JSON.
+ */
 interface JsonDocument {
   facts: { published: boolean; document: DocumentFacts; json_parsed: boolean; json_error: string | null };
   json: unknown;
   exchange: HttpExchange | null;
+  parse: JsonLines | JsonLinesError | null;
 }
 
 /**
  * Discovery documents are fetched the way verifiers are told to: no credentials, no redirects followed (a 3xx is
- * what the site answered), a size cap. Only a published body is parsed.
+ * what the site answered), a size cap. Only a published body is parsed, once, keeping where each member sits.
  */
 async function json(f: DocumentFetcher, path: string, accept = JSON_ACCEPT, maxBytes = DOCUMENT_BYTES) {
   const { published, document, exchange } = await f.open(path, { accept, maxBytes, redirects: 'record' });
@@ -48,16 +55,44 @@ async function json(f: DocumentFetcher, path: string, accept = JSON_ACCEPT, maxB
     facts: { published, document, json_parsed: false, json_error: null },
     json: undefined,
     exchange,
+    parse: null,
   };
   if (published && exchange) {
     try {
-      out.json = JSON.parse(exchange.body.toString('utf8').replace(/^\uFEFF/, ''));
+      out.parse = parseJsonLines(exchange.body.toString('utf8').replace(/^\uFEFF/, ''));
+      out.json = out.parse.value;
       out.facts.json_parsed = true;
     } catch (err) {
-      out.facts.json_error = (err as Error).message;
+      if (!(err instanceof JsonLinesError)) throw err;
+      out.parse = err;
+      out.facts.json_error = err.message;
     }
   }
   return out;
+}
+
+/**
+ * The lines of a published document its facts point at: where it stops being JSON, or the members they name, the
+ * values of a key's private members redacted.
+ */
+function excerptOf(doc: JsonDocument, facts: object): ExcerptLine[] | null {
+  if (!doc.facts.published) return null;
+  const parse = doc.parse;
+  if (parse instanceof JsonLinesError)
+    return parse.line === null
+      ? []
+      : lineExcerpt(parse.lines, [
+          ['json_error', parse.line],
+          ['json_parsed', parse.line],
+        ]);
+  if (!parse) return [];
+  const all = { ...doc.facts, ...facts };
+  return jsonExcerpt(parse, memberPointers(all, parse.value), privateValues(all, parse.value));
+}
+
+/** A document's facts, what its inspector found in it, and the lines those point at. */
+function described<T extends object>(doc: JsonDocument, facts: T) {
+  return { ...doc.facts, ...facts, excerpt: excerptOf(doc, facts) };
 }
 
 async function text(f: DocumentFetcher, path: string) {
@@ -66,10 +101,8 @@ async function text(f: DocumentFetcher, path: string) {
 }
 
 async function mcp(f: DocumentFetcher) {
-  const card = (doc: JsonDocument) => ({
-    ...doc.facts,
-    ...(doc.facts.json_parsed ? inspectMcpCard(doc.json, doc.facts.document.url, f.domain) : EMPTY_CARD),
-  });
+  const card = (doc: JsonDocument) =>
+    described(doc, doc.facts.json_parsed ? inspectMcpCard(doc.json, doc.facts.document.url, f.domain) : EMPTY_CARD);
   // The endpoint is named by the cards alone: the session starts without waiting for the catalog.
   const cardsAndEndpoint = async () => {
     const [manifest, serverCard] = await Promise.all([
@@ -87,7 +120,7 @@ async function mcp(f: DocumentFetcher) {
   return {
     manifest: cards[1],
     server_card: cards[0],
-    catalog: { ...catalog.facts, ...inspectEntryCatalog(catalog.json) },
+    catalog: described(catalog, inspectEntryCatalog(catalog.json)),
     endpoint,
   };
 }
@@ -106,8 +139,8 @@ async function a2a(f: DocumentFetcher) {
   const cardSignatures = await verifyCardSignatures(card.json, f.domain, keySets);
   const legacySignatures = await verifyCardSignatures(legacy.json, f.domain, keySets);
   return {
-    card: { ...card.facts, ...inspectAgentCard(card.json), signatures: cardSignatures },
-    legacy_card: { ...legacy.facts, ...inspectAgentCard(legacy.json), signatures: legacySignatures },
+    card: described(card, { ...inspectAgentCard(card.json), signatures: cardSignatures }),
+    legacy_card: described(legacy, { ...inspectAgentCard(legacy.json), signatures: legacySignatures }),
   };
 }
 
@@ -122,17 +155,16 @@ async function openapi(f: DocumentFetcher) {
     }
   }
   const doc = found!;
-  return { ...doc.facts, ...inspectOpenApi(doc.json) };
+  return described(doc, inspectOpenApi(doc.json));
 }
 
 async function apiCatalog(f: DocumentFetcher) {
   const doc = await json(f, '/.well-known/api-catalog', 'application/linkset+json, application/json;q=0.9');
   const contentType = doc.exchange?.headers['content-type'] ?? '';
-  return {
-    ...doc.facts,
+  return described(doc, {
     profile: /;\s*profile\s*=\s*"?([^";]+)"?/i.exec(contentType)?.[1] ?? null,
     ...inspectLinkset(doc.json, doc.facts.document.url),
-  };
+  });
 }
 
 /** Authorization servers followed from protected resource metadata, and key sets followed from jwks_uri. */
@@ -145,7 +177,7 @@ async function namedServer(f: DocumentFetcher, issuer: string) {
   const at = async (kind: 'oauth-authorization-server' | 'openid-configuration') => {
     const location = metadataUrl(issuer, kind)!;
     const doc = await json(f, location);
-    return { ...doc.facts, ...inspectAuthorizationServer(doc.json, identifierOf(location, kind)) };
+    return described(doc, inspectAuthorizationServer(doc.json, identifierOf(location, kind)));
   };
   const [oauthServer, openidConfiguration] = await Promise.all([
     at('oauth-authorization-server'),
@@ -168,8 +200,7 @@ async function keySets(f: DocumentFetcher, named: { name: string; jwks_uri: stri
       return {
         url,
         named_by: [...new Set(namedBy)].sort(),
-        ...doc.facts,
-        ...(await inspectJwks(doc.json, observedAt)),
+        ...described(doc, await inspectJwks(doc.json, observedAt)),
       };
     }),
   );
@@ -187,7 +218,7 @@ async function oauth(f: DocumentFetcher, observedAt: string) {
   // The servers the protected resource names are followed as soon as it arrives, beside the root documents.
   const resourceAndNamed = async () => {
     const resource = await json(f, '/.well-known/oauth-protected-resource');
-    const protectedResource = { ...resource.facts, ...inspectProtectedResource(resource.json, origin) };
+    const protectedResource = described(resource, inspectProtectedResource(resource.json, origin));
     const issuers = protectedResource.authorization_servers
       .filter((i) => followable(i, origin))
       .slice(0, MAX_NAMED_SERVERS);
@@ -198,8 +229,8 @@ async function oauth(f: DocumentFetcher, observedAt: string) {
     json(f, '/.well-known/oauth-authorization-server'),
     json(f, '/.well-known/openid-configuration'),
   ]);
-  const authorizationServer = { ...server.facts, ...inspectAuthorizationServer(server.json, origin) };
-  const openidConfiguration = { ...openid.facts, ...inspectAuthorizationServer(openid.json, origin) };
+  const authorizationServer = described(server, inspectAuthorizationServer(server.json, origin));
+  const openidConfiguration = described(openid, inspectAuthorizationServer(openid.json, origin));
   const named = [
     { name: 'protected_resource', jwks_uri: protectedResource.jwks_uri },
     { name: 'authorization_server', jwks_uri: authorizationServer.jwks_uri },
@@ -243,15 +274,14 @@ async function identity(f: DocumentFetcher, observedAt: string) {
   ]);
   const headers = directory.exchange?.headers ?? {};
   return {
-    jwks: { ...jwks.facts, ...(await inspectJwks(jwks.json, observedAt)) },
-    wba_directory: {
-      ...directory.facts,
+    jwks: described(jwks, await inspectJwks(jwks.json, observedAt)),
+    wba_directory: described(directory, {
       signature: headers.signature ?? null,
       signature_input: headers['signature-input'] ?? null,
       signature_verified_keyids: await directorySigners(directory),
       cache_control: headers['cache-control'] ?? null,
       ...(await inspectJwks(directory.json, observedAt)),
-    },
+    }),
   };
 }
 
@@ -265,10 +295,10 @@ async function manifests(f: DocumentFetcher) {
     text(f, '/auth.md'),
   ]);
   return {
-    ai_plugin: { ...aiPlugin.facts, ...inspectAiPlugin(aiPlugin.json) },
-    agents_json: agentsJson.facts,
-    skills_index: { ...skills.facts, ...inspectSkillsIndex(skills.json) },
-    ai_catalog: { ...aiCatalog.facts, ...inspectEntryCatalog(aiCatalog.json) },
+    ai_plugin: described(aiPlugin, inspectAiPlugin(aiPlugin.json)),
+    agents_json: described(agentsJson, {}),
+    skills_index: described(skills, inspectSkillsIndex(skills.json)),
+    ai_catalog: described(aiCatalog, inspectEntryCatalog(aiCatalog.json)),
     agents_md: agentsMd,
     auth_md: authMd,
   };
@@ -277,8 +307,8 @@ async function manifests(f: DocumentFetcher) {
 async function commerce(f: DocumentFetcher) {
   const [ucp, acp] = await Promise.all([json(f, '/.well-known/ucp'), json(f, '/.well-known/acp.json')]);
   return {
-    ucp: { ...ucp.facts, ...inspectUcpProfile(ucp.json) },
-    acp: acp.facts,
+    ucp: described(ucp, inspectUcpProfile(ucp.json)),
+    acp: described(acp, {}),
   };
 }
 

@@ -1,9 +1,9 @@
 // The lines of a document that its facts point at, as the site sent them: what a report shows beside a finding
-// about a robots.txt, security.txt, llms.txt or sitemap line (issue 36), since the probes keep no bodies. Bounded:
-// at most EXCERPT_LINES lines, at most FACT_LINES of them first named by any one fact (so one fact's many lines
-// leave room for the others), each cut to EXCERPT_CHARS characters; chosen in the order the facet gives its
-// pointers (what breaks the grammar first), then listed in line order. The same document always gives the same
-// excerpt.
+// about a line of robots.txt, security.txt, llms.txt, a sitemap or a JSON document (issue 36), since the probes
+// keep no bodies. Bounded: at most EXCERPT_LINES lines, at most FACT_LINES of them first named by any one fact (so
+// one fact's many lines leave room for the others), each cut to EXCERPT_CHARS characters; chosen in the order the
+// facet gives its pointers (what breaks the grammar first), then listed in line order. The same document always
+// gives the same excerpt.
 import type { Excerpt } from '../../src/lib/schema-types/observations/wellknown.ts';
 
 /** Lines kept per document: enough for the lines findings name, never the document. */

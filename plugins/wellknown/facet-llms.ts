@@ -1,7 +1,7 @@
 // The llms_txt and llms_full_txt facets: /llms.txt outlined per llmstxt.org, and /llms-full.txt (a popular
 // convention without a fixed format) reduced to its response and first heading.
 import { firstHeading, parseLlmsTxt, type ParsedLlmsTxt } from './parse-llms-txt.ts';
-import { lineExcerpt, type LinePointer } from './line-excerpt.ts';
+import { lineExcerpt, type LinePointer } from '../shared/line-excerpt.ts';
 import type { DocumentFetcher } from '../shared/fetch-document.ts';
 
 /** Links listed in the facts; the counts cover all of them. */

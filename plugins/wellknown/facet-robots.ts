@@ -3,7 +3,7 @@
 // disallows everything, more than five redirects count as unavailable.
 import { AI_CRAWLER_TOKENS, PROBED_PATHS, type CrawlerToken } from './ai-crawlers.ts';
 import { decide, type Access, type Decision, type GroupMatch } from './robots-access.ts';
-import { lineExcerpt, type LinePointer } from './line-excerpt.ts';
+import { lineExcerpt, type LinePointer } from '../shared/line-excerpt.ts';
 import { parseRobots, ROBOTS_PARSE_LIMIT_BYTES, type ParsedRobots } from './parse-robots.ts';
 import { isSuccess, type DocumentFacts, type DocumentFetcher } from '../shared/fetch-document.ts';
 
@@ -87,7 +87,7 @@ function accessOf(file: RobotsFile, token: string, sitemapPath: string): PathAcc
 
 /**
  * The lines the facts point at, most telling first: those that break the grammar, the rules that disallow a probed
- * path (with the first line of their group), the groups, the records no crawler knows.
+ * path (with the first line of their group), the Sitemap records, the groups, the records no crawler knows.
  */
 function* robotsPointers(p: ParsedRobots, sitemapPath: string): Generator<LinePointer> {
   for (const e of p.errors) yield ['parse_errors', e.line];
@@ -101,6 +101,7 @@ function* robotsPointers(p: ParsedRobots, sitemapPath: string): Generator<LinePo
   for (const [name, path] of probedPaths(sitemapPath)) yield* disallowed(`wildcard.${name}`, decide(p, '*', path));
   for (const token of AI_CRAWLER_TOKENS)
     for (const [, path] of probedPaths(sitemapPath)) yield* disallowed(`access.${token}`, decide(p, token, path));
+  for (const line of p.sitemapLines) yield ['sitemaps', line];
   for (const g of p.groups) yield ['groups', g.line];
   for (const n of p.unknownLineNumbers) yield ['unknown_lines', n];
 }

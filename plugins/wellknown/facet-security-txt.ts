@@ -1,7 +1,7 @@
 // The security_txt facet: /.well-known/security.txt parsed per RFC 9116, its OpenPGP signature checked, and the
 // response of the legacy top-level /security.txt (which may redirect to the well-known one).
 import { parseSecurityTxt, type ParsedSecurityTxt } from './parse-security-txt.ts';
-import { lineExcerpt, type LinePointer } from './line-excerpt.ts';
+import { lineExcerpt, type LinePointer } from '../shared/line-excerpt.ts';
 import { decodeUtf8 } from './text.ts';
 import { uriHost } from '../shared/uri.ts';
 import type { DocumentFetcher } from '../shared/fetch-document.ts';

@@ -5,7 +5,7 @@
 import { declaredSitemaps, robotsFile } from './facet-robots.ts';
 import { gunzipWithin, parseSitemap, type ParsedSitemap } from './parse-sitemap.ts';
 import type { DocumentFacts, DocumentFetcher } from '../shared/fetch-document.ts';
-import { lineExcerpt, type LinePointer } from './line-excerpt.ts';
+import { lineExcerpt, type LinePointer } from '../shared/line-excerpt.ts';
 
 const SITEMAP_BYTES = 2 * 1024 * 1024;
 /** Decompressed size read from a gzip sitemap; a larger one is reported with unknown structure. */
@@ -77,11 +77,15 @@ function facts(d: Followed) {
   };
 }
 
-/** The lines the first sitemap's facts point at: where its XML stops being well-formed, its invalid text lines. */
+/**
+ * The lines the first sitemap's facts point at: where its XML stops being well-formed, a root element that is not
+ * a sitemap's, the entries and values its counts count (parse-sitemap.ts), its invalid text lines.
+ */
 function* sitemapPointers(p: ParsedSitemap): Generator<LinePointer> {
   for (const { fact, line } of p.pointers) {
     yield [fact, line];
     if (fact === 'xml_error') yield ['well_formed', line];
+    if (fact === 'root') yield ['namespace', line];
   }
 }
 

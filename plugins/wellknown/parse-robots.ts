@@ -78,6 +78,8 @@ export interface ParsedRobots {
   errors: RobotsParseError[];
   groups: RobotsGroup[];
   sitemaps: string[];
+  /** The line of each Sitemap record, in the order of `sitemaps`. */
+  sitemapLines: number[];
   contentSignals: RobotsRecord[];
   contentUsage: RobotsRecord[];
   licenses: string[];
@@ -145,6 +147,7 @@ function emptyParse(bom: boolean, utf8Valid: boolean, text: string[]): ParsedRob
     errors: [],
     groups: [],
     sitemaps: [],
+    sitemapLines: [],
     contentSignals: [],
     contentUsage: [],
     licenses: [],
@@ -164,10 +167,11 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
   let line = '';
   const error = (n: number, code: RobotsErrorCode) =>
     out.errors.push({ line: n, code, production: ROBOTS_ERROR_PRODUCTION[code], value: line.slice(0, VALUE_LIMIT) });
-  const inGroup = (n: number): RobotsGroup | null => {
-    if (current) return current;
-    error(n, 'rule_outside_group');
-    return null;
+  // The group a member line belongs to, counting the line as one of its members; outside any group, an error.
+  const memberOf = (n: number): RobotsGroup | null => {
+    if (current) members++;
+    else error(n, 'rule_outside_group');
+    return current;
   };
 
   lines.forEach((raw, i) => {
@@ -202,17 +206,15 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
       }
       case 'allow':
       case 'disallow': {
-        const group = inGroup(n);
+        const group = memberOf(n);
         if (!group) return;
-        members++;
         if (value !== '' && !value.startsWith('/') && !value.startsWith('*')) error(n, 'invalid_path');
         group.rules.push({ kind: key, pattern: value, line: n });
         return;
       }
       case 'crawl-delay': {
-        const group = inGroup(n);
+        const group = memberOf(n);
         if (!group) return;
-        members++;
         if (!DELAY.test(value)) error(n, 'invalid_crawl_delay');
         else if (group.crawlDelay === null) group.crawlDelay = Number(value);
         return;
@@ -228,6 +230,7 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
       case 'sitemap':
       case 'license':
         (key === 'sitemap' ? out.sitemaps : out.licenses).push(value);
+        if (key === 'sitemap') out.sitemapLines.push(n);
         return;
       default:
         out.unknownLines = out.unknownLineNumbers.push(n);

@@ -40,11 +40,17 @@ export interface ParsedSitemap {
   children: readonly string[];
   /**
    * The lines a finding points at, for an excerpt (never an observation itself): where the XML stops being
-   * well-formed, or a text sitemap's lines that are no valid URL, at most EXCERPT_POINTERS, with the text's lines.
+   * well-formed; the root element; the entries without a loc, the locs that are invalid, off the host or name a
+   * sitemap, the invalid lastmods; a text sitemap's lines that are no valid URL. At most EXCERPT_POINTERS per fact,
+   * with the text's lines.
    */
-  pointers: readonly { fact: 'xml_error' | 'loc_invalid'; line: number }[];
+  pointers: readonly { fact: SitemapFact; line: number }[];
   lines: readonly string[];
 }
+
+/** The facts a sitemap's lines are quoted for. */
+export type SitemapFact =
+  'xml_error' | 'root' | 'loc_missing' | 'loc_invalid' | 'off_host' | 'sitemap_like_locs' | 'lastmod_invalid';
 
 /** Child sitemaps kept from one index: far more than any walk follows. */
 const CHILDREN_KEPT = 1000;
@@ -61,7 +67,45 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: true,
   isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
+  // Where each element starts in the text, so a finding can quote its line.
+  captureMetaData: true,
 });
+// The library declares the wrapper type `Symbol`; the value is a symbol.
+const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+
+/** The offset in the text where an element starts, as the parser recorded it. */
+const startOf = (node: XmlNode): number | null => {
+  const meta = (node as Record<symbol, { startIndex?: unknown } | undefined>)[META];
+  return typeof meta?.startIndex === 'number' ? meta.startIndex : null;
+};
+
+/**
+ * Line numbers of offsets, counting CRLF, CR and LF as splitLines does, without splitting the text until an
+ * excerpt needs it; entries come in document order, so counting goes on from the last offset (and starts over
+ * for an earlier one, such as a lastmod written before its loc).
+ */
+function lineCounter(text: string) {
+  let at = 0;
+  let line = 1;
+  return (offset: number): number => {
+    if (offset < at) [at, line] = [0, 1];
+    for (; at < offset && at < text.length; at++) {
+      const c = text.charCodeAt(at);
+      if (c === 10 || (c === 13 && text.charCodeAt(at + 1) !== 10)) line++;
+    }
+    return line;
+  };
+}
+
+/** Start tags of an entry's children, in any namespace prefix. */
+const TAGS = { loc: /<(?:[A-Za-z_][\w.-]*:)?loc[\s/>]/g, lastmod: /<(?:[A-Za-z_][\w.-]*:)?lastmod[\s/>]/g };
+
+/** The offset of the first `tag` element at or after `from`, or null. */
+function tagAfter(text: string, tag: keyof typeof TAGS, from: number): number | null {
+  const re = TAGS[tag];
+  re.lastIndex = from;
+  return re.exec(text)?.index ?? null;
+}
 
 function localName(name: string): string {
   const colon = name.indexOf(':');
@@ -187,35 +231,69 @@ export function parseSitemap(bytes: Uint8Array, sitemapUrl: string): ParsedSitem
   const namespace = typeof nsAttr === 'string' ? nsAttr : null;
   const base = { format: 'xml' as const, wellFormed: true, xmlError: null, root, namespace };
   const entryName = root === 'urlset' ? 'url' : root === 'sitemapindex' ? 'sitemap' : null;
-  if (!entryName) return { ...base, ...EMPTY_COUNTS };
+  const { point, pointers } = linePointers(text);
+  // The root element is quoted when it is not a sitemap's: another name, or outside the sitemap namespace.
+  if (namespace !== SITEMAP_NAMESPACE || !entryName) point('root', startOf(rootNode));
+  const entries = entryName ? readEntries(text, children(rootNode, entryName), root === 'urlset', host, point) : {};
+  return { ...base, ...EMPTY_COUNTS, ...entries, pointers, lines: pointers.length ? splitLines(text) : [] };
+}
 
+type Point = (fact: SitemapFact, start: number | null, tag?: keyof typeof TAGS) => void;
+
+/** Lines of `text` named by facts, at most EXCERPT_POINTERS per fact: an element's line, or its child `tag`'s. */
+function linePointers(text: string): { point: Point; pointers: { fact: SitemapFact; line: number }[] } {
+  const lineOf = lineCounter(text);
+  const pointers: { fact: SitemapFact; line: number }[] = [];
+  const perFact = new Map<SitemapFact, number>();
+  const point: Point = (fact, start, tag) => {
+    if (start === null || (perFact.get(fact) ?? 0) >= EXCERPT_POINTERS) return;
+    perFact.set(fact, (perFact.get(fact) ?? 0) + 1);
+    pointers.push({ fact, line: lineOf((tag !== undefined ? tagAfter(text, tag, start) : null) ?? start) });
+  };
+  return { point, pointers };
+}
+
+/** The counts over a urlset's or an index's entries, pointing at the lines of those a count counts as wrong. */
+function readEntries(text: string, entries: unknown[], urlset: boolean, host: string, point: Point) {
   const counts = { entryCount: 0, locMissing: 0, locInvalid: 0, offHost: 0, lastmodCount: 0, lastmodInvalid: 0 };
   const links = { sitemapLikeLocs: 0, children: [] as string[] };
   let latest: number | null = null;
-  for (const entry of children(rootNode, entryName)) {
+  for (const entry of entries) {
     counts.entryCount++;
     const node = (entry !== null && typeof entry === 'object' ? entry : {}) as XmlNode;
+    const start = startOf(node);
     const loc = textOf(children(node, 'loc')[0]);
-    if (loc === null || loc === '') counts.locMissing++;
-    else {
+    if (loc === null || loc === '') {
+      counts.locMissing++;
+      point('loc_missing', start);
+    } else {
       const url = validLoc(loc);
-      if (!url) counts.locInvalid++;
-      else {
-        if (url.hostname.toLowerCase() !== host) counts.offHost++;
-        if (SITEMAP_PATH.test(url.pathname)) links.sitemapLikeLocs++;
-        if (root === 'sitemapindex' && links.children.length < CHILDREN_KEPT) links.children.push(url.href);
+      if (!url) {
+        counts.locInvalid++;
+        point('loc_invalid', start, 'loc');
+      } else {
+        if (url.hostname.toLowerCase() !== host) {
+          counts.offHost++;
+          point('off_host', start, 'loc');
+        }
+        if (SITEMAP_PATH.test(url.pathname)) {
+          links.sitemapLikeLocs++;
+          if (urlset) point('sitemap_like_locs', start, 'loc');
+        }
+        if (!urlset && links.children.length < CHILDREN_KEPT) links.children.push(url.href);
       }
     }
     const lastmod = textOf(children(node, 'lastmod')[0]);
     if (lastmod !== null) {
       counts.lastmodCount++;
       const t = lastmodTime(lastmod);
-      if (t === null) counts.lastmodInvalid++;
-      else if (latest === null || t > latest) latest = t;
+      if (t === null) {
+        counts.lastmodInvalid++;
+        point('lastmod_invalid', start, 'lastmod');
+      } else if (latest === null || t > latest) latest = t;
     }
   }
-  const lastmodLatest = latest === null ? null : new Date(latest).toISOString();
-  return { ...base, ...counts, ...links, lastmodLatest, pointers: [], lines: [] };
+  return { ...counts, ...links, lastmodLatest: latest === null ? null : new Date(latest).toISOString() };
 }
 
 /** Bytes of a body that may be a gzip file (sitemap.xml.gz), decompressed within a cap; null beyond it. */

@@ -3,7 +3,8 @@
 // document when a Quick Scan finishes (the report keeps only each rule's fact values, by path) and kept beside the
 // report in the cache, once per distinct excerpt; a Full Validation's report page makes them from its stored
 // evidence. Only what the probes record can be shown: they keep headers and records as sent, and of a document its
-// status, type and size, and the few lines its facts point at (robots.txt, security.txt, llms.txt), not its body.
+// status, type and size, and the few lines its facts point at (robots.txt, security.txt, llms.txt, a sitemap, the JSON
+// documents of the agents probe), not its body.
 import type { Observations, Report } from '../engine/types.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 
@@ -197,22 +198,36 @@ const related = (rest: string, fact: string) =>
   rest === fact || fact.startsWith(`${rest}.`) || rest.startsWith(`${fact}.`);
 
 /**
- * The lines of a well-known document that the facts a rule read point at (`excerpt` of its facet, in line order,
- * numbered), or null when none does: the document a rule judges is then shown as fetched.
+ * The document a fact path lies in: the deepest object along the path that records the fetch of one (`document`),
+ * such as `wellknown.robots` or `agents.oauth.authorization_server`, and its own path.
+ */
+function documentAlong(path: string, doc: Json): { at: string; value: Json } | null {
+  const parts = path.split('.');
+  let node: unknown = doc;
+  let found: { at: string; value: Json } | null = null;
+  for (let i = 0; i < parts.length && isObject(node); i++) {
+    node = node[parts[i]!];
+    if (isObject(node) && isObject(node.document)) found = { at: parts.slice(0, i + 1).join('.'), value: node };
+  }
+  return found;
+}
+
+/**
+ * The lines of a fetched document that the facts a rule read point at (its `excerpt`, in line order, numbered),
+ * or null when none does: the document a rule judges is then shown as fetched.
  */
 function linesExcerpt(paths: readonly string[], doc: Json): Excerpt | null {
   for (const path of paths) {
-    const [ns, facet] = path.split('.');
-    if (ns !== 'wellknown' || !facet) continue;
-    const value = obj(obj(doc.wellknown)[facet]);
-    const excerpt = list(value.excerpt).map(obj);
+    const found = documentAlong(path, doc);
+    if (!found) continue;
+    const excerpt = list(found.value.excerpt).map(obj);
     if (!excerpt.length) continue;
-    const prefix = `wellknown.${facet}.`;
+    const prefix = `${found.at}.`;
     const reads = paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
     const shown = excerpt.filter((l) => list(l.facts).some((f) => reads.some((r) => related(r, String(f)))));
     if (!shown.length) continue;
     return {
-      source: `Lines of ${str(obj(value.document).url) ?? facet} as sent`,
+      source: `Lines of ${str(obj(found.value.document).url) ?? found.at} as sent`,
       lines: lines(shown.map((l) => `${String(l.line)}: ${String(l.text)}`)),
     };
   }
@@ -247,7 +262,7 @@ function candidate(path: string, doc: Json, domain: string): [number, Excerpt] |
       : ns === 'tls'
         ? tlsExcerpt(space, facet, domain)
         : ns === 'wellknown' || ns === 'agents'
-          ? documentExcerpt(obj(space[facet]))
+          ? documentExcerpt(documentAlong(path, doc)?.value ?? {})
           : null;
   return excerpt ? [1, excerpt] : null;
 }

@@ -106,6 +106,37 @@ describe('excerptFor a document a finding points into', () => {
     });
   });
 
+  it('shows the sitemap entries its counts count, and the robots.txt line that declares it', () => {
+    expect(
+      excerptFor(['wellknown.sitemap.off_host', 'wellknown.sitemap.published'], world('wk-sitemap-gzip.test'))?.lines,
+    ).toEqual(['4:   <url><loc>https://elsewhere.test/page</loc><lastmod>last week</lastmod></url>']);
+    expect(excerptFor(['wellknown.robots.sitemaps'], world('good.test'))?.lines).toEqual([
+      '22: Sitemap: https://good.test/sitemap.xml',
+    ]);
+  });
+
+  it('shows the members of a JSON document a finding names, nested at any depth, a private key redacted', () => {
+    const oauth = [
+      'agents.oauth.authorization_server.json_parsed',
+      'agents.oauth.authorization_server.non_https_endpoints',
+    ];
+    expect(excerptFor(oauth, world('ag-oauth-http.test'))).toEqual({
+      source: 'Lines of https://ag-oauth-http.test/.well-known/oauth-authorization-server as sent',
+      lines: [
+        '4:   "token_endpoint": "http://ag-oauth-http.test/token",',
+        '5:   "registration_endpoint": "http://ag-oauth-http.test/register",',
+      ],
+    });
+    // A required member missing: the opening line of the object that lacks it.
+    expect(
+      excerptFor(['agents.a2a.card.json_parsed', 'agents.a2a.card.missing_required'], world('ag-card-incomplete.test'))
+        ?.lines,
+    ).toEqual(['1: {']);
+    const jwks = excerptFor(['agents.identity.jwks.private_members'], world('ag-jwks-private.test'))!;
+    expect(jwks.lines).toHaveLength(1);
+    expect(jwks.lines[0]).toMatch(/^3: .*"d": "\[redacted\]"/);
+  });
+
   it('shows the document as fetched when the facts a rule read point at no line', () => {
     expect(
       excerptFor(['wellknown.security_txt.document.content_type'], world('wk-security-txt-expired.test'))?.source,

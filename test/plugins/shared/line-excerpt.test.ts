@@ -8,7 +8,7 @@ import {
   FACT_LINES,
   lineExcerpt,
   type LinePointer,
-} from '../../../plugins/wellknown/line-excerpt.ts';
+} from '../../../plugins/shared/line-excerpt.ts';
 
 const doc = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`);
 

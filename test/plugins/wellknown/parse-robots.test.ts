@@ -45,6 +45,7 @@ describe('parseRobots', () => {
     );
     expect(p.groups.map((g) => g.userAgents)).toEqual([['a', 'b']]);
     expect(p.sitemaps).toEqual(['https://x.test/s.xml']);
+    expect(p.sitemapLines).toEqual([4]);
   });
 
   it('starts a new group at a user-agent line after rules', () => {

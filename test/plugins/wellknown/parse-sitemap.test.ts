@@ -33,9 +33,41 @@ describe('parseSitemap', () => {
       lastmodLatest: '2026-02-01T09:00:00.000Z',
       sitemapLikeLocs: 0,
       children: [],
-      pointers: [],
-      lines: [],
+      pointers: [
+        { fact: 'off_host', line: 5 },
+        { fact: 'lastmod_invalid', line: 5 },
+        { fact: 'loc_invalid', line: 6 },
+        { fact: 'loc_missing', line: 7 },
+      ],
+      lines: URLSET.split('\n'),
     });
+  });
+
+  it('points at the line of the element a count counts, whatever the line breaks and the order of children', () => {
+    const text = [
+      `<urlset xmlns="${SITEMAP_NAMESPACE}">`,
+      '  <url>',
+      '    <lastmod>soon</lastmod>',
+      '    <loc>https://other.test/</loc>',
+      '  </url>',
+      '  <url><loc>https://good.test/</loc></url>',
+      '</urlset>',
+    ].join('\r\n');
+    expect(parseSitemap(bytes(text), URL_).pointers).toEqual([
+      { fact: 'off_host', line: 4 },
+      { fact: 'lastmod_invalid', line: 3 },
+    ]);
+    expect(parseSitemap(bytes(text.replace(/\r\n/g, '\r')), URL_).pointers).toEqual([
+      { fact: 'off_host', line: 4 },
+      { fact: 'lastmod_invalid', line: 3 },
+    ]);
+    // A clean sitemap is not split into lines; a root that is not a sitemap's is quoted.
+    const clean = parseSitemap(bytes(text.replace('other.test', 'good.test').replace('soon', '2026-01-01')), URL_);
+    expect([clean.pointers, clean.lines]).toEqual([[], []]);
+    const feed = parseSitemap(bytes('<?xml version="1.0"?>\n\n<rss version="2.0"><channel/></rss>'), URL_);
+    expect(feed.pointers).toEqual([{ fact: 'root', line: 3 }]);
+    const foreign = parseSitemap(bytes('<urlset>\n<url><loc>https://good.test/</loc></url></urlset>'), URL_);
+    expect(foreign.pointers).toEqual([{ fact: 'root', line: 1 }]);
   });
 
   it('lists the children of an index and marks a urlset whose locs are sitemaps', () => {

@@ -1,6 +1,6 @@
 // Generated from schemas/observations/agents.json by `npm run types`; edit the schema, not this file.
 
-import type { Document, Published } from './wellknown.ts';
+import type { Document, Excerpt, Published } from './wellknown.ts';
 
 /**
  * The published body parsed as JSON (RFC 8259); false when the document is not published or does not parse.
@@ -163,6 +163,7 @@ export interface AgentsObservations {
      * Servers that are not absolute https URLs.
      */
     servers_non_https_count: number;
+    excerpt: Excerpt;
   };
   /**
    * /.well-known/api-catalog (RFC 9727).
@@ -212,6 +213,7 @@ export interface AgentsObservations {
      * `item` targets.
      */
     item_count: number;
+    excerpt: Excerpt;
   };
   /**
    * OAuth discovery metadata at the root well-known paths, at the locations of the authorization servers the protected resource names, and the key sets their jwks_uri name.
@@ -257,6 +259,7 @@ export interface AgentsObservations {
        * `jwks_uri`.
        */
       jwks_uri: string | null;
+      excerpt: Excerpt;
     };
     authorization_server: AuthorizationServer;
     openid_configuration: AuthorizationServer;
@@ -321,6 +324,7 @@ export interface AgentsObservations {
        * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
        */
       encoding_violations: string[];
+      excerpt: Excerpt;
     };
     /**
      * /.well-known/http-message-signatures-directory (Web Bot Auth key directory).
@@ -386,6 +390,7 @@ export interface AgentsObservations {
        * The listed Ed25519 keys (by RFC 7638 thumbprint, sorted) whose signature on the answer verifies under RFC 9421 as the Web Bot Auth directory draft asks: tag http-message-signatures-directory, keyid the thumbprint, created and expires present and holding when fetched (60 s skew), "@authority";req covered with the authority the request was sent to. Checked by the verifier the service applies to callers' directories. Null when the answer carries no Signature or Signature-Input, or its body is not a key set the verifier reads (not a JWK set, a private key, an x that is not 32 bytes, a non-integer nbf or exp); an empty list when no listed key's signature verifies.
        */
       signature_verified_keyids?: string[] | null;
+      excerpt: Excerpt;
     };
   };
   /**
@@ -416,6 +421,7 @@ export interface AgentsObservations {
        * `api.url`.
        */
       api_url: string | null;
+      excerpt: Excerpt;
     };
     /**
      * /.well-known/agents.json
@@ -425,6 +431,7 @@ export interface AgentsObservations {
       document: Document;
       json_parsed: JsonParsed;
       json_error: JsonError;
+      excerpt: Excerpt;
     };
     /**
      * /.well-known/agent-skills/index.json (Agent Skills discovery v0.2).
@@ -446,6 +453,7 @@ export interface AgentsObservations {
        * Skills lacking a lowercase-hyphen name of at most 64 characters, type skill-md or archive, a description of 1 to 1024 characters, a url, or a sha256:<hex> digest.
        */
       skills_incomplete_count: number | null;
+      excerpt: Excerpt;
     };
     ai_catalog: EntryCatalog;
     /**
@@ -491,6 +499,7 @@ export interface AgentsObservations {
        * `endpoint` values under services that are not absolute https URLs.
        */
       non_https_endpoints_count: number;
+      excerpt: Excerpt;
     };
     /**
      * /.well-known/acp.json
@@ -500,6 +509,7 @@ export interface AgentsObservations {
       document: Document;
       json_parsed: JsonParsed;
       json_error: JsonError;
+      excerpt: Excerpt;
     };
     /**
      * Every 402 answer this probe received in this run, sorted by URL.
@@ -609,6 +619,7 @@ export interface McpDocument {
    * Violations of that Server Card schema (required members $schema, name, version, description; name in reverse-DNS form `namespace/name`; description 1 to 100 characters; each remote's type `sse` or `streamable-http` and url an http(s) URL or a `{variable}` template...), as `<production> <JSON pointer>: <reason>` (at most 20); null when not judged.
    */
   schema_violations: string[] | null;
+  excerpt: Excerpt;
 }
 /**
  * A catalog of entries (MCP Catalog, ARD AI Catalog).
@@ -634,6 +645,7 @@ export interface EntryCatalog {
    * Distinct entry `type` values, sorted.
    */
   entry_types: string[];
+  excerpt: Excerpt;
 }
 /**
  * An A2A agent card.
@@ -775,6 +787,7 @@ export interface AgentCard {
      */
     roles: string[] | null;
   }[];
+  excerpt: Excerpt;
 }
 /**
  * OAuth authorization server metadata (RFC 8414) or OpenID Connect discovery document.
@@ -824,6 +837,7 @@ export interface AuthorizationServer {
    * `code_challenge_methods_supported`, sorted; null when absent.
    */
   code_challenge_methods_supported: string[] | null;
+  excerpt: Excerpt;
 }
 /**
  * An authorization server named by the protected resource metadata, read at both locations its identifier implies.
@@ -892,6 +906,7 @@ export interface KeySet {
    * Values that are not base64url without padding (RFC 7515 section 2), as `<production> <JSON pointer>: <reason>` (at most 20 violations in all).
    */
   encoding_violations: string[];
+  excerpt: Excerpt;
 }
 /**
  * One key of a key set.
