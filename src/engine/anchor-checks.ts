@@ -186,17 +186,59 @@ export const ANCHOR_CHECKS: readonly AnchorCheck[] = [
   },
 ];
 
+/**
+ * What a rung asks for: an anchor check that passes, a rule of this catalogue that passes (`label` names it in a
+ * report), or at least `atLeast` of a group of them. Both the level's logic (src/engine/readiness-level.ts) and
+ * docs/rules.md read the ladder from here.
+ */
+export type Prerequisite = { check: string } | { rule: string; label: string } | PrerequisiteGroup;
+
+export interface PrerequisiteGroup {
+  atLeast: number;
+  of: readonly Prerequisite[];
+}
+
+const INTEGRATION: readonly Prerequisite[] = [
+  { check: 'mcpServerCard' },
+  { check: 'a2aAgentCard' },
+  { check: 'agentSkills' },
+  { check: 'apiCatalog' },
+];
+
 /** The anchor's levels, each named as it names them, with what a site needs beyond the level below. */
 export const ANCHOR_LEVELS = [
-  { level: 0, name: 'Not Ready', needs: '' },
-  { level: 1, name: 'Basic Web Presence', needs: 'at least two of robotsTxt, sitemap and linkHeaders' },
-  { level: 2, name: 'Bot-Aware', needs: 'robotsTxtAiRules and contentSignals' },
-  { level: 3, name: 'Agent-Readable', needs: 'markdownNegotiation' },
-  { level: 4, name: 'Agent-Integrated', needs: 'one of mcpServerCard, a2aAgentCard, agentSkills and apiCatalog' },
+  { level: 0, name: 'Not Ready', needs: { atLeast: 0, of: [] } },
+  {
+    level: 1,
+    name: 'Basic Web Presence',
+    needs: { atLeast: 2, of: [{ check: 'robotsTxt' }, { check: 'sitemap' }, { check: 'linkHeaders' }] },
+  },
+  {
+    level: 2,
+    name: 'Bot-Aware',
+    needs: { atLeast: 2, of: [{ check: 'robotsTxtAiRules' }, { check: 'contentSignals' }] },
+  },
+  { level: 3, name: 'Agent-Readable', needs: { atLeast: 1, of: [{ check: 'markdownNegotiation' }] } },
+  { level: 4, name: 'Agent-Integrated', needs: { atLeast: 1, of: INTEGRATION } },
   {
     level: 5,
     name: 'Agent-Native',
-    needs:
-      'two of: webBotAuth; all four of mcpServerCard, a2aAgentCard, agentSkills and apiCatalog; authentication metadata (oauthDiscovery, or auth.md: agents.auth_md.published)',
+    needs: {
+      atLeast: 2,
+      of: [
+        { check: 'webBotAuth' },
+        { atLeast: INTEGRATION.length, of: INTEGRATION },
+        // Authentication metadata: OAuth discovery, or an auth.md for agents.
+        { atLeast: 1, of: [{ check: 'oauthDiscovery' }, { rule: 'agents.auth_md.published', label: 'auth.md' }] },
+      ],
+    },
   },
-] as const;
+] as const satisfies readonly { level: number; name: string; needs: PrerequisiteGroup }[];
+
+/** How a report names a prerequisite it misses: a check by its id, a group by what it asks. */
+export function prerequisiteName(p: Prerequisite): string {
+  if ('check' in p) return p.check;
+  if ('rule' in p) return p.label;
+  const names = p.of.map(prerequisiteName);
+  return p.atLeast === p.of.length && p.of.length > 1 ? `all of ${names.join(', ')}` : names.join(' or ');
+}

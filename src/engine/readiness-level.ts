@@ -2,7 +2,16 @@
 // (src/engine/anchor-checks.ts says which rules answer each of its checks). It sits beside the verdict and never
 // changes it. The anchor does not publish its level gates; these follow the prerequisite ladder documented under
 // the same level names by Reaudit (https://docs.reaudit.io/agent-readiness), which docs/rules.md cites.
-import { ANCHOR, ANCHOR_CHECKS, ANCHOR_LEVELS, judges, type AnchorCheck } from './anchor-checks.ts';
+import {
+  ANCHOR,
+  ANCHOR_CHECKS,
+  ANCHOR_LEVELS,
+  judges,
+  prerequisiteName,
+  type AnchorCheck,
+  type Prerequisite,
+  type PrerequisiteGroup,
+} from './anchor-checks.ts';
 import type { AgentReadiness, AnchorStatus, Outcome, RuleResult } from './types.ts';
 
 /** What the level reads of a result: a report's results and a certificate's alike. */
@@ -24,30 +33,17 @@ function statusOf(check: AnchorCheck, byId: ReadonlyMap<string, Outcome>, result
   return check.scored ? 'fail' : 'neutral';
 }
 
-const INTEGRATION = ['mcpServerCard', 'a2aAgentCard', 'agentSkills', 'apiCatalog'];
+/** Whether a site whose passing checks `pass` says meets a prerequisite of the ladder. */
+function meets(p: Prerequisite, pass: (id: string) => boolean, byId: ReadonlyMap<string, Outcome>): boolean {
+  if ('check' in p) return pass(p.check);
+  if ('rule' in p) return byId.get(p.rule) === 'pass';
+  return p.of.filter((q) => meets(q, pass, byId)).length >= p.atLeast;
+}
 
-/** What each level needs beyond the one below, as the checks that would satisfy it. */
-function missingFor(level: number, pass: (id: string) => boolean, byId: ReadonlyMap<string, Outcome>): string[] {
-  switch (level) {
-    case 1: {
-      const basics = ['robotsTxt', 'sitemap', 'linkHeaders'];
-      return basics.filter((c) => pass(c)).length >= 2 ? [] : basics.filter((c) => !pass(c));
-    }
-    case 2:
-      return ['robotsTxtAiRules', 'contentSignals'].filter((c) => !pass(c));
-    case 3:
-      return pass('markdownNegotiation') ? [] : ['markdownNegotiation'];
-    case 4:
-      return INTEGRATION.some(pass) ? [] : INTEGRATION;
-    default: {
-      const groups: [string, boolean][] = [
-        ['webBotAuth', pass('webBotAuth')],
-        [`all of ${INTEGRATION.join(', ')}`, INTEGRATION.every(pass)],
-        ['oauthDiscovery or auth.md', pass('oauthDiscovery') || byId.get('agents.auth_md.published') === 'pass'],
-      ];
-      return groups.filter(([, ok]) => ok).length >= 2 ? [] : groups.filter(([, ok]) => !ok).map(([name]) => name);
-    }
-  }
+/** What a rung needs that the site lacks: nothing once it is met, otherwise the parts it does not meet. */
+function missing(rung: PrerequisiteGroup, pass: (id: string) => boolean, byId: ReadonlyMap<string, Outcome>): string[] {
+  if (meets(rung, pass, byId)) return [];
+  return rung.of.filter((p) => !meets(p, pass, byId)).map(prerequisiteName);
 }
 
 export function agentReadiness(results: readonly Judged[]): AgentReadiness {
@@ -57,7 +53,7 @@ export function agentReadiness(results: readonly Judged[]): AgentReadiness {
   const pass = (id: string) => checks[id] === 'pass';
   let level = 0;
   let needs: string[] = [];
-  while (level < 5 && (needs = missingFor(level + 1, pass, byId)).length === 0) level++;
+  while (level < 5 && (needs = missing(ANCHOR_LEVELS[level + 1]!.needs, pass, byId)).length === 0) level++;
   const out: AgentReadiness = { anchor: ANCHOR.name, level, name: ANCHOR_LEVELS[level]!.name, checks };
   if (Object.values(checks).includes('unknown')) out.partial = true;
   if (level < 5) {
