@@ -12,7 +12,7 @@ import path from 'node:path';
 import { providers } from '../plugins/index.ts';
 import { loadRuleset } from '../src/catalogue/load-ruleset.ts';
 import type { Ruleset } from '../src/engine/ruleset.ts';
-import { scan } from '../src/engine/scan.ts';
+import { scan } from '../src/engine/observe-and-judge.ts';
 import type { Tier } from '../src/engine/types.ts';
 import { loadConfig } from '../src/lib/config.ts';
 import { createNet } from '../src/net/index.ts';

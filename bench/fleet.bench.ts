@@ -27,7 +27,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { engineSchemaFor } from '../src/batches/queue-database.ts';
-import { localCertificateFile } from '../src/server/local-certificate.ts';
+import { localCertificateFile } from '../src/server/localhost-certificate.ts';
 import { percentile } from './load.ts';
 import { median } from './median.ts';
 import { processUsage, startWorldProcess, stopChild } from './world-process.ts';

@@ -1,6 +1,6 @@
 // What `dvs scan` shows while probes run, on stderr so stdout stays the result: on a terminal one line that is
 // rewritten as each probe finishes; otherwise (a pipe, a log, CI) one plain line per probe, nothing to redraw.
-import type { ScanProgress } from '../engine/scan.ts';
+import type { ScanProgress } from '../engine/observe-and-judge.ts';
 
 export interface ProgressStream {
   write(text: string): unknown;

@@ -8,7 +8,7 @@ import { loadRunRuleset } from '../catalogue/compiled-ruleset.ts';
 import { originProblem } from '../lib/https-origin.ts';
 import { parseStrictJson, StrictJsonError } from '../lib/strict-json.ts';
 import { loadTrustStore } from '../net/trust-store.ts';
-import { localCertificateFile } from '../server/local-certificate.ts';
+import { localCertificateFile } from '../server/localhost-certificate.ts';
 import { JWKS_PATH } from '../signing/certificate.ts';
 import { fetchJwks } from '../signing/fetch-jwks.ts';
 import { IssuerClient } from '../signing/issuer-client.ts';

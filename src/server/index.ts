@@ -52,7 +52,7 @@ import { clientTimeoutOptions } from './client-timeouts.ts';
 import { guardConnections } from './connection-guard.ts';
 import { startRedirectServer } from './http-redirect.ts';
 import type { PromMetrics } from './metrics.ts';
-import { selfSignedForLocalhost } from './self-signed.ts';
+import { selfSignedForLocalhost } from './localhost-certificate.ts';
 
 /** What the payments side hands the server (src/payments/index.ts `openPayments`). */
 export interface PaymentsHandle {

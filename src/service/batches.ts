@@ -5,7 +5,7 @@
 // stand in the queue ahead of another account's 10. Each instance takes jobs only while it has a batch slot free
 // (interactive scans first, src/service/scan-slots.ts) and a place under the politeness limits of the site and
 // its addresses; a full item pays with its own token through the ledger like a single Full Validation.
-import { ScanDeadlineError } from '../engine/scan.ts';
+import { ScanDeadlineError } from '../engine/observe-and-judge.ts';
 import type {
   BatchMode,
   BatchRow,

@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { Report } from '../engine/types.ts';
 import { canonicalBytes, canonicalJson } from '../lib/canonical-json.ts';
-import { ScanDeadlineError } from '../engine/scan.ts';
+import { ScanDeadlineError } from '../engine/observe-and-judge.ts';
 import { summarise } from '../engine/summary.ts';
 import type { Logger } from '../lib/log.ts';
 import type { PaymentGate, StoredCertificate, TokenRef } from '../payments/gate.ts';

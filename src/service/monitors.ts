@@ -9,7 +9,7 @@
 // found it; a later CERTIFIED run recovers. Every change is announced through the account's webhooks.
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { ScanDeadlineError } from '../engine/scan.ts';
+import { ScanDeadlineError } from '../engine/observe-and-judge.ts';
 import type { Report } from '../engine/types.ts';
 import type {
   ClaimedRun,

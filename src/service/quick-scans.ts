@@ -2,7 +2,7 @@
 // configurable time (in process, or in Redis shared by every instance), concurrent requests for one domain on
 // this instance share one scan, and only scans that really run count against the client's rate limit.
 import type { Ruleset } from '../engine/ruleset.ts';
-import { ScanDeadlineError } from '../engine/scan.ts';
+import { ScanDeadlineError } from '../engine/observe-and-judge.ts';
 import { summarise } from '../engine/summary.ts';
 import { canonicalJson } from '../lib/canonical-json.ts';
 import type { ServiceMetrics } from './metrics.ts';

@@ -1,7 +1,7 @@
 // The composition of a scan from configuration: the ruleset, the probe providers and a fresh guarded network
 // per scan, under the tier's deadline. The CLI and the service both scan through here.
 import type { Config } from '../lib/config.ts';
-import { scan, ScanDeadlineError, type ScanOutcome, type ScanProgress } from '../engine/scan.ts';
+import { scan, ScanDeadlineError, type ScanOutcome, type ScanProgress } from '../engine/observe-and-judge.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { ScanProvider, Tier } from '../engine/types.ts';
 import type { Logger } from '../lib/log.ts';

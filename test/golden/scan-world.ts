@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/lib/config.ts';
 import type { Ruleset } from '../../src/engine/ruleset.ts';
 import { catalogue } from '../suite/ruleset.ts';
 import type { SharedWorld } from '../suite/world.ts';
-import type { ScanOutcome } from '../../src/engine/scan.ts';
+import type { ScanOutcome } from '../../src/engine/observe-and-judge.ts';
 import type { Tier } from '../../src/engine/types.ts';
 import { createScanner, type Scanner } from '../../src/service/scanner.ts';
 import { loadAgentKey } from '../../src/signing/keys.ts';

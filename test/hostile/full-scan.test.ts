@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig, type Config } from '../../src/lib/config.ts';
 import { catalogue } from '../suite/ruleset.ts';
-import { ScanDeadlineError, type ScanOutcome } from '../../src/engine/scan.ts';
+import { ScanDeadlineError, type ScanOutcome } from '../../src/engine/observe-and-judge.ts';
 import type { Logger } from '../../src/lib/log.ts';
 import { createNet, NetError } from '../../src/net/index.ts';
 import { createScanner, type Scanner } from '../../src/service/scanner.ts';

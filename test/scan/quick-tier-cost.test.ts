@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { catalogue } from '../suite/ruleset.ts';
-import { planScan, scan } from '../../src/engine/scan.ts';
+import { planScan, scan } from '../../src/engine/observe-and-judge.ts';
 import { createNet } from '../../src/net/index.ts';
 import type { Net } from '../../src/net/types.ts';
 import { useWorld, type SharedWorld } from '../suite/world.ts';

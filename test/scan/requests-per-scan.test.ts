@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
 import { NOT_FOUND_PATH } from '../../plugins/shared/fetch-document.ts';
-import { scan } from '../../src/engine/scan.ts';
+import { scan } from '../../src/engine/observe-and-judge.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { createNet } from '../../src/net/index.ts';
 import type { HttpRequestOptions, Net } from '../../src/net/types.ts';

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import type { Ruleset } from '../../src/engine/ruleset.ts';
-import type { ScanOutcome } from '../../src/engine/scan.ts';
+import type { ScanOutcome } from '../../src/engine/observe-and-judge.ts';
 import type { Report } from '../../src/engine/types.ts';
 import { canonicalJson } from '../../src/lib/canonical-json.ts';
 import { createLogger, type AppLogger } from '../../src/lib/log.ts';

@@ -3,7 +3,7 @@
 // result with isError and the same Error body as structuredContent. Each error a program may act on has a code.
 import { BoundedCache } from '../../lib/bounded-cache.ts';
 import { DomainError, normaliseDomain } from '../../lib/domain-name.ts';
-import { ScanDeadlineError } from '../../engine/scan.ts';
+import { ScanDeadlineError } from '../../engine/observe-and-judge.ts';
 import { PaymentRequiredError, type FullValidations } from '../../service/full-validations.ts';
 import { RateLimitedError, type QuickScans } from '../../service/quick-scans.ts';
 import type { ProgressListener } from '../../service/scanner.ts';

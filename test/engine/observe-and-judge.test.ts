@@ -1,6 +1,6 @@
 // The scheduler over stand-in providers: how each run ends, and what a cancelled scan does not start.
 import { describe, expect, it } from 'vitest';
-import { scan, ScanDeadlineError } from '../../src/engine/scan.ts';
+import { scan, ScanDeadlineError } from '../../src/engine/observe-and-judge.ts';
 import { canonicalJson, sha256Hex } from '../../src/lib/canonical-json.ts';
 import type { ProbeProvider } from '../../src/engine/types.ts';
 import type { Net } from '../../src/net/types.ts';
