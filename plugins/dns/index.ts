@@ -17,8 +17,18 @@ import { collectMx } from './collect-mx.ts';
 import { collectSpf, expandSpf } from './collect-spf.ts';
 import { collectNs, collectSoa, collectTtl } from './collect-zone.ts';
 import type { DnsObservations } from './facts.ts';
-import { createQuerier } from './query.ts';
+import { createQuerier, type Querier } from './query.ts';
+import { computed } from '../shared/computed.ts';
 import { normaliseName } from '../../src/lib/domain-name.ts';
+
+/** One run of the probe: what the SPF record is derived from. */
+interface DnsRun {
+  q: Querier;
+  name: string;
+}
+
+/** The domain's SPF record: its own facet, and what spf_expansion expands. */
+const spfRecord = computed((run: DnsRun) => collectSpf(run.q, run.name));
 
 export const provider: ProbeProvider<DnsObservations> = {
   name: 'dns',
@@ -27,8 +37,8 @@ export const provider: ProbeProvider<DnsObservations> = {
   async collect(domain, ctx) {
     const name = normaliseName(domain);
     const q = createQuerier(ctx.net, ctx.signal);
-    let spfFacet: ReturnType<typeof collectSpf> | undefined;
-    const spf = () => (spfFacet ??= collectSpf(q, name));
+    const run: DnsRun = { q, name };
+    const spf = () => spfRecord(run);
     const collectors: FacetCollectors<DnsObservations> = {
       addresses: async () => {
         const [apex, www] = await Promise.all([

@@ -3,6 +3,8 @@
 import schema from '../../schemas/observations/http.json' with { type: 'json' };
 import type { ProbeContext, ProbeProvider } from '../../src/engine/types.ts';
 import { siteUrl } from '../../src/net/site-url.ts';
+import { computed } from '../shared/computed.ts';
+import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
 import { followChain } from './fetch-chain.ts';
 import { buildCookies, buildPage, buildResponse, buildSecurityHeaders } from './facets-main.ts';
 import { probeCors } from './probe-cors.ts';
@@ -12,75 +14,51 @@ import { probeMarkdown } from './probe-markdown.ts';
 import { probeNotFound } from './probe-not-found.ts';
 import type { HttpObservations } from './types.ts';
 
-type Facet = keyof HttpObservations;
-
-/** Facets that read the home page fetch (markdown needs the page's alternate link, canonical its link). */
-const READ_HOME_PAGE: readonly Facet[] = [
-  'response',
-  'security_headers',
-  'cookies',
-  'html',
-  'markdown',
-  'not_found',
-  'timing',
-  'canonical',
-  'manifest',
-];
+/** One run of the probe: what the home page and its parse are derived from. */
+interface HttpRun {
+  ctx: ProbeContext;
+  /** The home page's URL, https on the domain. */
+  home: string;
+}
 
 /** The Accept header of a browser navigation, so the site serves what a person would get. */
 const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
-/** The home page fetch and the requests that read it, which start as soon as it arrives. */
-async function readHomePage(ctx: ProbeContext, domain: string, home: string, wants: (facet: Facet) => boolean) {
-  const { net, signal } = ctx;
-  const skip = Promise.resolve(undefined);
-  const page = await followChain(net, home, signal, { headers: { accept: HTML_ACCEPT }, decompress: true });
-  const parsed = wants('html') || wants('markdown') || wants('canonical') || wants('manifest') ? buildPage(page) : null;
-  const html = parsed?.html ?? null;
-  const last = page.exchanges.at(-1) ?? null;
-  const pageUrl = page.chain.hops.at(-1)?.url ?? null;
-  const [markdown, notFound, canonical, manifest] = await Promise.all([
-    wants('markdown') ? probeMarkdown(net, domain, html?.markdown_alternate ?? null, signal) : skip,
-    wants('not_found') ? probeNotFound(net, domain, last, signal) : skip,
-    wants('canonical') ? probeCanonical(net, domain, html?.canonical_url ?? null, signal) : skip,
-    wants('manifest') ? probeManifest(ctx, domain, parsed?.manifestLink ?? null, pageUrl) : skip,
-  ]);
-  return { page, html, last, markdown, notFound, canonical, manifest };
-}
+/** The home page fetch: the response, security_headers, cookies, not_found and timing facets read it. */
+const homePage = computed((run: HttpRun) =>
+  followChain(run.ctx.net, run.home, run.ctx.signal, { headers: { accept: HTML_ACCEPT }, decompress: true }),
+);
+
+/** The home page parsed: the html facet, and the links markdown, canonical and manifest follow. */
+const parsedPage = computed(async (run: HttpRun) => buildPage(await homePage(run)));
 
 export async function collectHttp(domain: string, ctx: ProbeContext): Promise<HttpObservations> {
   const { net, signal } = ctx;
-  const wants = (facet: Facet): boolean => ctx.needs(`http.${facet}`);
-  const home = siteUrl('https', domain, net.ports);
-  const skip = Promise.resolve(undefined);
-
-  // The home page's readers run beside the requests that do not need it, not after them.
-  const [redirect, www, homePage, cors, methods] = await Promise.all([
-    wants('redirect') ? followChain(net, siteUrl('http', domain, net.ports), signal) : skip,
-    wants('www') ? followChain(net, siteUrl('http', `www.${domain}`, net.ports), signal) : skip,
-    READ_HOME_PAGE.some(wants) ? readHomePage(ctx, domain, home, wants) : skip,
-    wants('cors') ? probeCors(net, domain, home, signal) : skip,
-    wants('methods') ? probeMethods(net, home, signal) : skip,
-  ]);
-
-  const out: HttpObservations = {};
-  if (redirect) out.redirect = redirect.chain;
-  if (www) out.www = www.chain;
-  if (cors) out.cors = cors;
-  if (methods) out.methods = methods;
-  if (!homePage) return out;
-
-  const { page, html, last, markdown, notFound, canonical, manifest } = homePage;
-  if (wants('response')) out.response = buildResponse(page, ctx.observedAt);
-  if (wants('security_headers')) out.security_headers = buildSecurityHeaders(page);
-  if (wants('cookies')) out.cookies = buildCookies(page, ctx.observedAt);
-  if (html && wants('html')) out.html = html;
-  if (markdown) out.markdown = markdown;
-  if (notFound) out.not_found = notFound;
-  if (canonical) out.canonical = canonical;
-  if (manifest) out.manifest = manifest;
+  const wants = (facet: keyof HttpObservations): boolean => ctx.needs(`http.${facet}`);
+  const run: HttpRun = { ctx, home: siteUrl('https', domain, net.ports) };
+  const lastExchange = async () => (await homePage(run)).exchanges.at(-1) ?? null;
+  // Every facet starts at once (the home page's readers first, as its fetch is the longest chain): those that read
+  // the home page wait for it, the others run beside it.
+  const collectors: Omit<FacetCollectors<HttpObservations>, 'timing'> = {
+    redirect: async () => (await followChain(net, siteUrl('http', domain, net.ports), signal)).chain,
+    www: async () => (await followChain(net, siteUrl('http', `www.${domain}`, net.ports), signal)).chain,
+    response: async () => buildResponse(await homePage(run), ctx.observedAt),
+    security_headers: async () => buildSecurityHeaders(await homePage(run)),
+    cookies: async () => buildCookies(await homePage(run), ctx.observedAt),
+    html: async () => (await parsedPage(run)).html,
+    markdown: async () => probeMarkdown(net, domain, (await parsedPage(run)).html.markdown_alternate, signal),
+    not_found: async () => probeNotFound(net, domain, await lastExchange(), signal),
+    canonical: async () => probeCanonical(net, domain, (await parsedPage(run)).html.canonical_url, signal),
+    manifest: async () => {
+      const [page, parsed] = await Promise.all([homePage(run), parsedPage(run)]);
+      return probeManifest(ctx, domain, parsed.manifestLink, page.chain.hops.at(-1)?.url ?? null);
+    },
+    cors: () => probeCors(net, domain, run.home, signal),
+    methods: () => probeMethods(net, run.home, signal),
+  };
+  const out: HttpObservations = await collectFacets(collectors, wants);
   // Timing runs last and alone, so the samples are not taken while this probe's other requests are in flight.
-  if (wants('timing')) out.timing = await probeTiming(net, last, signal);
+  if (wants('timing')) out.timing = await probeTiming(net, await lastExchange(), signal);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // separately, the Mozilla roots bundled with Node, so facts can say whether a chain ends in a public root.
 import { createHash, X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
+import { computed } from '../shared/computed.ts';
 
 export interface Anchors {
   /**
@@ -50,20 +51,13 @@ function fingerprints(store: readonly { der: Buffer }[]): Set<string> {
 }
 
 let publicRoots: Set<string> | null = null;
-const cache = new WeakMap<readonly string[], Anchors>();
-
-/** Built once per store object: a scan's Net keeps the same `ca` array. */
-export function anchorsFor(ca: readonly string[]): Anchors {
-  let anchors = cache.get(ca);
-  if (!anchors) {
-    publicRoots ??= fingerprints(blocks(rootCertificates));
-    const store = blocks(ca);
-    let all: X509Certificate[] | null = null;
-    anchors = { all: () => (all ??= parsed(store)), fingerprints: fingerprints(store), public: publicRoots };
-    cache.set(ca, anchors);
-  }
-  return anchors;
-}
+/** Built once per store object: a scan's Net keeps the same `ca` array, and so does every scan of a process. */
+export const anchorsFor = computed((ca: readonly string[]): Anchors => {
+  publicRoots ??= fingerprints(blocks(rootCertificates));
+  const store = blocks(ca);
+  let all: X509Certificate[] | null = null;
+  return { all: () => (all ??= parsed(store)), fingerprints: fingerprints(store), public: publicRoots };
+});
 
 /** The anchor that is `cert` itself or issued it, if any. */
 export function anchorOf(cert: X509Certificate, anchors: Anchors): X509Certificate | null {

@@ -6,6 +6,7 @@ import { decide, type Access, type Decision, type GroupMatch } from './robots-ac
 import { lineExcerpt, type LinePointer } from '../shared/line-excerpt.ts';
 import { parseRobots, ROBOTS_PARSE_LIMIT_BYTES, type ParsedRobots } from './parse-robots.ts';
 import { isSuccess, type DocumentFacts, type DocumentFetcher } from '../shared/fetch-document.ts';
+import { computed } from '../shared/computed.ts';
 
 export type Availability = 'available' | 'unavailable' | 'unreachable';
 
@@ -28,21 +29,13 @@ interface PathAccess {
 /** One byte past the parse limit, so a file over the limit is seen to be over it. */
 const ROBOTS_FETCH_BYTES = ROBOTS_PARSE_LIMIT_BYTES + 1;
 
-const robotsMemo = new WeakMap<DocumentFetcher, Promise<RobotsFile>>();
-
-export function robotsFile(f: DocumentFetcher): Promise<RobotsFile> {
-  let p = robotsMemo.get(f);
-  if (!p) {
-    p = (async () => {
-      const { published, document, exchange } = await f.open('/robots.txt', { maxBytes: ROBOTS_FETCH_BYTES });
-      const availability = availabilityOf(document);
-      const parsed = availability === 'available' && exchange ? parseRobots(exchange.body) : null;
-      return { published, document, availability, parsed };
-    })();
-    robotsMemo.set(f, p);
-  }
-  return p;
-}
+/** The robots.txt file, fetched and parsed once per scan for every facet that reads it. */
+export const robotsFile = computed(async (f: DocumentFetcher): Promise<RobotsFile> => {
+  const { published, document, exchange } = await f.open('/robots.txt', { maxBytes: ROBOTS_FETCH_BYTES });
+  const availability = availabilityOf(document);
+  const parsed = availability === 'available' && exchange ? parseRobots(exchange.body) : null;
+  return { published, document, availability, parsed };
+});
 
 function availabilityOf(doc: DocumentFacts): Availability {
   if (isSuccess(doc.status)) return 'available';
