@@ -4,7 +4,8 @@
 // submitted to one instance and worked by both; per batch: wall time, domains per minute, CPU per domain (the
 // instances', the world's, PostgreSQL's), the queue's own CPU per job (the instances' CPU per batch item less
 // the CPU of the same scan asked alone), peak RSS per instance, /healthz latency and an interactive Quick
-// Scan's latency against its idle figure, and the throughput against the CPU bound of the machine's cores.
+// Scan's latency against its idle figure, and the throughput against the CPU bound of the machine's cores; and,
+// where pg_stat_statements is installed, PostgreSQL's busiest statements per item.
 //
 // `npm run bench -- fleet [--domains 10000] [--full 1000] [--rtt 50]`
 // PostgreSQL: DVS_BENCH_POSTGRES_URL (default the test server), in a schema of its own, dropped afterwards.

@@ -35,13 +35,11 @@ export const DEAD_ITEM_QUEUE = 'dvs-batch-item-dead';
 /** Attempts of an item's job (an instance dying or losing its database mid-item) before it is given up. */
 const ITEM_RETRIES = 4;
 /**
- * How long a job put off (its site or address at its politeness limit, or a twin of it running) first waits
- * before it is looked at again; each further put-off doubles the wait, up to DEFER_MAX_MS. At a fixed wait the
- * items of a crowded address came round every 1.5 s: a 2,000-item batch took each item 13 times through fetch,
- * claim, give back, re-enqueue and complete, and PostgreSQL spent more CPU on that than the instances on scans.
+ * How long a job put off (its site or address at its politeness limit, or a twin of it running) waits before it
+ * is looked at again. A wait doubled at each put-off (up to 12 s) made fewer put-offs but left items waiting
+ * after their address was free: a 300-item fleet batch then took 228-242 s against 145 s (docs/operations.md).
  */
 const DEFER_MS = 1_500;
-const DEFER_MAX_MS = 12_000;
 /** How often an idle worker asks the engine for a job (a batch accepted here wakes it at once). */
 const POLL_MS = 1_000;
 /** Results read from the database at once while streaming them. */
@@ -54,8 +52,6 @@ export interface ItemJob {
   mode: BatchMode;
   /** The item's domain, for its politeness places before any claim (absent in jobs of older instances). */
   domain?: string;
-  /** How many times the item has been put off so far. */
-  deferrals?: number;
 }
 
 /** The queue's database, store and engine, opened on first use (embedded, PGlite takes seconds to create). */
@@ -278,12 +274,11 @@ export class Batches {
   }
 
   private async defer(queue: JobQueue, job: FetchedJob<ItemJob>, name = ITEM_QUEUE): Promise<void> {
-    const deferrals = (job.data.deferrals ?? 0) + 1;
     await queue.enqueue(name, [
       {
-        data: { ...job.data, deferrals },
+        data: job.data,
         expireInSeconds: this.deps.leaseSeconds[job.data.mode],
-        startAfter: new Date(Date.now() + deferralMs(deferrals)),
+        startAfter: new Date(Date.now() + DEFER_MS),
       },
     ]);
   }
@@ -395,9 +390,6 @@ export class Batches {
       await events(tx, item.accountId, 'batch.completed', { batch_id: item.batchId, mode: item.mode, ...batch });
   }
 }
-
-/** The wait before a job's `n`th put-off is looked at again (n from 1). */
-export const deferralMs = (n: number): number => Math.min(DEFER_MS * 2 ** Math.min(n - 1, 10), DEFER_MAX_MS);
 
 function paymentCode(reason: PaymentRequiredError['reason']): string {
   switch (reason) {
