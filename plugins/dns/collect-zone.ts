@@ -58,18 +58,22 @@ async function nsResponse(q: Querier, domain: string): Promise<{ zone: string | 
   return { zone, response: await q.ask(zone, 'NS') };
 }
 
-export async function collectNs(q: Querier, domain: string): Promise<NsFacet> {
+/**
+ * The NS set, and with `withHosts` each nameserver's addresses: two questions per nameserver that only the
+ * rules about the nameservers' hosts and networks read (none of a Quick Scan's), so they are asked only for them.
+ */
+export async function collectNs(q: Querier, domain: string, withHosts: boolean): Promise<NsFacet> {
   const { zone, response } = await nsResponse(q, domain);
   const records = recordsOf(response, 'NS');
   const names = [...new Set(records.map((r) => String(r.data)))].sort();
-  const hosts = await Promise.all(names.slice(0, MAX_NS_HOSTS).map((name) => pointedHost(q, name)));
+  const hosts = withHosts ? await Promise.all(names.slice(0, MAX_NS_HOSTS).map((name) => pointedHost(q, name))) : null;
   return {
     zone,
     rcode: response.rcode,
     ttl: minTtl(records),
     names,
     hosts,
-    networks: distinctNetworks(hosts.flatMap((h) => [...h.ipv4, ...h.ipv6])),
+    networks: hosts && distinctNetworks(hosts.flatMap((h) => [...h.ipv4, ...h.ipv6])),
   };
 }
 

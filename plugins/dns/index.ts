@@ -47,7 +47,7 @@ export const provider: ProbeProvider<DnsObservations> = {
         ]);
         return { apex, www };
       },
-      ns: () => collectNs(q, name),
+      ns: () => collectNs(q, name, ctx.needs('dns.ns.hosts') || ctx.needs('dns.ns.networks')),
       soa: () => collectSoa(q, name),
       mx: () => collectMx(q, name),
       spf,

@@ -106,6 +106,13 @@ it('with --trace, names each DNS question once with the rules that need it, and 
   expect(text).toMatch(new RegExp(`^Network trace: ${questions.length} DNS queries, `));
   expect(questions).toContainEqual(['good.test A', expect.stringMatching(/^the pre-scan check: /)]);
   expect(questions).toContainEqual(['_dmarc.good.test TXT', 'dns.dmarc, read by 1 rule: email.dmarc.present']);
+  // No rule of the Quick tier reads the nameservers' addresses: their A and AAAA questions are not asked.
+  expect(asked.toSorted()).toEqual(
+    [
+      ...['good.test A', 'good.test AAAA', 'www.good.test A', 'www.good.test AAAA', 'good.test NS', 'good.test SOA'],
+      ...['good.test TXT', '_dmarc.good.test TXT', 'good.test CAA', 'good.test DS', 'good.test DNSKEY'],
+    ].toSorted(),
+  );
   for (const [question, why] of questions)
     expect(why, question).toMatch(/^(the pre-scan check: |[\w.]+, read by \d+ rules?: [\w.]+)/);
   const https = `https://good.test:${world.env.DVS_PROBE_HTTPS_PORT}`;

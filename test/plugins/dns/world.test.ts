@@ -63,7 +63,7 @@ describe('dns probe in the fixture world', () => {
       ttl: 3600,
       names: ['ns1.good.test', 'ns2.good.test'],
     });
-    expect(dns.ns.hosts.map((h) => [h.name, h.is_cname, h.ipv4.length, h.ipv6])).toEqual([
+    expect(dns.ns.hosts?.map((h) => [h.name, h.is_cname, h.ipv4.length, h.ipv6])).toEqual([
       ['ns1.good.test', false, 1, ['::1']],
       ['ns2.good.test', false, 1, ['::1']],
     ]);
@@ -170,6 +170,19 @@ describe('dns probe in the fixture world', () => {
       context((p) => asked.has(p)),
     );
     expect(Object.keys(data as object).sort()).toEqual(['caa', 'ns']);
+  });
+
+  it('looks the nameservers up only for a run whose rules read their addresses', async () => {
+    // A Quick Scan's rules read the NS names alone: as planScan answers for them.
+    const quick = (p: string) => p === 'dns' || p === 'dns.ns' || p.startsWith('dns.ns.names');
+    const { ns } = await provider.collect('good.test', context(quick));
+    expect(ns).toMatchObject({ names: ['ns1.good.test', 'ns2.good.test'], hosts: null, networks: null });
+    const full = await provider.collect(
+      'good.test',
+      context((p) => p === 'dns.ns' || p.startsWith('dns.ns.')),
+    );
+    expect(full.ns?.hosts?.map((h) => h.name)).toEqual(['ns1.good.test', 'ns2.good.test']);
+    expect(full.ns?.networks).toHaveLength(3);
   });
 
   it('finds the enclosing zone for a name that is not a zone apex', async () => {

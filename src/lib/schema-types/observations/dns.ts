@@ -38,13 +38,13 @@ export interface DnsObservations {
      */
     names: Name[];
     /**
-     * Each nameserver name resolved, sorted by name.
+     * Each nameserver name resolved, sorted by name; null when no rule of the run reads the nameservers' addresses (a Quick Scan), which are then not looked up.
      */
-    hosts: Host[];
+    hosts: Host[] | null;
     /**
-     * Distinct IPv4 /24 and IPv6 /48 networks of all nameserver addresses, sorted.
+     * Distinct IPv4 /24 and IPv6 /48 networks of all nameserver addresses, sorted; null when `hosts` is.
      */
-    networks: string[];
+    networks: string[] | null;
   };
   /**
    * The SOA of the zone the domain lives in.
