@@ -92,30 +92,17 @@ async function plan(net: Net, host: string, signal: AbortSignal) {
   };
 }
 
-/** Every address of the host: a TLS handshake, GET / over HTTPS and GET / over HTTP on each. */
+/** Every address of the host: its TLS handshake, GET / over HTTPS and GET / over HTTP on each. */
 export async function collectHost(net: Net, host: string, signal: AbortSignal): Promise<HostFacts> {
   const { published, planned } = await plan(net, host, signal);
   const addresses = await Promise.all(planned.map((p) => probeAddress(net, host, p, signal)));
   return { ...published, addresses, ...distinctAnswers(addresses) };
 }
 
-/** Every address of the host, a TLS handshake each and nothing more. */
+/** Every address of the host, its TLS handshake and nothing more. */
 export async function collectHandshakes(net: Net, host: string, signal: AbortSignal): Promise<HandshakeFacts> {
   const { published, planned } = await plan(net, host, signal);
   const addresses: HandshakeAddressFacts[] = [];
   for (const p of planned) addresses.push(await handshakeAddress(net, host, p, signal));
   return { ...published, addresses, leaf_sha256s: distinctAnswers(addresses).leaf_sha256s };
-}
-
-/** The handshakes of a host already probed in full: the same facts, without its HTTP exchanges. */
-export function handshakesOf(facts: HostFacts): HandshakeFacts {
-  const { host, dns_error, published_v4, published_v6, leaf_sha256s } = facts;
-  const addresses = facts.addresses.map(({ address, family, probed, skipped, tls }) => ({
-    address,
-    family,
-    probed,
-    skipped,
-    tls,
-  }));
-  return { host, dns_error, published_v4, published_v6, addresses, leaf_sha256s };
 }

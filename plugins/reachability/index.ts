@@ -3,7 +3,8 @@
 import schema from '../../schemas/observations/reachability.json' with { type: 'json' };
 import type { ProbeProvider } from '../../src/engine/types.ts';
 import type { ReachabilityObservations } from '../../src/lib/schema-types/observations/reachability.ts';
-import { collectHandshakes, collectHost, handshakesOf } from './collect-host.ts';
+import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
+import { collectHandshakes, collectHost } from './collect-host.ts';
 import { normaliseName } from '../../src/lib/domain-name.ts';
 
 export const provider: ProbeProvider<ReachabilityObservations> = {
@@ -13,18 +14,13 @@ export const provider: ProbeProvider<ReachabilityObservations> = {
   async collect(domain, ctx) {
     const { net, signal } = ctx;
     const host = normaliseName(domain);
-    const needsApex = ctx.needs('reachability.apex');
-    // The handshakes alone when nothing else of the apex is needed (a Quick Scan); otherwise the apex's own.
-    const [apex, www, handshakes] = await Promise.all([
-      needsApex ? collectHost(net, host, signal) : null,
-      ctx.needs('reachability.www') ? collectHost(net, `www.${host}`, signal) : null,
-      !needsApex && ctx.needs('reachability.apex_tls') ? collectHandshakes(net, host, signal) : null,
-    ]);
-    const out: ReachabilityObservations = {};
-    if (apex) out.apex = apex;
-    if (www) out.www = www;
-    if (handshakes) out.apex_tls = handshakes;
-    else if (apex && ctx.needs('reachability.apex_tls')) out.apex_tls = handshakesOf(apex);
-    return out;
+    // The apex's handshakes are those of the connections its requests use: collected beside the apex, they cost
+    // no connection of their own.
+    const collectors: FacetCollectors<ReachabilityObservations> = {
+      apex: () => collectHost(net, host, signal),
+      www: () => collectHost(net, `www.${host}`, signal),
+      apex_tls: () => collectHandshakes(net, host, signal),
+    };
+    return collectFacets(collectors, (facet) => ctx.needs(`reachability.${facet}`));
   },
 };

@@ -1,8 +1,9 @@
-// One address of a host, on its own: a TLS handshake, GET / over HTTPS and GET / over plain HTTP, each pinned to
-// the address so that a dead or misconfigured node cannot hide behind a healthy one.
+// One address of a host, on its own: its TLS handshake, GET / over HTTPS and GET / over plain HTTP, each pinned to
+// the address so that a dead or misconfigured node cannot hide behind a healthy one. The handshake observed is the
+// one of the connection the scan's requests to the address use: a connection of its own would repeat it.
 import { createHash } from 'node:crypto';
 import { failureFact } from '../../src/net/failure-fact.ts';
-import type { Net, ResolvedAddress, TlsConnection } from '../../src/net/types.ts';
+import type { Net, ResolvedAddress, TlsHandshake } from '../../src/net/types.ts';
 import type { HttpFacts, HttpsFacts, TlsFacts } from './facts.ts';
 import { locationOf } from '../../src/net/location.ts';
 
@@ -18,16 +19,11 @@ export function rootUrl(scheme: 'http' | 'https', host: string, port: number): s
   return `${scheme}://${host}${port === defaultPort ? '' : `:${port}`}/`;
 }
 
+/** The handshake of the scan's HTTPS connection to the address, the one its requests use (src/net). */
 export async function probeTls(net: Net, host: string, pin: ResolvedAddress, signal: AbortSignal): Promise<TlsFacts> {
-  let conn: TlsConnection;
+  let handshake: TlsHandshake;
   try {
-    conn = await net.tls(host, {
-      port: net.ports.https,
-      servername: host,
-      ALPNProtocols: ['h2', 'http/1.1'],
-      address: pin,
-      signal,
-    });
+    handshake = await net.handshake(rootUrl('https', host, net.ports.https), { address: pin, signal });
   } catch (err) {
     return {
       error: failureFact(err),
@@ -38,20 +34,15 @@ export async function probeTls(net: Net, host: string, pin: ResolvedAddress, sig
       leaf_sha256: null,
     };
   }
-  try {
-    const { socket } = conn;
-    const leaf = socket.getPeerCertificate();
-    return {
-      error: null,
-      protocol: socket.getProtocol() ?? null,
-      alpn: typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : null,
-      certificate_valid: conn.authorized,
-      authorization_error: conn.authorized ? null : conn.authorizationError,
-      leaf_sha256: leaf?.raw ? createHash('sha256').update(leaf.raw).digest('hex') : null,
-    };
-  } finally {
-    conn.socket.destroy();
-  }
+  const { protocol, alpn, authorized, authorizationError, leaf } = handshake;
+  return {
+    error: null,
+    protocol,
+    alpn,
+    certificate_valid: authorized,
+    authorization_error: authorizationError,
+    leaf_sha256: leaf ? createHash('sha256').update(leaf).digest('hex') : null,
+  };
 }
 
 export async function probeHttps(

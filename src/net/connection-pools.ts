@@ -3,11 +3,18 @@
 // only to its checked address (the lookup is pinned) and checks the certificate against the URL's host. The first
 // HTTPS connection to an endpoint offers h2 in ALPN, as browsers do: a host that takes it gets every request as a
 // stream of that one connection (h2-connection.ts); a host that answers http/1.1 gets an undici Pool of a few
-// kept-alive connections, the first of them that one. The scan closes them all when it ends.
+// kept-alive connections, the first of them that one. The scan closes them all when it ends. The first HTTPS
+// connection's handshake is kept for the reachability probe, which observes it rather than making one of its own.
 import type { LookupFunction, Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 import type { Client, Dispatcher, Pool, buildConnector } from 'undici';
-import { NetError, type HttpConnectionCount, type HttpExchange, type ResolvedAddress } from './types.ts';
+import {
+  NetError,
+  type HttpConnectionCount,
+  type HttpExchange,
+  type ResolvedAddress,
+  type TlsHandshake,
+} from './types.ts';
 import { openH2Connection, type H2Connection, type HopRequest, type HopResponse } from './h2-connection.ts';
 import type { SecureContexts } from './secure-contexts.ts';
 
@@ -63,6 +70,8 @@ export interface KeptPool {
   /** Connection set-ups to the endpoint that completed. */
   opened: number;
   request(req: HopRequest): Promise<HopResponse>;
+  /** The handshake of the first connection set up to an HTTPS endpoint, set up now if none has been. */
+  handshake(): Promise<TlsHandshake>;
   destroy(): Promise<void>;
 }
 
@@ -129,6 +138,42 @@ const counting =
       callback(...result);
     });
 
+/** Why a certificate was refused: Node sets the error's code there, though its type says an Error. */
+function authorizationCode(socket: TLSSocket): string {
+  const error = socket.authorizationError as unknown as string | { code?: string; message?: string } | null;
+  return typeof error === 'string' ? error : (error?.code ?? error?.message ?? 'UNKNOWN');
+}
+
+function describe(socket: TLSSocket, address: string): TlsHandshake {
+  const leaf = socket.getPeerCertificate();
+  const protocol = socket.getProtocol();
+  return {
+    address,
+    protocol: protocol ?? null,
+    alpn: typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : null,
+    authorized: socket.authorized,
+    authorizationError: socket.authorized ? null : authorizationCode(socket),
+    leaf: leaf?.raw ?? null,
+  };
+}
+
+/**
+ * `connect` with the certificate checked after the handshake rather than during it, so that `seen` learns what a
+ * refused certificate was; the connection is then refused with the error Node's own check gives (its code).
+ */
+const verifying =
+  (connect: Connector, seen: (socket: TLSSocket) => void): Connector =>
+  (params, callback) =>
+    connect(params, (...result) => {
+      const socket = result[1];
+      if (result[0] !== null || !(socket instanceof TLSSocket)) return callback(...result);
+      seen(socket);
+      if (socket.authorized) return callback(null, socket);
+      socket.destroy();
+      const code = authorizationCode(socket);
+      callback(Object.assign(new Error(`the certificate does not validate: ${code}`), { code }), null);
+    });
+
 /** What a scan's connections to one endpoint share with the rest of the scan. */
 interface EndpointContext {
   limits: PoolLimits;
@@ -157,17 +202,34 @@ async function http1Pool(url: URL, limits: PoolLimits, sizes: PoolSizes, connect
   });
 }
 
+/**
+ * Connection set-ups to the pinned address. The connect timer is a backstop at the wall-clock ceiling (3x) for a
+ * set-up nobody waits for any more: the request's deadline, on host time, is the one limit.
+ */
+function connectorTo(
+  pin: ResolvedAddress,
+  limits: PoolLimits,
+  secureContexts: SecureContexts,
+  seen: (socket: TLSSocket) => void,
+): (allowH2: boolean) => Promise<Connector> {
+  return async (allowH2) =>
+    verifying(
+      (await undici()).buildConnector({
+        lookup: pinnedLookup(pin),
+        secureContext: secureContexts.get(),
+        timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
+        allowH2,
+        rejectUnauthorized: false,
+      }),
+      seen,
+    );
+}
+
 function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: EndpointContext): KeptPool {
   const { limits, sizes, secureContexts } = ctx;
-  // The connect timer is a backstop at the wall-clock ceiling (3x) for a set-up nobody waits for any more: the
-  // request's deadline, on host time, is the one limit.
-  const connector = async (allowH2: boolean): Promise<Connector> =>
-    (await undici()).buildConnector({
-      lookup: pinnedLookup(pin),
-      secureContext: secureContexts.get(),
-      timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
-      allowH2,
-    });
+  /** The first handshake a connection set-up to the endpoint completed, refused certificate or not. */
+  let first: TlsHandshake | null = null;
+  const connector = connectorTo(pin, limits, secureContexts, (socket) => (first ??= describe(socket, pin.address)));
   let pool: Promise<Pool> | null = null;
   let h2: H2Connection | null = null;
   let discovery: Promise<void> | null = null;
@@ -218,6 +280,13 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     h2 = connection;
   };
 
+  // The set-up of the connection that tells HTTP/1.1 from HTTP/2, shared by whoever waits for it.
+  const discovered = (): Promise<void> =>
+    (discovery ??= discover().finally(() => {
+      discovery = null;
+      ctx.discovered(url.origin);
+    }));
+
   const kept: KeptPool = {
     endpoint,
     connected: false,
@@ -226,14 +295,16 @@ function openEndpoint(url: URL, pin: ResolvedAddress, endpoint: string, ctx: End
     async request(req) {
       if (url.protocol === 'http:') return poolRequest(await poolOf(), req);
       // Requests that arrive while the first connection is being set up wait for it to say which protocol.
-      while (!pool && !h2) {
-        discovery ??= discover().finally(() => {
-          discovery = null;
-          ctx.discovered(url.origin);
-        });
-        await discovery;
-      }
+      while (!pool && !h2) await discovered();
       return h2 ? h2.request(req) : poolRequest(await poolOf(), req);
+    },
+    async handshake() {
+      // A set-up describes its handshake before it refuses a certificate, and every one that succeeds has one.
+      if (!first)
+        await discovered().catch((err: unknown) => {
+          if (!first) throw err;
+        });
+      return first!;
     },
     async destroy() {
       destroyed = true;

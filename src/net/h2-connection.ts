@@ -112,7 +112,10 @@ export function openH2Connection(
     maxHeaderListPairs: MAX_HEADER_LINES,
     settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES, maxHeaderListSize: opts.maxHeaderBytes },
   });
-  session.once('connect', () => session.setLocalWindowSize(CONNECTION_WINDOW_BYTES));
+  // A connection the scan closed at once (one set up only for its handshake) is gone by the time it says so.
+  session.once('connect', () => {
+    if (!session.destroyed) session.setLocalWindowSize(CONNECTION_WINDOW_BYTES);
+  });
   // Requests go out at once, as a browser's do, before the host's first SETTINGS say how many streams it takes at
   // a time; those it refuses for that are sent again once it has said, and then wait their turn.
   const settled = new Promise<void>((resolve) => session.once('remoteSettings', () => resolve()));

@@ -11,6 +11,7 @@ import {
   type HttpHop,
   type HttpRequestOptions,
   type ResolvedAddress,
+  type TlsHandshake,
 } from './types.ts';
 import { classifyHost, rawUrlHost } from './address-policy.ts';
 import type { Resolver } from './resolver.ts';
@@ -44,6 +45,8 @@ export interface HttpClientDeps {
 
 export interface HttpClient {
   request(url: string, opts?: HttpRequestOptions): Promise<HttpExchange>;
+  /** The handshake of the scan's HTTPS connection to `url`'s origin at the address (types.ts, `Net`). */
+  handshake(url: string, opts?: { address?: ResolvedAddress; signal?: AbortSignal }): Promise<TlsHandshake>;
   /** Ends every kept connection (the scan is over). */
   close(): Promise<void>;
   /** The connections set up so far, per origin and address. */
@@ -277,6 +280,48 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
   }
 }
 
+/** A connection set-up as a request's is: after the origin's first, in a slot, under the time limit. */
+async function handshake(
+  deps: HttpClientDeps,
+  pools: ConnectionPools,
+  startUrl: string,
+  opts: { address?: ResolvedAddress; signal?: AbortSignal } = {},
+): Promise<TlsHandshake> {
+  const { limits } = deps;
+  const url = parseTarget(startUrl, null, 'bad_url');
+  if (url.protocol !== 'https:') throw new NetError('bad_url', `${startUrl} is not an https: URL`);
+  const turn = pools.turn(url);
+  let release: () => void;
+  try {
+    await waitUnder(turn.ready, opts.signal);
+    release = await deps.semaphore.acquire(opts.signal);
+  } catch (err) {
+    turn.done();
+    throw err;
+  }
+  const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
+  let kept: KeptPool | null = null;
+  let pin: ResolvedAddress | null = null;
+  const unsubscribe = onAbort(deadline.signal, () => {
+    if (kept && deadline.failure().code === 'timeout') pools.timedOut(kept);
+  });
+  try {
+    pin = opts.address
+      ? deps.resolver.checkAddress(opts.address)
+      : (await deps.resolver.resolve(url.hostname, { signal: deadline.signal }))[0]!;
+    kept = pools.get(url, pin);
+    return await waitUnder(kept.handshake(), deadline.signal);
+  } catch (err) {
+    const silence = pin ? pools.silence(url, pin) : undefined;
+    throw deadline.signal.aborted ? deadline.failure() : (silence ?? toNetError(err, url.href));
+  } finally {
+    unsubscribe();
+    deadline.clear();
+    release();
+    turn.done();
+  }
+}
+
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
   const { limits } = deps;
   const pools = createConnectionPools(limits, deps.sizes, deps.secureContexts);
@@ -333,6 +378,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
   });
   return {
     request: (url, opts) => memo.request(url, opts),
+    handshake: (url, opts) => handshake(deps, pools, url, opts),
     close: () => {
       memo.close();
       return pools.close();

@@ -125,6 +125,7 @@ export function createNet(config: Config, opts: NetOptions = {}): ScanNet {
     dns: (name, type, dnsOpts) => dns.query(name, type, dnsOpts),
     resolve: (host, resolveOpts) => resolver.resolve(host, resolveOpts),
     request: (url, requestOpts) => http.request(url, requestOpts),
+    handshake: (url, handshakeOpts) => http.handshake(url, handshakeOpts),
     tls: (host, tlsOpts) => sockets.tls(host, tlsOpts),
     tcp: (host, port, tcpOpts) => sockets.tcp(host, port, tcpOpts),
     ports: { http: config.net.probeHttpPort, https: config.net.probeHttpsPort },

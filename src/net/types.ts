@@ -157,6 +157,19 @@ export interface TlsConnection {
   handshakeMs: number;
 }
 
+/** What the TLS handshake of one of the scan's HTTPS connections showed (connection-pools.ts). */
+export interface TlsHandshake {
+  address: string;
+  /** The negotiated version (`TLSv1.3`), and the protocol ALPN chose, if any. */
+  protocol: string | null;
+  alpn: string | null;
+  /** Whether the chain and name validated against the trust store; requests refuse a connection that did not. */
+  authorized: boolean;
+  authorizationError: string | null;
+  /** The leaf certificate, DER. */
+  leaf: Buffer | null;
+}
+
 /** The guarded network, one instance per scan (its concurrency limit is per scan). */
 export interface Net {
   /** Raw DNS query to the configured resolvers (DVS_DNS_SERVERS, else the system's), over UDP with TCP fallback. */
@@ -165,6 +178,12 @@ export interface Net {
   resolve(host: string, opts?: { signal?: AbortSignal }): Promise<ResolvedAddress[]>;
   /** An HTTP(S) request pinned to a policy-checked address, bounded by the configured limits. */
   request(url: string, opts?: HttpRequestOptions): Promise<HttpExchange>;
+  /**
+   * The handshake of the scan's HTTPS connection to `url`'s origin at the address: the first one its requests
+   * set up there, or one set up now and kept for them. A certificate that does not validate is described here,
+   * though requests refuse the connection.
+   */
+  handshake(url: string, opts?: { address?: ResolvedAddress; signal?: AbortSignal }): Promise<TlsHandshake>;
   /** A TLS handshake pinned to a policy-checked address. The caller must destroy the socket. */
   tls(host: string, opts?: TlsConnectOptions): Promise<TlsConnection>;
   /** A TCP connection pinned to a policy-checked address (raw ClientHello probes). The caller must destroy it. */

@@ -9,6 +9,8 @@ import type { Outcome } from '../../../src/engine/types.ts';
 import { useWorld, type SharedWorld } from '../../suite/world.ts';
 import { anyString } from '../../helpers/typed-json.ts';
 import { expectEvery } from '../../helpers/every.ts';
+import { createNet } from '../../../src/net/index.ts';
+import { loadConfig } from '../../../src/lib/config.ts';
 
 type Facts = { apex?: HostFacts; www?: HostFacts; apex_tls?: HandshakeFacts };
 
@@ -187,6 +189,41 @@ describe('reachability probe on the fixture internet', () => {
     });
     const results = outcomes('nxdomain.test', facts);
     expectEvery(Object.entries(results), ([, o]) => o === 'not_applicable', 'every rule not applicable');
+  });
+
+  it('observes the handshakes of the connections its requests use, and sets up none of its own', async () => {
+    const good = world.sites.find((s) => s.name === 'good')!;
+    const count = async (needs: (path: string) => boolean) => {
+      const net = createNet(loadConfig(world.env), { trace: true });
+      try {
+        const facts: Facts = await provider.collect('good.test', { ...worldContext(world.env, needs), net });
+        const bare = net.trace().filter((op) => op.kind === 'tls' || op.kind === 'tcp').length;
+        const kept = net.httpConnections().map((c) => `${c.connections} ${c.origin} at ${c.address}`);
+        return { facts, bare, kept: kept.sort() };
+      } finally {
+        await net.close();
+      }
+    };
+    const origin = (scheme: 'http' | 'https', host: string) =>
+      new URL(world.url('good', '/', scheme).replace('//good.test', `//${host}`)).origin;
+    const https = origin('https', 'good.test');
+
+    // A Quick Scan's handshakes: one connection to each address, kept for the scan's requests to it.
+    const quick = await count((p) => p === 'reachability.apex_tls');
+    expect(quick.bare).toBe(0);
+    expect(quick.kept).toEqual([`1 ${https} at ${good.address}`, `1 ${https} at ::1`].sort());
+    expect(quick.facts.apex_tls?.addresses.map((a) => a.tls?.certificate_valid)).toEqual([true, true]);
+
+    // A Full Validation's: the requests to each address and its handshake share one connection.
+    const full = await count(() => true);
+    expect(full.bare).toBe(0);
+    expect(full.kept).toEqual(
+      ['good.test', 'www.good.test']
+        .flatMap((host) => [origin('https', host), origin('http', host)])
+        .flatMap((o) => [`1 ${o} at ${good.address}`, `1 ${o} at ::1`])
+        .sort(),
+    );
+    expect(full.facts.apex_tls?.addresses.map((a) => a.tls)).toEqual(full.facts.apex?.addresses.map((a) => a.tls));
   });
 
   it('collects only the facets a run needs', async () => {
