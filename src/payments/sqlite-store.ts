@@ -7,7 +7,7 @@ import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
 import { sqliteAccounts } from './sqlite-accounts.ts';
 import { sqliteHistory } from './sqlite-history.ts';
-import { attachTree, reconcileTree, sqliteLog } from './sqlite-log.ts';
+import { attachTree, reconcileTree, sqliteLog, warmTree } from './sqlite-log.ts';
 import {
   storedCertificate,
   type CertificateRow,
@@ -153,6 +153,7 @@ export function openSqliteStore(file: string): LedgerStore {
     db.pragma('synchronous = NORMAL');
     attachTree(db, file);
     migrate(db);
+    warmTree(db);
   } catch (err) {
     // A file that cannot be migrated must not stay open (and locked) behind the error.
     db.close();
