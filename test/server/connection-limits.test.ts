@@ -35,7 +35,7 @@ function silentReader(bytes: string): Promise<tls.TLSSocket> {
 /**
  * One request read to its end, as a browser would: the page is rendered, and kept, before idle is measured. The
  * request is written, not followed by a half-close: a client that half-closes while a large answer is still being
- * sent had it cut by a reset in 7 of 9 runs on 2026-11-29 (0 of 4 without), which this test is not about.
+ * sent had it cut by a reset in 8 of 10 runs on 2026-11-29 (0 of 7 without), which this test is not about.
  */
 function fetchPage(request: string): Promise<number> {
   return new Promise((resolve, reject) => {
