@@ -280,6 +280,30 @@ async function run(deps: HttpClientDeps, pools: ConnectionPools, x: Exchange, ca
   }
 }
 
+/**
+ * Waits for the origin's turn (its first connection says whether requests can share it), then for a slot of the
+ * limiter chosen once the turn has come; returns what frees both.
+ */
+async function slotFor(
+  pools: ConnectionPools,
+  url: URL,
+  limiter: () => Semaphore,
+  signal: AbortSignal | undefined,
+): Promise<() => void> {
+  const turn = pools.turn(url);
+  try {
+    await waitUnder(turn.ready, signal);
+    const release = await limiter().acquire(signal);
+    return () => {
+      release();
+      turn.done();
+    };
+  } catch (err) {
+    turn.done();
+    throw err;
+  }
+}
+
 /** A connection set-up as a request's is: after the origin's first, in a slot, under the time limit. */
 async function handshake(
   deps: HttpClientDeps,
@@ -290,15 +314,7 @@ async function handshake(
   const { limits } = deps;
   const url = parseTarget(startUrl, null, 'bad_url');
   if (url.protocol !== 'https:') throw new NetError('bad_url', `${startUrl} is not an https: URL`);
-  const turn = pools.turn(url);
-  let release: () => void;
-  try {
-    await waitUnder(turn.ready, opts.signal);
-    release = await deps.semaphore.acquire(opts.signal);
-  } catch (err) {
-    turn.done();
-    throw err;
-  }
+  const free = await slotFor(pools, url, () => deps.semaphore, opts.signal);
   const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
   let kept: KeptPool | null = null;
   let pin: ResolvedAddress | null = null;
@@ -317,8 +333,7 @@ async function handshake(
   } finally {
     unsubscribe();
     deadline.clear();
-    release();
-    turn.done();
+    free();
   }
 }
 
@@ -332,15 +347,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     const asked = deps.trace?.ask();
     // The time limit starts once a slot is free: waiting behind the scan's own requests, or for the host's first
     // connection to say whether requests can share it, is not the host's delay.
-    const turn = pools.turn(url);
-    let release: () => void;
-    try {
-      await waitUnder(turn.ready, opts.signal);
-      release = await (pools.multiplexed(url) ? deps.streams : deps.semaphore).acquire(opts.signal);
-    } catch (err) {
-      turn.done();
-      throw err;
-    }
+    const free = await slotFor(pools, url, () => (pools.multiplexed(url) ? deps.streams : deps.semaphore), opts.signal);
     const deadline = createDeadline(limits.requestTimeoutMs, opts.signal);
     const callerHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(opts.headers ?? {})) callerHeaders[name.toLowerCase()] = value;
@@ -358,8 +365,7 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
     } finally {
       unsubscribe();
       deadline.clear();
-      release();
-      turn.done();
+      free();
     }
   }
 
