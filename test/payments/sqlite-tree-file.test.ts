@@ -78,7 +78,7 @@ function tamper(sql: string): void {
 const labels = Array.from({ length: 11 }, (_, i) => `leaf-${i}`);
 
 describe('the SQLite log tree file', () => {
-  it('sits beside the ledger file and holds every node, the ledger file none', async () => {
+  it('sits beside the ledger file and holds every node and leaf index, the ledger file no node', async () => {
     const bodies = await commitAll(labels);
     expect(existsSync(treeFileOf(file))).toBe(true);
     const db = new Database(file, { readonly: true });
@@ -87,6 +87,7 @@ describe('the SQLite log tree file', () => {
     const tree = new Database(treeFileOf(file), { readonly: true });
     // One stored hash per perfect subtree: 2n - popcount(n).
     expect(tree.prepare('SELECT count(*) FROM log_nodes').pluck().get()).toBe(2 * 11 - 3);
+    expect(tree.prepare('SELECT count(*) FROM leaf_index').pluck().get()).toBe(11);
     tree.close();
     await expectTreeOf(bodies);
   });
@@ -110,6 +111,15 @@ describe('the SQLite log tree file', () => {
     const bodies = await commitAll(labels);
     tamper('DELETE FROM tree.log_nodes WHERE (node_index + 1) << level > 9');
     await expectTreeOf(bodies);
+  });
+
+  it('fills its certificate index from the leaves when the file was made before the index', async () => {
+    const bodies = await commitAll(labels);
+    tamper('DELETE FROM tree.leaf_index');
+    await expectTreeOf(bodies);
+    const tree = new Database(treeFileOf(file), { readonly: true });
+    expect(tree.prepare('SELECT count(*) FROM leaf_index').pluck().get()).toBe(11);
+    tree.close();
   });
 
   it("takes over the nodes of a ledger made before it, from the ledger file's own table", async () => {
