@@ -6,12 +6,14 @@ import { siteUrl } from '../../src/net/site-url.ts';
 import { computed } from '../shared/computed.ts';
 import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
 import { followChain } from './fetch-chain.ts';
-import { buildCookies, buildPage, buildResponse, buildSecurityHeaders } from './facets-main.ts';
-import { probeCors } from './probe-cors.ts';
-import { probeCanonical, probeMethods, probeTiming } from './probe-extras.ts';
-import { probeManifest } from './probe-manifest.ts';
-import { probeMarkdown } from './probe-markdown.ts';
-import { probeNotFound } from './probe-not-found.ts';
+import { collectCookies, collectResponse, collectSecurityHeaders, parseHomePage } from './collect-home-page.ts';
+import { collectCanonical } from './collect-canonical.ts';
+import { collectCors } from './collect-cors.ts';
+import { collectManifest } from './collect-manifest.ts';
+import { collectMarkdown } from './collect-markdown.ts';
+import { collectMethods } from './collect-methods.ts';
+import { collectNotFound } from './collect-not-found.ts';
+import { collectTiming } from './collect-timing.ts';
 import type { HttpObservations } from './types.ts';
 
 /** One run of the probe: what the home page and its parse are derived from. */
@@ -30,7 +32,7 @@ const homePage = computed((run: HttpRun) =>
 );
 
 /** The home page parsed: the html facet, and the links markdown, canonical and manifest follow. */
-const parsedPage = computed(async (run: HttpRun) => buildPage(await homePage(run)));
+const parsedPage = computed(async (run: HttpRun) => parseHomePage(await homePage(run)));
 
 export async function collectHttp(domain: string, ctx: ProbeContext): Promise<HttpObservations> {
   const { net, signal } = ctx;
@@ -42,23 +44,23 @@ export async function collectHttp(domain: string, ctx: ProbeContext): Promise<Ht
   const collectors: Omit<FacetCollectors<HttpObservations>, 'timing'> = {
     redirect: async () => (await followChain(net, siteUrl('http', domain, net.ports), signal)).chain,
     www: async () => (await followChain(net, siteUrl('http', `www.${domain}`, net.ports), signal)).chain,
-    response: async () => buildResponse(await homePage(run), ctx.observedAt),
-    security_headers: async () => buildSecurityHeaders(await homePage(run)),
-    cookies: async () => buildCookies(await homePage(run), ctx.observedAt),
+    response: async () => collectResponse(await homePage(run), ctx.observedAt),
+    security_headers: async () => collectSecurityHeaders(await homePage(run)),
+    cookies: async () => collectCookies(await homePage(run), ctx.observedAt),
     html: async () => (await parsedPage(run)).html,
-    markdown: async () => probeMarkdown(net, domain, (await parsedPage(run)).html.markdown_alternate, signal),
-    not_found: async () => probeNotFound(net, domain, await lastExchange(), signal),
-    canonical: async () => probeCanonical(net, domain, (await parsedPage(run)).html.canonical_url, signal),
+    markdown: async () => collectMarkdown(net, domain, (await parsedPage(run)).html.markdown_alternate, signal),
+    not_found: async () => collectNotFound(net, domain, await lastExchange(), signal),
+    canonical: async () => collectCanonical(net, domain, (await parsedPage(run)).html.canonical_url, signal),
     manifest: async () => {
       const [page, parsed] = await Promise.all([homePage(run), parsedPage(run)]);
-      return probeManifest(ctx, domain, parsed.manifestLink, page.chain.hops.at(-1)?.url ?? null);
+      return collectManifest(ctx, domain, parsed.manifestLink, page.chain.hops.at(-1)?.url ?? null);
     },
-    cors: () => probeCors(net, domain, run.home, signal),
-    methods: () => probeMethods(net, run.home, signal),
+    cors: () => collectCors(net, domain, run.home, signal),
+    methods: () => collectMethods(net, run.home, signal),
   };
   const out: HttpObservations = await collectFacets(collectors, wants);
   // Timing runs last and alone, so the samples are not taken while this probe's other requests are in flight.
-  if (wants('timing')) out.timing = await probeTiming(net, await lastExchange(), signal);
+  if (wants('timing')) out.timing = await collectTiming(net, await lastExchange(), signal);
   return out;
 }
 

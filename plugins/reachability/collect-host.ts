@@ -8,7 +8,7 @@ import {
   type HandshakeFacts,
   type HostFacts,
 } from './facts.ts';
-import { probeHttp, probeHttps, probeTls } from './probe-address.ts';
+import { probeHttp, probeHttps, probeTls } from './address-checks.ts';
 import { planAddresses, publishedAddresses, type PlannedAddress } from './published.ts';
 
 const RCODE_ERRORS: Record<string, string> = {

@@ -5,12 +5,12 @@ import type { Net } from '../../src/net/types.ts';
 import type { TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import { computed } from '../shared/computed.ts';
 import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
-import { collectCiphers } from './ciphers.ts';
-import { collectDefault } from './default-handshake.ts';
-import { collectFeatures } from './features.ts';
-import { collectVersions } from './versions.ts';
+import { collectCiphers } from './collect-ciphers.ts';
+import { collectDefaultHandshake } from './collect-default-handshake.ts';
+import { collectFeatures } from './collect-features.ts';
+import { collectVersions } from './collect-versions.ts';
 import { failFastAfterSilence } from './silent-hosts.ts';
-import { collectWww } from './www.ts';
+import { collectWww } from './collect-www.ts';
 
 /** One run of the probe: what its shared handshake is derived from. */
 interface TlsRun {
@@ -22,7 +22,7 @@ interface TlsRun {
 }
 
 /** The default handshake (TLS 1.2 or later): the negotiated, certificate and ocsp facets read it. */
-const defaultHandshake = computed((run: TlsRun) => collectDefault(run.net, run.domain, run.signal, run.ocsp));
+const defaultHandshake = computed((run: TlsRun) => collectDefaultHandshake(run.net, run.domain, run.signal, run.ocsp));
 
 export const provider: ProbeProvider<TlsObservations> = {
   name: 'tls',

@@ -6,12 +6,12 @@ import type { ProbeProvider } from '../../src/engine/types.ts';
 import type { WellknownObservations } from '../../src/lib/schema-types/observations/wellknown.ts';
 import { collectFacets, type FacetCollectors } from '../shared/facets.ts';
 import { DocumentFetcher } from '../shared/fetch-document.ts';
-import { collectRobots } from './facet-robots.ts';
-import { collectUsage } from './facet-usage.ts';
-import { collectLlmsFullTxt, collectLlmsTxt } from './facet-llms.ts';
-import { collectSitemap } from './facet-sitemap.ts';
-import { collectSecurityTxt } from './facet-security-txt.ts';
-import { collectDiscovery } from './facet-discovery.ts';
+import { collectRobots } from './collect-robots.ts';
+import { collectUsage } from './collect-usage.ts';
+import { collectLlmsFullTxt, collectLlmsTxt } from './collect-llms-txt.ts';
+import { collectSitemap } from './collect-sitemap.ts';
+import { collectSecurityTxt } from './collect-security-txt.ts';
+import { collectDiscovery } from './collect-discovery.ts';
 import { normaliseName } from '../../src/lib/domain-name.ts';
 
 export const provider: ProbeProvider<WellknownObservations> = {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { distinctAnswers, type AddressFacts } from '../../../plugins/reachability/facts.ts';
 import { lookupError } from '../../../plugins/reachability/collect-host.ts';
-import { rootUrl } from '../../../plugins/reachability/probe-address.ts';
+import { rootUrl } from '../../../plugins/reachability/address-checks.ts';
 import {
   MAX_PER_FAMILY,
   canonicalAddress,

@@ -5,12 +5,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildClientHello, SSL3, SUITE_CLASSES, TLS12 } from '../../../plugins/tls/client-hello.ts';
 import { oidText, readTlv } from '../../../plugins/tls/der.ts';
-import { featureFacts } from '../../../plugins/tls/features.ts';
-import { rawAcceptance } from '../../../plugins/tls/ciphers.ts';
+import { featureFacts } from '../../../plugins/tls/collect-features.ts';
+import { rawAcceptance } from '../../../plugins/tls/collect-ciphers.ts';
 import { describeCertificate, sctLogIds } from '../../../plugins/tls/parse-certificate.ts';
 import { parseServerReply } from '../../../plugins/tls/parse-server-reply.ts';
 import { suiteFacts } from '../../../plugins/tls/suite-facts.ts';
-import { ssl3Acceptance } from '../../../plugins/tls/versions.ts';
+import { ssl3Acceptance } from '../../../plugins/tls/collect-versions.ts';
 
 /** A ServerHello record as a server would send it. */
 function serverHello(version: number, suite: number, compression: number, extensions: number[]): Buffer {

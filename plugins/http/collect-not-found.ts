@@ -10,7 +10,7 @@ import type { NotFoundFacet } from './types.ts';
 import { notFoundPath } from './urls.ts';
 
 /** `home` is the home page response, whose body a soft 404 often repeats. */
-export async function probeNotFound(
+export async function collectNotFound(
   net: Net,
   domain: string,
   home: HttpExchange | null,

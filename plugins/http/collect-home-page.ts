@@ -46,7 +46,7 @@ function headersOf(ex: HttpExchange | null): Record<string, string> {
 
 const linesOf = (value: string | null): string[] => (value === null ? [] : [value]);
 
-export function buildResponse(result: ChainResult, observedAt: string): ResponseFacet {
+export function collectResponse(result: ChainResult, observedAt: string): ResponseFacet {
   const ex = finalOf(result);
   const headers = headersOf(ex);
   const { mediaType, charset } = parseContentType(header(headers, 'content-type'));
@@ -73,7 +73,7 @@ export function buildResponse(result: ChainResult, observedAt: string): Response
   };
 }
 
-export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet {
+export function collectSecurityHeaders(result: ChainResult): SecurityHeadersFacet {
   const final = finalOf(result);
   const headers = headersOf(final);
   const pageUrl = result.chain.hops.at(-1)?.url ?? result.chain.url;
@@ -107,7 +107,7 @@ export function buildSecurityHeaders(result: ChainResult): SecurityHeadersFacet 
   };
 }
 
-export function buildCookies(result: ChainResult, observedAt: string): CookiesFacet {
+export function collectCookies(result: ChainResult, observedAt: string): CookiesFacet {
   const items = result.exchanges.flatMap((ex, i) =>
     parseCookiesOf(
       ex.fieldLines['set-cookie'] ?? [],
@@ -130,7 +130,7 @@ function htmlText(result: ChainResult): { text: string; url: string; bytes: numb
 }
 
 /** The home page parsed: its html facet and the links other facets follow. */
-export function buildPage(result: ChainResult): ParsedPage {
+export function parseHomePage(result: ChainResult): ParsedPage {
   const page = htmlText(result);
   if (page === null) return { html: emptyHtml(finalOf(result)?.body.length ?? 0), manifestLink: null };
   return parsePage(page.text, page.url, page.bytes);

@@ -83,7 +83,7 @@ export interface DefaultFacets {
  * One handshake gives all three facets; a second asks for the staple again when the first had none but the
  * certificate names an OCSP responder (servers often fetch the staple only after the first request).
  */
-export async function collectDefault(
+export async function collectDefaultHandshake(
   net: Net,
   domain: string,
   signal: AbortSignal,

@@ -27,7 +27,7 @@ function isHttpOnSite(url: URL, domain: string): boolean {
 }
 
 /** `link`: the manifest URL the page links (null when none); `pageUrl`: the page's URL, the document URL. */
-export async function probeManifest(
+export async function collectManifest(
   ctx: ProbeContext,
   domain: string,
   link: string | null,

@@ -1,7 +1,7 @@
 // The usage facet: machine-readable AI-use preferences a site states in its well-known files: Content-Signal,
 // Content-Usage and License records of robots.txt, and /.well-known/tdmrep.json. Header and HTML-meta
 // signals (TDM-Reservation, X-Robots-Tag) belong to the http probe.
-import { robotsFile } from './facet-robots.ts';
+import { robotsFile } from './collect-robots.ts';
 import { parseContentSignal } from './parse-content-signal.ts';
 import { parseTdmRep } from './parse-tdmrep.ts';
 import { decideRules } from './robots-access.ts';

@@ -6,7 +6,7 @@ import { header, varyList } from './parse-headers.ts';
 import type { CorsFacet } from './types.ts';
 import { foreignOrigin } from './urls.ts';
 
-export async function probeCors(net: Net, domain: string, pageUrl: string, signal: AbortSignal): Promise<CorsFacet> {
+export async function collectCors(net: Net, domain: string, pageUrl: string, signal: AbortSignal): Promise<CorsFacet> {
   const origin = foreignOrigin(domain);
   const [foreign, nullOrigin] = await Promise.all([
     fetchOnce(net, pageUrl, signal, { headers: { origin }, maxBodyBytes: 1024 }),

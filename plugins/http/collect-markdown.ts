@@ -46,7 +46,7 @@ async function fetchDocument(net: Net, url: string, signal: AbortSignal, accept:
   };
 }
 
-export async function probeMarkdown(
+export async function collectMarkdown(
   net: Net,
   domain: string,
   alternate: string | null,

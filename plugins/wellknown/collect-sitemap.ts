@@ -2,7 +2,7 @@
 // them, followed in order up to a bound, each fetched once within a cap, gunzipped when it is a .gz file, and
 // parsed. The first document's facts stand at the top, as before; every followed document is listed. A body cut
 // at the cap is not judged for well-formedness.
-import { declaredSitemaps, robotsFile } from './facet-robots.ts';
+import { declaredSitemaps, robotsFile } from './collect-robots.ts';
 import { gunzipWithin, parseSitemap, type ParsedSitemap } from './parse-sitemap.ts';
 import type { DocumentFacts, DocumentFetcher } from '../shared/fetch-document.ts';
 import { lineExcerpt, type LinePointer } from '../shared/line-excerpt.ts';
