@@ -316,10 +316,21 @@ async function listenHttps(
   const tlsMaterial = config.tls.certFile
     ? { cert: readFileSync(config.tls.certFile, 'utf8'), key: readFileSync(config.tls.keyFile!, 'utf8') }
     : await selfSignedForLocalhost(config.dataDir);
+  // A client may half-close once its requests are written, and still wants the answers. By default Node ends
+  // the service's side on that FIN, at the socket (an https server's sockets are not half-open) and again in its
+  // HTTP layer, so an answer not yet written, such as one the connection guard holds behind a large answer, was
+  // never sent. Half-open, Node's HTTP layer closes the connection after the last answer instead
+  // (`httpAllowHalfOpen` is its switch for that: undocumented, and what Node's own tests set).
   const server = https.createServer(
-    { ...tlsMaterial, minVersion: 'TLSv1.2', ...clientTimeoutOptions(config.clientTimeouts) },
+    {
+      ...tlsMaterial,
+      minVersion: 'TLSv1.2',
+      ...clientTimeoutOptions(config.clientTimeouts),
+      allowHalfOpen: true,
+    },
     guardConnections(handler, config.connections),
   );
+  (server as https.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -34,8 +34,9 @@ function silentReader(bytes: string): Promise<tls.TLSSocket> {
 
 /**
  * One request read to its end, as a browser would: the page is rendered, and kept, before idle is measured. The
- * request is written, not followed by a half-close: a client that half-closes while a large answer is still being
- * sent had it cut by a reset in 8 of 10 runs on 2026-11-29 (0 of 7 without), which this test is not about.
+ * request is written, not followed by `socket.end()`: on a TLS socket that sends close_notify, and OpenSSL (the
+ * client's) refuses the application data that follows its own close_notify, so the answer was cut short and the
+ * connection reset (8 of 10 runs on 2026-11-29). A TCP half-close gets the answer whole (half-close.test.ts).
  */
 function fetchPage(request: string): Promise<number> {
   return new Promise((resolve, reject) => {
