@@ -1,5 +1,5 @@
 // The command line runs from dist/, compiled at install by scripts/build.js (the suite's global setup builds it
-// again from the sources under test).
+// again when the sources under test changed since).
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
