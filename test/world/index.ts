@@ -29,6 +29,11 @@ export const DEFAULT_SITES_DIR = path.join(path.dirname(fileURLToPath(import.met
 export interface WorldOptions {
   /** Folder of site folders; default test/world/sites. */
   sitesDir?: string;
+  /**
+   * The names of the sites of sitesDir to serve, for a file that scans only these (each site costs a certificate
+   * and listeners at start); default all of them.
+   */
+  sites?: readonly string[];
   /** Where the world writes its files (the CA PEM); default a temp dir removed at stop. */
   dataDir?: string;
   /** Public JWKs (Ed25519) whose Web Bot Auth signatures `web_bot_auth` sites accept. */
@@ -148,9 +153,17 @@ function info(site: Site): SiteInfo {
   };
 }
 
+/** The sites named, each of which must exist; all of them when no names are given. */
+function only(sites: Site[], names: readonly string[] | undefined): Site[] {
+  if (!names) return sites;
+  const missing = names.filter((n) => !sites.some((s) => s.name === n));
+  if (missing.length > 0) throw new Error(`no such site: ${missing.join(', ')}`);
+  return sites.filter((s) => names.includes(s.name));
+}
+
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const sitesDir = opts.sitesDir ?? DEFAULT_SITES_DIR;
-  const sites = loadSites(sitesDir);
+  const sites = only(loadSites(sitesDir), opts.sites);
   const fleet = opts.fleet ? createFleet(opts.fleet, sites) : undefined;
   const zones = new Zones(sites, fleet);
   const ca = await TestCa.create();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/lib/config.ts';
 import { startWorld } from './index.ts';
-import { query } from './dns-client.ts';
+import { query, rcodeOf } from './dns-client.ts';
 import { fetchSite } from './https-client.ts';
 import { expandTemplates } from './site-server.ts';
 
@@ -160,9 +160,23 @@ describe('startWorld and stop', () => {
     }
   });
 
+  it('serves only the sites named, and refuses a name it does not have', async () => {
+    const world = await startWorld({ sitesDir: FIXTURES, sites: ['basic', 'legacy'] });
+    try {
+      expect(world.sites.map((s) => s.name)).toEqual(['basic', 'legacy']);
+      expect(rcodeOf((await query(world.dnsPort, 'basic.test', 'A'))!)).toBe('NOERROR');
+      expect(rcodeOf((await query(world.dnsPort, 'redirector.test', 'A'))!)).toBe('NXDOMAIN');
+    } finally {
+      await world.stop();
+    }
+    await expect(startWorld({ sitesDir: FIXTURES, sites: ['basic', 'nowhere'] })).rejects.toThrow(
+      'no such site: nowhere',
+    );
+  });
+
   it('keeps its files in the data dir it is given', async () => {
     const dataDir = path.join(os.tmpdir(), `dvs-world-data-${process.pid}`);
-    const world = await startWorld({ dataDir });
+    const world = await startWorld({ sitesDir: FIXTURES, dataDir });
     await world.stop();
     expect(readFileSync(path.join(dataDir, 'world-ca.pem'), 'utf8')).toBe(world.caPem);
     await rm(dataDir, { recursive: true });
