@@ -37,7 +37,8 @@ describe.skipIf(!pgUp)('monitors', () => {
   let ledger: Ledger;
 
   beforeAll(async () => {
-    world = await startWorld();
+    // The sites monitored, the hook receiver, and the site flip.test is switched to.
+    world = await startWorld({ sites: ['good', 'flip', 'hooks', 'http-no-hsts'] });
     svc = await startBatchService({
       ...world.env,
       DVS_MONITOR_MIN_INTERVAL: 'PT2S',
