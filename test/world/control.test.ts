@@ -6,7 +6,8 @@ import type { ReceivedRequest } from './receiver.ts';
 
 let world: World;
 beforeAll(async () => {
-  world = await startWorld();
+  // The sites changed and the ones they are switched to (the good site is what flip.test answers as at rest).
+  world = await startWorld({ sites: ['flip', 'hooks', 'good', 'dns-servfail', 'wk-robots-5xx', 'tls-expired'] });
 });
 afterAll(() => world.stop());
 
