@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { providers } from '../../plugins/index.ts';
-import { loadRunRuleset } from '../../src/catalogue/compiled-ruleset.ts';
 import { loadConfig } from '../../src/lib/config.ts';
 import { createScanner, type Scanner } from '../../src/service/scanner.ts';
+import { catalogue } from '../suite/ruleset.ts';
 import { startDnsServer, zoneResponder, type DnsServer } from '../world/dns-server.ts';
 import { DEFAULT_SITES_DIR, startWorld, type World } from '../world/index.ts';
 import { loadSites } from '../world/site-config.ts';
@@ -35,10 +35,8 @@ beforeAll(async () => {
   });
   dataDir = mkdtempSync(path.join(tmpdir(), 'dvs-dns-per-scan-'));
   const config = loadConfig({ ...world.env, DVS_DNS_SERVERS: `127.0.0.1:${resolver.port}`, DVS_DATA_DIR: dataDir });
-  const ruleset = loadRunRuleset(path.join(dataDir, 'cache'));
-  scanner = createScanner({ config, ruleset, providers, log: quiet, agentKey: null });
-  // Building the ruleset artifact checks every rule: slow on a busy machine.
-}, 180_000);
+  scanner = createScanner({ config, ruleset: catalogue(), providers, log: quiet, agentKey: null });
+}, 60_000);
 afterAll(async () => {
   await resolver?.close();
   await world?.stop();
