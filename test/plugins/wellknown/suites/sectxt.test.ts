@@ -19,7 +19,7 @@ import { evaluateRule } from '../../../../src/engine/evaluate.ts';
 import { checkCleartextSignature } from '../../../../plugins/wellknown/openpgp-signature.ts';
 import { parseSecurityTxt, type ParsedSecurityTxt } from '../../../../plugins/wellknown/parse-security-txt.ts';
 import { expectAgreement } from '../../suite-agreement.ts';
-import { checkedCatalogue } from '../../../suite/ruleset.ts';
+import { catalogue } from '../../../suite/ruleset.ts';
 
 /** The day the tests are taken to run (the commit's date). */
 const TODAY = '2025-12-11';
@@ -77,7 +77,7 @@ async function read(text: string | Uint8Array): Promise<Read> {
 }
 
 /** The rule that judges the CSAF fields (CSAF 2.0 section 7.1.8), run on the parsed fields. */
-const CSAF_RULE = checkedCatalogue().rules.find((rule) => rule.id === 'wellknown.security_txt.csaf_provider_metadata')!;
+const CSAF_RULE = catalogue().rules.find((rule) => rule.id === 'wellknown.security_txt.csaf_provider_metadata')!;
 const csafOutcome = (r: Read) =>
   evaluateRule(CSAF_RULE, { wellknown: { security_txt: { published: true, fields: { csaf: r.parsed.fields.csaf } } } })
     .outcome;
