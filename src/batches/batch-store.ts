@@ -97,6 +97,13 @@ export interface PromotedItem extends ItemRef {
   domain: string;
 }
 
+/** A parked item handed back to the engine (its job is enqueued in the same transaction). */
+export interface WokenItem extends PromotedItem {
+  accountId: string;
+  /** The place it was parked on. */
+  key: string;
+}
+
 export class BatchStore {
   constructor(private readonly db: QueueDatabase) {}
 
@@ -151,6 +158,74 @@ export class BatchStore {
     return rows[0] ? toBatch(rows[0]) : null;
   }
 
+  /**
+   * Parks a queued item on the politeness place it waits for (`key`), from where it was parked before (`from`,
+   * null: it had a job): the caller completes its job. False when the item is no longer queued there (finished,
+   * cancelled, running, or woken meanwhile).
+   */
+  async park(ref: ItemRef, key: string, from: string | null): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE batch_items SET parked_on = $3, parked_at = now()
+       WHERE batch_id = $1 AND seq = $2 AND state = 'queued' AND parked_on IS NOT DISTINCT FROM $4 RETURNING seq`,
+      [ref.batchId, ref.seq, key, from],
+    );
+    return rows.length === 1;
+  }
+
+  /** Takes a parked item back for the job that parked it; false when a release woke it first (a job has it). */
+  async unpark(ref: ItemRef, key: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE batch_items SET parked_on = NULL, parked_at = NULL
+       WHERE batch_id = $1 AND seq = $2 AND parked_on = $3 RETURNING seq`,
+      [ref.batchId, ref.seq, key],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Wakes the oldest item parked on each of these places (they were just released), inside the caller's
+   * transaction: the caller enqueues their jobs in it.
+   */
+  async wake(tx: Queryable, keys: readonly string[]): Promise<WokenItem[]> {
+    if (keys.length === 0) return [];
+    return this.unparked(
+      tx,
+      `SELECT w.batch_id, w.seq, k.key FROM unnest($1::text[]) AS k (key)
+       CROSS JOIN LATERAL (SELECT batch_id, seq FROM batch_items WHERE parked_on = k.key
+         ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED) w`,
+      [keys],
+    );
+  }
+
+  /** Wakes up to `limit` items parked before `seconds` ago: their wake-up was lost. */
+  async wakeLost(tx: Queryable, seconds: number, limit: number): Promise<WokenItem[]> {
+    return this.unparked(
+      tx,
+      `SELECT batch_id, seq, parked_on AS key FROM batch_items
+       WHERE parked_on IS NOT NULL AND parked_at < now() - make_interval(secs => $1)
+       ORDER BY parked_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [seconds, limit],
+    );
+  }
+
+  private async unparked(tx: Queryable, chosen: string, params: unknown[]): Promise<WokenItem[]> {
+    const rows = await tx.query<{ batch_id: string; seq: number; account_id: string; mode: BatchMode; domain: string; key: string }>(
+      `UPDATE batch_items i SET parked_on = NULL, parked_at = NULL
+       FROM batches b, (${chosen}) AS w
+       WHERE i.batch_id = w.batch_id AND i.seq = w.seq AND b.id = i.batch_id
+       RETURNING i.batch_id, i.seq, i.account_id, b.mode, i.domain, w.key`,
+      params,
+    );
+    return rows.map((r) => ({
+      batchId: r.batch_id,
+      seq: r.seq,
+      accountId: r.account_id,
+      mode: r.mode,
+      domain: r.domain,
+      key: r.key,
+    }));
+  }
+
   /** Takes an item for a run: a queued one, or a running one whose lease lapsed (its instance died). */
   async claim(ref: ItemRef, leaseSeconds: number): Promise<ClaimedItem | ClaimRefusal> {
     const claimId = randomBytes(12).toString('hex');
@@ -162,7 +237,7 @@ export class BatchStore {
         mode: BatchMode;
       }>(
         `UPDATE batch_items i SET state = 'running', claim_id = $3, attempts = attempts + 1,
-           lease_until = now() + make_interval(secs => $4)
+           lease_until = now() + make_interval(secs => $4), parked_on = NULL, parked_at = NULL
          FROM batches b
          WHERE i.batch_id = $1 AND i.seq = $2 AND b.id = i.batch_id
            AND (i.state = 'queued' OR (i.state = 'running' AND i.lease_until < now()))
@@ -247,8 +322,16 @@ export class BatchStore {
     );
   }
 
-  /** Cancels a batch not yet finished: its items not started are dropped with their tokens' digests. False: nothing to cancel. */
-  async cancel(id: string, accountId: string): Promise<boolean> {
+  /**
+   * Cancels a batch not yet finished: its items not started are dropped with their tokens' digests. False:
+   * nothing to cancel. `then` runs in the same transaction with the number of parked items cancelled: they have
+   * no job that would hand their account's turns on.
+   */
+  async cancel(
+    id: string,
+    accountId: string,
+    then: (tx: Queryable & { engine: EngineDb }, parked: number) => Promise<void>,
+  ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const rows = await tx.query(
         `UPDATE batches SET status = 'cancelled', finished_at = now()
@@ -256,11 +339,16 @@ export class BatchStore {
         [id, accountId],
       );
       if (rows.length === 0) return false;
-      await tx.query(
-        `UPDATE batch_items SET state = 'cancelled', token_digest = NULL
-         WHERE batch_id = $1 AND state IN ('waiting', 'queued')`,
+      const [cancelled] = await tx.query<{ parked: number }>(
+        `WITH c AS (
+           UPDATE batch_items i SET state = 'cancelled', token_digest = NULL, parked_on = NULL, parked_at = NULL
+           FROM (SELECT seq, parked_on FROM batch_items
+                 WHERE batch_id = $1 AND state IN ('waiting', 'queued') FOR UPDATE) o
+           WHERE i.batch_id = $1 AND i.seq = o.seq RETURNING o.parked_on)
+         SELECT count(parked_on)::int AS parked FROM c`,
         [id],
       );
+      await then(tx, cancelled?.parked ?? 0);
       return true;
     });
   }

@@ -221,6 +221,8 @@ export function wireBatches(config: Config, deps: BatchWiringDeps): BatchWiring 
       quick: leaseSeconds(config.deadlines.quickMs, config),
       full: leaseSeconds(config.deadlines.fullMs, config),
     },
+    // A politeness place lasts as long as a Full Validation's longest run (src/service/shared-state.ts).
+    parkedLostSeconds: leaseSeconds(config.deadlines.fullMs, config),
     log,
   });
   return {

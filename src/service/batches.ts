@@ -4,14 +4,19 @@
 // account's next waiting item in the transaction that records its result, so one account's 10,000 items never
 // stand in the queue ahead of another account's 10. Each instance takes jobs only while it has a batch slot free
 // (interactive scans first, src/service/scan-slots.ts) and a place under the politeness limits of the site and
-// its addresses; a full item pays with its own token through the ledger like a single Full Validation.
+// its addresses. An item whose place is full is parked on that place without a job, and each release of a
+// place hands the oldest item parked on it back to the engine, so the engine is never asked for jobs that cannot
+// run yet (docs/architecture.md). A full item pays with its own token through the ledger like a single Full
+// Validation.
 import { ScanDeadlineError } from '../engine/observe-and-judge.ts';
 import type {
   BatchMode,
   BatchRow,
   BatchStore,
   ClaimedItem,
+  ItemRef,
   PromotedItem,
+  WokenItem,
   NewItem,
   ResultRow,
   FinishedCount,
@@ -23,7 +28,7 @@ import type { Logger } from '../lib/log.ts';
 import type { Account, Accounts } from '../payments/accounts.ts';
 import type { PaymentGate } from '../payments/gate.ts';
 import { PaymentRequiredError, type FullValidations } from './full-validations.ts';
-import type { Politeness, Release } from './politeness.ts';
+import type { Acquired, Politeness } from './politeness.ts';
 import type { QuickScans } from './quick-scans.ts';
 import type { ScanSlots } from './scan-slots.ts';
 import { SlotWorker } from './slot-worker.ts';
@@ -31,13 +36,22 @@ import type { EventType } from './webhooks.ts';
 
 export const ITEM_QUEUE = 'dvs-batch-item';
 export const DEAD_ITEM_QUEUE = 'dvs-batch-item-dead';
+/** The sweep that hands back parked items whose wake-up was lost, one tick a minute for the whole fleet. */
+export const PARKED_SWEEP_QUEUE = 'dvs-batch-parked-sweep';
+const PARKED_SWEEP_CRON = '* * * * *';
+/** Parked items handed back per transaction of the sweep. */
+const SWEEP_PAGE = 500;
+/**
+ * How often a job looks at the places again after parking on a full one, when each look finds another place
+ * full (places taken and given back meanwhile): after that the item stays parked where it is.
+ */
+const PARK_LOOKS = 4;
 
 /** Attempts of an item's job (an instance dying or losing its database mid-item) before it is given up. */
 const ITEM_RETRIES = 4;
 /**
- * How long a job put off (its site or address at its politeness limit, or a twin of it running) waits before it
- * is looked at again. A wait doubled at each put-off (up to 12 s) made fewer put-offs but left items waiting
- * after their address was free: a 300-item fleet batch then took 228-242 s against 145 s (docs/operations.md).
+ * How long a job put off without parking (a twin of it running, or an item not queued at its politeness limit,
+ * such as a running one whose claim lapsed) waits before it is looked at again.
  */
 const DEFER_MS = 1_500;
 /** How often an idle worker asks the engine for a job (a batch accepted here wakes it at once). */
@@ -52,7 +66,12 @@ export interface ItemJob {
   mode: BatchMode;
   /** The item's domain, for its politeness places before any claim (absent in jobs of older instances). */
   domain?: string;
+  /** The place whose release woke this parked item: if it parks elsewhere, that wake-up passes on. */
+  woke?: string;
 }
+
+/** Places held for one item's scan. */
+type Held = Extract<Acquired, { release: unknown }>;
 
 /** The queue's database, store and engine, opened on first use (embedded, PGlite takes seconds to create). */
 export interface BatchEngine {
@@ -106,6 +125,8 @@ export interface BatchDeps {
   rulesetVersion: string;
   /** How long a claim (and its job) lasts: longer than the scan can run. */
   leaseSeconds: Record<BatchMode, number>;
+  /** How long an item stays parked before the sweep takes its wake-up for lost: a politeness place's lease. */
+  parkedLostSeconds: number;
   /** Where the account's events go (its webhooks), written in the transaction that records the result. */
   events: EventSink;
   log: Logger;
@@ -171,7 +192,11 @@ export class Batches {
   async cancel(account: Account, id: string): Promise<boolean | null> {
     const { store } = await this.deps.engine();
     if (!(await store.get(id, account.id))) return null;
-    return store.cancel(id, account.id);
+    // A cancelled item with a job hands its account's turn on when the job finds it cancelled; a parked one has
+    // no job, so its turn passes on here.
+    return store.cancel(id, account.id, async (tx, parked) =>
+      this.enqueue(tx, await store.promote(tx, account.id, parked), account.id),
+    );
   }
 
   /** The batch's finished results after the cursor, page by page, never all in memory; null: no such batch. */
@@ -189,7 +214,10 @@ export class Batches {
     })();
   }
 
-  /** Creates the item queue and its dead letter queue unless they exist: jobs can be enqueued after this. */
+  /**
+   * Creates the item queue, its dead letter queue and the parked items' sweep with its schedule unless they
+   * exist: jobs can be enqueued after this.
+   */
   static async prepare(queue: JobQueue): Promise<void> {
     await queue.ensureQueue({ name: DEAD_ITEM_QUEUE, retryLimit: 0, retryDelaySeconds: 0 });
     await queue.ensureQueue({
@@ -198,12 +226,16 @@ export class Batches {
       retryDelaySeconds: 1,
       deadLetter: DEAD_ITEM_QUEUE,
     });
+    // No retry: a failed sweep is the next tick's to do again.
+    await queue.ensureQueue({ name: PARKED_SWEEP_QUEUE, retryLimit: 0, retryDelaySeconds: 0 });
+    await queue.schedule(PARKED_SWEEP_QUEUE, PARKED_SWEEP_CRON);
   }
 
   /** Starts this instance's workers: they take jobs while a batch slot is free. */
   async start(): Promise<void> {
     const { queue } = await this.deps.engine();
     await queue.work<ItemJob>(DEAD_ITEM_QUEUE, (job) => this.giveUp(job));
+    await queue.work(PARKED_SWEEP_QUEUE, () => this.sweepParked(), 10);
     this.worker ??= new SlotWorker<ItemJob>({
       queue,
       name: ITEM_QUEUE,
@@ -227,18 +259,22 @@ export class Batches {
 
   /**
    * One job: the item's politeness places are taken first, so an item put off for them costs its job and no
-   * write to its row; then the item is claimed and run.
+   * write to its row beyond its parking; then the item is claimed and run. Places given back wake the items
+   * parked on them.
    */
   private async handle(queue: JobQueue, job: FetchedJob<ItemJob>): Promise<void> {
     const { store } = await this.deps.engine();
     const ref = { batchId: job.data.batch, seq: job.data.seq };
     let held: ClaimedItem | null = null;
-    let release: Release | null = null;
+    let places: Held | null = null;
     try {
       const domain = job.data.domain ?? (await store.domain(ref));
-      if (domain !== null) release = await this.places(domain);
-      if (domain !== null && !release) {
-        await this.defer(queue, job);
+      const turn = domain === null ? null : await this.placesOrPark(store, ref, domain);
+      if (turn !== null && 'release' in turn) places = turn;
+      if (turn !== null && !('release' in turn)) {
+        // A wake-up this job carried passes on to the place's next item when this one waits elsewhere now.
+        if (job.data.woke && turn.parked !== job.data.woke) await this.wakeParked([job.data.woke]);
+        if (turn.parked === null) await this.defer(queue, job);
       } else {
         const item = await store.claim(ref, this.deps.leaseSeconds[job.data.mode]);
         if (item === 'cancelled') {
@@ -263,14 +299,78 @@ export class Batches {
       if (held) await store.unclaim(held).catch(() => undefined);
       await queue.fail(ITEM_QUEUE, job.id, err as Error).catch(() => undefined);
     } finally {
-      await release?.();
+      if (places) await this.giveBack(places);
     }
   }
 
-  /** The politeness places of one scan of the domain (its site and its addresses), or null when one is full. */
-  private async places(domain: string): Promise<Release | null> {
+  /**
+   * The politeness places of one scan of the domain (its site and its addresses), or the place the item is now
+   * parked on (`parked: null`: it could not be parked, as it is not queued). A place released between a refusal
+   * and the parking would find no item to wake, so the places are asked again after parking: when they are free
+   * then, the item is taken back (unless a release woke it meanwhile: that wake-up's job runs it).
+   */
+  private async placesOrPark(
+    store: BatchStore,
+    ref: ItemRef,
+    domain: string,
+  ): Promise<Held | { parked: string | null }> {
     const { politeness, site, addresses } = this.deps;
-    return politeness.tryAcquire(site(domain), await addresses(domain));
+    const where = [site(domain), await addresses(domain)] as const;
+    let parkedOn: string | null = null;
+    for (let look = 0; ; look++) {
+      const got = await politeness.tryAcquire(...where);
+      if ('release' in got) {
+        if (parkedOn === null || (await store.unpark(ref, parkedOn))) return got;
+        await this.giveBack(got);
+        return { parked: parkedOn };
+      }
+      if (got.full === parkedOn || look === PARK_LOOKS) return { parked: parkedOn };
+      if (!(await store.park(ref, got.full, parkedOn))) return { parked: parkedOn };
+      parkedOn = got.full;
+    }
+  }
+
+  /** Gives places back and wakes the items parked on them. */
+  private async giveBack(places: Held): Promise<void> {
+    await places.release();
+    await this.wakeParked(places.keys);
+  }
+
+  /** Hands the oldest item parked on each place back to the engine; a lost wake-up is the sweep's to redo. */
+  private async wakeParked(keys: readonly string[]): Promise<void> {
+    try {
+      const { store, queue } = await this.deps.engine();
+      const woken = await queue.db.transaction(async (tx) => {
+        const items = await store.wake(tx, keys);
+        await this.enqueueWoken(tx, items);
+        return items.length;
+      });
+      if (woken > 0) this.worker?.wake();
+    } catch (err) {
+      this.deps.log.warn({ err: (err as Error).message }, 'parked batch items not woken; the sweep will');
+    }
+  }
+
+  /** Parked items whose wake-up was lost (a release not followed by its wake-up) go back to the engine. */
+  private async sweepParked(): Promise<void> {
+    const { store, queue } = await this.deps.engine();
+    for (;;) {
+      const woken = await queue.db.transaction(async (tx) => {
+        const items = await store.wakeLost(tx, this.deps.parkedLostSeconds, SWEEP_PAGE);
+        await this.enqueueWoken(tx, items);
+        return items.length;
+      });
+      if (woken > 0) this.worker?.wake();
+      if (woken < SWEEP_PAGE) return;
+    }
+  }
+
+  private async enqueueWoken(tx: Queryable & { engine: EngineDb }, items: readonly WokenItem[]): Promise<void> {
+    const jobs: NewJob<ItemJob>[] = items.map((w) => ({
+      data: { batch: w.batchId, seq: w.seq, account: w.accountId, mode: w.mode, domain: w.domain, woke: w.key },
+      expireInSeconds: this.deps.leaseSeconds[w.mode],
+    }));
+    await (await this.deps.engine()).queue.enqueue(ITEM_QUEUE, jobs, tx.engine);
   }
 
   private async defer(queue: JobQueue, job: FetchedJob<ItemJob>, name = ITEM_QUEUE): Promise<void> {

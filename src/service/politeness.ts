@@ -15,9 +15,15 @@ export interface PolitenessLimits {
 /** Gives the places back. */
 export type Release = () => Promise<void>;
 
+/**
+ * Places taken (`release` gives them back; `keys` name them, for whoever waits on one), or the key of a place
+ * that was full (a batch item waits on it: src/service/batches.ts).
+ */
+export type Acquired = { release: Release; keys: readonly string[] } | { full: string };
+
 export interface Politeness {
-  /** Places for one scan of a site (its registrable domain) at these addresses, or null when one is full. */
-  tryAcquire(site: string, addresses: readonly string[]): Promise<Release | null>;
+  /** Places for one scan of a site (its registrable domain) at these addresses, all or none. */
+  tryAcquire(site: string, addresses: readonly string[]): Promise<Acquired>;
 }
 
 interface Place {
@@ -35,12 +41,13 @@ export class LocalPoliteness implements Politeness {
 
   constructor(private readonly limits: PolitenessLimits) {}
 
-  async tryAcquire(site: string, addresses: readonly string[]): Promise<Release | null> {
+  async tryAcquire(site: string, addresses: readonly string[]): Promise<Acquired> {
     const wanted = places(this.limits, site, addresses);
-    if (wanted.some((p) => (this.held.get(p.key) ?? 0) >= p.limit)) return null;
+    const full = wanted.find((p) => (this.held.get(p.key) ?? 0) >= p.limit);
+    if (full) return { full: full.key };
     for (const p of wanted) this.held.set(p.key, (this.held.get(p.key) ?? 0) + 1);
     let released = false;
-    return async () => {
+    const release = async () => {
       if (released) return;
       released = true;
       for (const p of wanted) {
@@ -49,21 +56,23 @@ export class LocalPoliteness implements Politeness {
         else this.held.set(p.key, n);
       }
     };
+    return { release, keys: wanted.map((p) => p.key) };
   }
 }
 
 // Every place or none, in one atomic step: lapsed places are dropped first, then each set is counted.
-// KEYS: the places; ARGV: now, the lease's end, the lease id, then each place's limit.
+// KEYS: the places; ARGV: now, the lease's end, the lease id, then each place's limit. Answers 0 when the places
+// were taken, else the (1-based) number of the first full one.
 const ACQUIRE = `
 for i, key in ipairs(KEYS) do
   redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
-  if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then return 0 end
+  if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then return i end
 end
 for i, key in ipairs(KEYS) do
   redis.call('ZADD', key, ARGV[2], ARGV[3])
   redis.call('PEXPIREAT', key, ARGV[2])
 end
-return 1
+return 0
 `;
 
 export class RedisPoliteness implements Politeness {
@@ -75,7 +84,7 @@ export class RedisPoliteness implements Politeness {
     private readonly prefix = 'dvs:polite:',
   ) {}
 
-  async tryAcquire(site: string, addresses: readonly string[]): Promise<Release | null> {
+  async tryAcquire(site: string, addresses: readonly string[]): Promise<Acquired> {
     const wanted = places(this.limits, site, addresses);
     const keys = wanted.map((p) => this.prefix + p.key);
     const lease = randomUUID();
@@ -87,9 +96,13 @@ export class RedisPoliteness implements Politeness {
       null,
     );
     if (answer === null) return this.fallback.tryAcquire(site, addresses);
-    if (answer !== 1) return null;
-    return async () => {
-      await this.redis.run('politeness', (c) => Promise.all(keys.map((k) => c.zrem(k, lease))), []);
+    const full = wanted[Number(answer) - 1];
+    if (full) return { full: full.key };
+    return {
+      release: async () => {
+        await this.redis.run('politeness', (c) => Promise.all(keys.map((k) => c.zrem(k, lease))), []);
+      },
+      keys: wanted.map((p) => p.key),
     };
   }
 }

@@ -33,7 +33,7 @@ const MESSAGES = 20_000;
 const MONITORS = 10_000;
 const RUNS_PER_MONITOR = 5;
 
-/** 40,000 items: most finished with results, the newest batches still waiting, queued or running. */
+/** 40,000 items: most finished with results, the newest batches still waiting, queued (parked) or running. */
 const SEED = `
   INSERT INTO batches (id, account_id, mode, status, total, done, created_at)
   SELECT 'bat_seed_' || lpad(b::text, 6, '0'), 'acct_' || (b % ${ACCOUNTS}), 'quick',
@@ -68,6 +68,8 @@ const SEED = `
   SELECT 'mon_' || lpad(to_hex(m), 24, '0'), now() - r * interval '1 day', 1, now() - r * interval '1 day',
     'issued', 'CERTIFIED', 100
   FROM generate_series(0, ${MONITORS} - 1) AS m, generate_series(1, ${RUNS_PER_MONITOR}) AS r;
+  UPDATE batch_items SET parked_on = 'ip:10.0.0.' || (seq % 3), parked_at = now() - seq * interval '1 minute'
+  WHERE state = 'queued';
   ANALYZE batches, batch_items, webhook_endpoints, webhook_messages, webhook_attempts, monitors, monitor_tokens,
     monitor_runs`;
 
@@ -80,7 +82,7 @@ interface Stores {
 
 /** Each write path as the service runs it (src/service/batches.ts, webhooks.ts, monitors.ts), by name. */
 const WRITE_PATHS: Record<string, (s: Stores) => Promise<void>> = {
-  async 'batch submission, claim, result, turn passed on, cancel'({ db, batches }) {
+  async 'batch submission, claim, result, turn passed on, parking, cancel'({ db, batches }) {
     const items = Array.from({ length: 5 }, (_, i) => ({ domain: `p${i}.plans.test`, tokenDigest: 'ab'.repeat(32) }));
     const refs = await db.transaction(async (tx) => {
       const inWork = await batches.inWork(tx, 'acct_plans');
@@ -94,9 +96,21 @@ const WRITE_PATHS: Record<string, (s: Stores) => Promise<void>> = {
     const second = (await batches.claim(refs[1]!, 30)) as ClaimedItem;
     await batches.unclaim(second);
     if ((await batches.claim(refs[0]!, 30)) !== 'finished') throw new Error('a finished item was claimed again');
+    // Put off on a full place, taken back, parked again and woken by the place's release, then by the sweep.
+    if (!(await batches.park(refs[1]!, 'ip:192.0.2.7', null))) throw new Error('a queued item was not parked');
+    if (!(await batches.unpark(refs[1]!, 'ip:192.0.2.7'))) throw new Error('a parked item was not taken back');
+    await batches.park(refs[1]!, 'ip:192.0.2.7', null);
+    const woken = await db.transaction((tx) => batches.wake(tx, ['ip:192.0.2.7', 'site:plans.test']));
+    if (woken.length !== 1) throw new Error('the parked item was not woken');
+    await batches.park(refs[1]!, 'site:plans.test', null);
+    await db.transaction((tx) => batches.wakeLost(tx, 0, 500));
+    await batches.park(refs[1]!, 'site:plans.test', null);
     await batches.get('bat_plans', 'acct_plans');
     await batches.results('bat_plans', 0, 500);
-    await batches.cancel('bat_plans', 'acct_plans');
+    await batches.cancel('bat_plans', 'acct_plans', async (tx, parked) => {
+      if (parked !== 1) throw new Error(`${parked} parked items cancelled, not 1`);
+      await batches.promote(tx, 'acct_plans', parked);
+    });
   },
   async 'webhook endpoint, event, delivery attempts, rotation, removal'({ db, webhooks }) {
     const endpoint = await webhooks.create('acct_plans', 'https://hooks.example/plans', ['batch.completed'], 'whsec_a');
@@ -156,7 +170,11 @@ const EXPECTED = [
   /UPDATE batches SET done = done/,
   /UPDATE batch_items SET state = \$4/,
   /UPDATE batch_items SET state = 'queued', claim_id = NULL/,
-  /UPDATE batch_items SET state = 'cancelled'/,
+  /UPDATE batch_items i SET state = 'cancelled'/,
+  /UPDATE batch_items SET parked_on = \$3/,
+  /UPDATE batch_items SET parked_on = NULL, parked_at = NULL WHERE/,
+  /WHERE parked_on = k\.key/,
+  /WHERE parked_on IS NOT NULL AND parked_at </,
   /FROM batch_items WHERE batch_id = \$1 AND result_no > \$2/,
   /INSERT INTO webhook_endpoints/,
   /INSERT INTO webhook_messages/,
