@@ -209,7 +209,14 @@ export class BatchStore {
   }
 
   private async unparked(tx: Queryable, chosen: string, params: unknown[]): Promise<WokenItem[]> {
-    const rows = await tx.query<{ batch_id: string; seq: number; account_id: string; mode: BatchMode; domain: string; key: string }>(
+    const rows = await tx.query<{
+      batch_id: string;
+      seq: number;
+      account_id: string;
+      mode: BatchMode;
+      domain: string;
+      key: string;
+    }>(
       `UPDATE batch_items i SET parked_on = NULL, parked_at = NULL
        FROM batches b, (${chosen}) AS w
        WHERE i.batch_id = w.batch_id AND i.seq = w.seq AND b.id = i.batch_id
@@ -267,19 +274,23 @@ export class BatchStore {
   }
 
   /**
-   * Records the item's result once: only the claim that holds it may, and the batch's counters and the
-   * result's number move in the same transaction (the batch row's lock orders the numbers as they commit, so a
-   * reader resuming after a number never misses an earlier one). `then` runs in that transaction too (it hands
-   * the account's turn on). False when the claim was lost meanwhile, and nothing is written.
+   * Records the item's result once: only the claim that holds it may. The batch's counters and the result's
+   * number move in the same transaction (the batch row's lock orders the numbers as they commit, so a reader
+   * resuming after a number never misses an earlier one). Every item of the batch waits for that lock, so it is
+   * taken as late as it can be: `first` (the account's turn handed on, the item's events) runs before it, and
+   * only the item's row and `last` (what needs the batch's counts) after. False when the claim was lost
+   * meanwhile, and nothing is written.
    */
   async finish(
     item: ClaimedItem,
     result: Record<string, unknown>,
     judged: boolean,
-    then: (tx: Queryable & { engine: EngineDb }, batch: FinishedCount) => Promise<void>,
+    first: (tx: Queryable & { engine: EngineDb }) => Promise<void>,
+    last: (tx: Queryable & { engine: EngineDb }, batch: FinishedCount) => Promise<void>,
   ): Promise<boolean> {
     return this.db
       .transaction(async (tx) => {
+        await first(tx);
         const [batch] = await tx.query<FinishedCount & { n: number }>(
           `UPDATE batches SET done = done + $2, failed = failed + $3,
              status = CASE WHEN status <> 'cancelled' AND done + failed + 1 >= total THEN 'done' ELSE status END,
@@ -293,9 +304,9 @@ export class BatchStore {
            WHERE batch_id = $1 AND seq = $2 AND state = 'running' AND claim_id = $3 RETURNING seq`,
           [item.batchId, item.seq, item.claimId, judged ? 'done' : 'failed', result, batch?.n],
         );
-        // Another claim finished it (this one's lease lapsed): the counters stay as they were.
+        // Another claim finished it (this one's lease lapsed): everything above is rolled back.
         if (updated.length !== 1) throw new ClaimLostError();
-        await then(tx, { status: batch!.status, total: batch!.total, done: batch!.done, failed: batch!.failed });
+        await last(tx, { status: batch!.status, total: batch!.total, done: batch!.done, failed: batch!.failed });
         return true;
       })
       .catch((err: unknown) => {
@@ -325,7 +336,8 @@ export class BatchStore {
   /**
    * Cancels a batch not yet finished: its items not started are dropped with their tokens' digests. False:
    * nothing to cancel. `then` runs in the same transaction with the number of parked items cancelled: they have
-   * no job that would hand their account's turns on.
+   * no job that would hand their account's turns on. The items are locked before the batch row, in the order an
+   * item's result takes them (the account's next item, then the batch row), so the two never wait for each other.
    */
   async cancel(
     id: string,
@@ -333,21 +345,22 @@ export class BatchStore {
     then: (tx: Queryable & { engine: EngineDb }, parked: number) => Promise<void>,
   ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
+      // A finished or cancelled batch has no waiting or queued item: nothing changes then.
+      const [cancelled] = await tx.query<{ parked: number }>(
+        `WITH c AS (
+           UPDATE batch_items i SET state = 'cancelled', token_digest = NULL, parked_on = NULL, parked_at = NULL
+           FROM (SELECT seq, parked_on FROM batch_items
+                 WHERE batch_id = $1 AND account_id = $2 AND state IN ('waiting', 'queued') FOR UPDATE) o
+           WHERE i.batch_id = $1 AND i.seq = o.seq RETURNING o.parked_on)
+         SELECT count(parked_on)::int AS parked FROM c`,
+        [id, accountId],
+      );
       const rows = await tx.query(
         `UPDATE batches SET status = 'cancelled', finished_at = now()
          WHERE id = $1 AND account_id = $2 AND status IN ('queued', 'running') RETURNING id`,
         [id, accountId],
       );
       if (rows.length === 0) return false;
-      const [cancelled] = await tx.query<{ parked: number }>(
-        `WITH c AS (
-           UPDATE batch_items i SET state = 'cancelled', token_digest = NULL, parked_on = NULL, parked_at = NULL
-           FROM (SELECT seq, parked_on FROM batch_items
-                 WHERE batch_id = $1 AND state IN ('waiting', 'queued') FOR UPDATE) o
-           WHERE i.batch_id = $1 AND i.seq = o.seq RETURNING o.parked_on)
-         SELECT count(parked_on)::int AS parked FROM c`,
-        [id],
-      );
       await then(tx, cancelled?.parked ?? 0);
       return true;
     });

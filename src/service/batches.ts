@@ -390,8 +390,12 @@ export class Batches {
 
   private async runItem(store: BatchStore, item: ClaimedItem): Promise<void> {
     const { result, judged } = await this.judge(item);
-    const recorded = await store.finish(item, { ...result }, judged, (tx, batch) =>
-      this.ended(tx, item, result, batch),
+    const recorded = await store.finish(
+      item,
+      { ...result },
+      judged,
+      (tx) => this.ended(tx, item, result),
+      (tx, batch) => this.batchEnded(tx, item, batch),
     );
     if (!recorded) this.deps.log.info({ batch: item.batchId, seq: item.seq }, 'batch item finished by another claim');
   }
@@ -471,23 +475,32 @@ export class Batches {
         message: `the service failed to run this item ${ITEM_RETRIES + 1} times; nothing was charged`,
       },
     };
-    await store.finish(item, { ...result }, false, (tx, batch) => this.ended(tx, item, result, batch));
+    await store.finish(
+      item,
+      { ...result },
+      false,
+      (tx) => this.ended(tx, item, result),
+      (tx, batch) => this.batchEnded(tx, item, batch),
+    );
   }
 
   /** An item's result is being recorded: the account's turn passes on, and its events go out with the result. */
-  private async ended(
-    tx: Queryable & { engine: EngineDb },
-    item: ClaimedItem,
-    result: ItemResult,
-    batch: FinishedCount,
-  ): Promise<void> {
+  private async ended(tx: Queryable & { engine: EngineDb }, item: ClaimedItem, result: ItemResult): Promise<void> {
     await this.passTurn(tx, item.accountId);
     const { events } = this.deps;
     const about = { batch_id: item.batchId, ...result };
     if (result.verdict !== null) await events(tx, item.accountId, 'validation.completed', about);
     if (result.certificate_id) await events(tx, item.accountId, 'certificate.issued', about);
+  }
+
+  /** The batch's counts after an item's result: the last item's result completes the batch. */
+  private async batchEnded(tx: Queryable & { engine: EngineDb }, item: ClaimedItem, batch: FinishedCount) {
     if (batch.status === 'done' && batch.done + batch.failed === batch.total)
-      await events(tx, item.accountId, 'batch.completed', { batch_id: item.batchId, mode: item.mode, ...batch });
+      await this.deps.events(tx, item.accountId, 'batch.completed', {
+        batch_id: item.batchId,
+        mode: item.mode,
+        ...batch,
+      });
   }
 }
 

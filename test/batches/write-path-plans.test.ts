@@ -90,9 +90,13 @@ const WRITE_PATHS: Record<string, (s: Stores) => Promise<void>> = {
       return batches.promote(tx, 'acct_plans', 2 - inWork);
     });
     const claimed = (await batches.claim(refs[0]!, 30)) as ClaimedItem;
-    await batches.finish(claimed, { domain: claimed.domain }, true, async (tx) => {
-      await batches.promote(tx, 'acct_plans', 1);
-    });
+    await batches.finish(
+      claimed,
+      { domain: claimed.domain },
+      true,
+      async (tx) => void (await batches.promote(tx, 'acct_plans', 1)),
+      async () => undefined,
+    );
     const second = (await batches.claim(refs[1]!, 30)) as ClaimedItem;
     await batches.unclaim(second);
     if ((await batches.claim(refs[0]!, 30)) !== 'finished') throw new Error('a finished item was claimed again');
