@@ -5,7 +5,7 @@
 // instances', the world's, PostgreSQL's), the queue's own CPU per job (the instances' CPU per batch item less
 // the CPU of the same scan asked alone), peak RSS per instance, /healthz latency and an interactive Quick
 // Scan's latency against its idle figure, and the throughput against the CPU bound of the machine's cores; and,
-// where pg_stat_statements is installed, PostgreSQL's busiest statements per item.
+// where pg_stat_statements is installed, PostgreSQL's busiest statements per item and the job engine's own.
 //
 // `npm run bench -- fleet [--domains 10000] [--full 1000] [--rtt 50]`
 // PostgreSQL: DVS_BENCH_POSTGRES_URL (default the test server), in a schema of its own, dropped afterwards.
@@ -180,6 +180,8 @@ interface Phase {
   load: [string, string];
   /** PostgreSQL's busiest statements over the batch (pg_stat_statements), or null without the extension. */
   statements: Statement[] | null;
+  /** The statements of this run's job engine (pg-boss names its schema in each): fetches, inserts, completions. */
+  engine: Statement[] | null;
 }
 
 interface Statement {
@@ -189,7 +191,7 @@ interface Statement {
 }
 
 /** The statements PostgreSQL ran between two readings, the busiest first (a shared server: others' show too). */
-function busiest(before: Map<string, Statement>, after: Map<string, Statement>, count: number): Statement[] {
+function busiest(before: Map<string, Statement>, after: Map<string, Statement>): Statement[] {
   return [...after]
     .map(([id, s]) => ({
       text: s.text,
@@ -197,8 +199,7 @@ function busiest(before: Map<string, Statement>, after: Map<string, Statement>, 
       ms: s.ms - (before.get(id)?.ms ?? 0),
     }))
     .filter((s) => s.calls > 0)
-    .sort((x, y) => y.ms - x.ms)
-    .slice(0, count);
+    .sort((x, y) => y.ms - x.ms);
 }
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
@@ -232,14 +233,20 @@ function report(p: Phase): void {
   console.log(
     `| interactive Quick Scan median during the batch (${p.interactive.length} asked) / idle | ${ms(median(p.interactive))} / ${ms(p.interactiveIdle)} = ${(median(p.interactive) / p.interactiveIdle).toFixed(2)}x | <= 2x |`,
   );
-  if (!p.statements) return;
+  if (!p.statements || !p.engine) return;
   console.log(
     `\nPostgreSQL's busiest statements over the batch, per item (pg_stat_statements; execution time, which counts lock waits; the server is shared, so other work's statements may show):\n`,
   );
+  statementTable(p.statements, p.items);
+  console.log(`\nThe job engine's statements over the batch, per item (this run's pg-boss schema only):\n`);
+  statementTable(p.engine, p.items);
+}
+
+function statementTable(statements: readonly Statement[], items: number): void {
   console.log('| time per item | calls per item | statement |\n|---|---|---|');
-  for (const s of p.statements)
+  for (const s of statements)
     console.log(
-      `| ${ms(s.ms / p.items)} | ${(s.calls / p.items).toFixed(2)} | \`${s.text.replace(/\s+/g, ' ').slice(0, 100)}\` |`,
+      `| ${ms(s.ms / items)} | ${(s.calls / items).toFixed(2)} | \`${s.text.replace(/\s+/g, ' ').slice(0, 100)}\` |`,
     );
 }
 
@@ -248,6 +255,8 @@ interface SharedState {
   redisUrl: string;
   /** pg_stat_statements' counters by statement now, or null where the extension is not installed. */
   statements(): Promise<Map<string, Statement> | null>;
+  /** The job engine's schema: its statements name it. */
+  engineSchema: string;
   drop(): Promise<void>;
 }
 
@@ -275,6 +284,7 @@ async function sharedState(): Promise<SharedState | null> {
   return {
     databaseUrl: url.toString(),
     redisUrl,
+    engineSchema: engineSchemaFor(schema),
     async statements() {
       try {
         const { rows } = await admin.query<{ id: string; calls: string; ms: number; text: string }>(
@@ -313,6 +323,7 @@ async function startInstances(env: Record<string, string>, root: string, into: I
 interface Run {
   api: Client;
   statements: SharedState['statements'];
+  engineSchema: string;
   instances: [Instance, Instance];
   worldPid: number;
   key: string;
@@ -440,7 +451,11 @@ async function runBatch(
     results: Object.values(verdicts).reduce((t, n) => t + n, 0),
     verdicts,
     load: [loadBefore, loadAverage()],
-    statements: statementsBefore && statementsAfter && busiest(statementsBefore, statementsAfter, 8),
+    statements: statementsBefore && statementsAfter && busiest(statementsBefore, statementsAfter).slice(0, 8),
+    engine:
+      statementsBefore &&
+      statementsAfter &&
+      busiest(statementsBefore, statementsAfter).filter((s) => s.text.includes(`${run.engineSchema}.`)),
   };
 }
 
@@ -506,7 +521,7 @@ export default async function bench(args: readonly string[] = []): Promise<void>
     let spare = opts.domains;
     const fresh = () => (spare < fleet ? `f${spare++}.fleet.test` : undefined);
     const run = { api, instances: instances as [Instance, Instance], worldPid: world.pid, key, fresh };
-    await measure({ ...run, statements: () => shared.statements() }, opts, env);
+    await measure({ ...run, statements: () => shared.statements(), engineSchema: shared.engineSchema }, opts, env);
   } finally {
     await api?.close();
     for (const instance of instances) await instance.stop();
