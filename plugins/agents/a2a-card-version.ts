@@ -7,6 +7,7 @@
 //   0.3       v0.2.5 to v0.3.x: protocolVersion required, preferredTransport, additionalInterfaces, signatures
 //   1.0       v1.0.x: supportedInterfaces[] (url, protocolBinding, protocolVersion), securityRequirements
 import { asArray, asObject, asString, type JsonObject } from './json-value.ts';
+import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 export type CardSchemaLine = '0.1' | '0.2' | '0.3' | '1.0';
 
@@ -14,7 +15,7 @@ const VERSION = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$/;
 
 /** The schema line of a version string; null when the string is not a version. */
 export function lineOfVersion(version: string): CardSchemaLine | null {
-  const m = VERSION.exec(version.trim());
+  const m = VERSION.exec(trimOf(version, ASCII_WHITESPACE));
   if (!m) return null;
   const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
   if (major >= 1) return '1.0';

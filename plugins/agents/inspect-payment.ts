@@ -2,6 +2,7 @@
 // PAYMENT-REQUIRED header, x402 v1 put the same object in the JSON body; MPP and L402 use WWW-Authenticate
 // schemes (`Payment`, `L402`); Cloudflare pay per crawl sends `crawler-price`.
 import { asArray, asObject, parseJson } from './json-value.ts';
+import { SPACE_OR_TAB, trimOf } from '../../src/lib/trim.ts';
 
 export interface PaymentChallengeFacts {
   url: string;
@@ -37,7 +38,7 @@ export function challengeSchemes(header: string | null): string[] {
   if (header === null) return [];
   const schemes = new Set<string>();
   for (const part of splitOutsideQuotes(header)) {
-    const trimmed = part.trim();
+    const trimmed = trimOf(part, SPACE_OR_TAB);
     const token = TOKEN.exec(trimmed)?.[0];
     // A token followed by "=" starts an auth-param of the previous challenge, not a new scheme.
     if (token && !/^\s*=/.test(trimmed.slice(token.length))) schemes.add(token.toLowerCase());
@@ -47,7 +48,7 @@ export function challengeSchemes(header: string | null): string[] {
 
 /** The x402 v2 header carries its JSON object in base64. */
 function decodeBase64Json(value: string): unknown {
-  return parseJson(Buffer.from(value.trim(), 'base64').toString('utf8'));
+  return parseJson(Buffer.from(trimOf(value, SPACE_OR_TAB), 'base64').toString('utf8'));
 }
 
 function acceptComplete(item: unknown): boolean {

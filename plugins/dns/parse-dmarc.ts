@@ -3,7 +3,7 @@
 // built before RFC 9989 still apply: p required and right after v, pct, ri, rf). Pure; whether the policy is
 // strong enough is for the rules.
 import type { DmarcParsed } from '../../src/lib/schema-types/observations/dns.ts';
-import { SPACE_OR_TAB, trimEndOf } from '../../src/lib/trim.ts';
+import { SPACE_OR_TAB, trimEndOf, trimOf } from '../../src/lib/trim.ts';
 import { parseTagList, tagValue, uriList, type TagList } from './parse-tags.ts';
 import { parseUri } from '../shared/uri.ts';
 import { normaliseName } from '../../src/lib/domain-name.ts';
@@ -166,5 +166,5 @@ export function parseDmarc(record: string): DmarcFacts {
 /** The mailbox domain of a mailto: report URI (any "!size" suffix dropped), lower-cased; null for other schemes. */
 export function mailtoDomain(uri: string): string | null {
   const m = /^mailto:[^@/?]+@([^!?]+)/i.exec(uri);
-  return m ? normaliseName(m[1]!.trim()) : null;
+  return m ? normaliseName(trimOf(m[1]!, SPACE_OR_TAB)) : null;
 }

@@ -2,7 +2,7 @@
 // documents and file: pages send it), the two origins a credentialed reflection would expose data to.
 import type { Net } from '../../src/net/types.ts';
 import { fetchOnce } from './fetch-chain.ts';
-import { header, varyList } from './parse-headers.ts';
+import { header, trimmedHeader, varyList } from './parse-headers.ts';
 import type { CorsFacet } from './types.ts';
 import { foreignOrigin } from './urls.ts';
 
@@ -18,11 +18,11 @@ export async function collectCors(net: Net, domain: string, pageUrl: string, sig
     origin_sent: origin,
     status: foreign.ex?.status ?? null,
     error: foreign.error,
-    acao: header(h, 'access-control-allow-origin')?.trim() ?? null,
-    acac: header(h, 'access-control-allow-credentials')?.trim().toLowerCase() ?? null,
+    acao: trimmedHeader(h, 'access-control-allow-origin'),
+    acac: trimmedHeader(h, 'access-control-allow-credentials')?.toLowerCase() ?? null,
     vary_origin: foreign.ex ? varyList(header(h, 'vary')).some((t) => t === 'origin' || t === '*') : null,
     null_origin_status: nullOrigin.ex?.status ?? null,
-    null_origin_acao: header(n, 'access-control-allow-origin')?.trim() ?? null,
-    null_origin_acac: header(n, 'access-control-allow-credentials')?.trim().toLowerCase() ?? null,
+    null_origin_acao: trimmedHeader(n, 'access-control-allow-origin'),
+    null_origin_acac: trimmedHeader(n, 'access-control-allow-credentials')?.toLowerCase() ?? null,
   };
 }

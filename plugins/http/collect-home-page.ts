@@ -19,6 +19,7 @@ import {
   referrerPolicy,
   resourcePolicy,
   structuredToken,
+  trimmedHeader,
   varyList,
 } from './parse-headers.ts';
 import { parseHsts } from './parse-hsts.ts';
@@ -96,7 +97,7 @@ export function collectSecurityHeaders(result: ChainResult): SecurityHeadersFace
     cross_origin_opener_policy: structuredToken(header(headers, 'cross-origin-opener-policy')),
     cross_origin_embedder_policy: structuredToken(header(headers, 'cross-origin-embedder-policy')),
     cross_origin_resource_policy: resourcePolicy(header(headers, 'cross-origin-resource-policy')),
-    x_xss_protection: header(headers, 'x-xss-protection')?.trim() ?? null,
+    x_xss_protection: trimmedHeader(headers, 'x-xss-protection'),
     deprecated: presentHeaders(headers, DEPRECATED),
     server: parseServer(header(headers, 'server')),
     x_powered_by: header(headers, 'x-powered-by'),

@@ -3,6 +3,7 @@ import type { Net } from '../../src/net/types.ts';
 import { fetchOnce } from './fetch-chain.ts';
 import { header } from './parse-headers.ts';
 import type { MethodsFacet } from './types.ts';
+import { SPACE_OR_TAB, trimOf } from '../../src/lib/trim.ts';
 
 export async function collectMethods(net: Net, pageUrl: string, signal: AbortSignal): Promise<MethodsFacet> {
   const { ex, error } = await fetchOnce(net, pageUrl, signal, { method: 'OPTIONS', maxBodyBytes: 1024 });
@@ -17,7 +18,7 @@ export async function collectMethods(net: Net, pageUrl: string, signal: AbortSig
             ...new Set(
               allow
                 .split(',')
-                .map((m) => m.trim().toUpperCase())
+                .map((m) => trimOf(m, SPACE_OR_TAB).toUpperCase())
                 .filter((m) => m !== ''),
             ),
           ].sort(),

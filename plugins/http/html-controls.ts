@@ -6,6 +6,7 @@
 // <details> and inline style="display:none" / "visibility:hidden"; it cannot see stylesheets or scripts, so a
 // control hidden by a class still counts as rendered.
 import { attr, collapse, nonBlank, textOf, tokens, type T } from './html-dom.ts';
+import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 /** Whether the subtree being walked is rendered, as far as markup tells. */
 export interface Rendering {
@@ -23,12 +24,8 @@ function inlineStyle(el: T.Element): Map<string, string> {
   for (const decl of (attr(el, 'style') ?? '').split(';')) {
     const colon = decl.indexOf(':');
     if (colon === -1) continue;
-    const value = decl
-      .slice(colon + 1)
-      .replace(/!\s*important/i, '')
-      .trim()
-      .toLowerCase();
-    out.set(decl.slice(0, colon).trim().toLowerCase(), value);
+    const value = trimOf(decl.slice(colon + 1).replace(/!\s*important/i, ''), ASCII_WHITESPACE).toLowerCase();
+    out.set(trimOf(decl.slice(0, colon), ASCII_WHITESPACE).toLowerCase(), value);
   }
   return out;
 }
@@ -43,7 +40,7 @@ export function renderingOf(el: T.Element, parent: Rendering, parentEl: T.Elemen
   const hidden =
     parent.hidden ||
     attr(el, 'hidden') !== null ||
-    (attr(el, 'aria-hidden') ?? '').trim().toLowerCase() === 'true' ||
+    trimOf(attr(el, 'aria-hidden') ?? '', ASCII_WHITESPACE).toLowerCase() === 'true' ||
     style.get('display') === 'none' ||
     (el.tagName === 'dialog' && attr(el, 'open') === null) ||
     el.tagName === 'datalist' ||
@@ -59,7 +56,7 @@ export function isRendered(r: Rendering): boolean {
 
 export function isControl(el: T.Element): boolean {
   if (el.tagName === 'select' || el.tagName === 'textarea' || el.tagName === 'button') return true;
-  return el.tagName === 'input' && (attr(el, 'type') ?? '').trim().toLowerCase() !== 'hidden';
+  return el.tagName === 'input' && trimOf(attr(el, 'type') ?? '', ASCII_WHITESPACE).toLowerCase() !== 'hidden';
 }
 
 /** What the name computation needs from the whole document. */
@@ -101,7 +98,7 @@ export function hasAccessibleName({ el, label }: Control, sources: NameSources):
   const id = attr(el, 'id');
   if (label !== null && collapse(textOf(label)) !== '') return true;
   if (id !== null && (sources.labelsFor.get(id) ?? []).some((l) => collapse(textOf(l)) !== '')) return true;
-  const type = (attr(el, 'type') ?? '').trim().toLowerCase();
+  const type = trimOf(attr(el, 'type') ?? '', ASCII_WHITESPACE).toLowerCase();
   if (ownName(el, type)) return true;
   if (nonBlank(el, 'title') !== null) return true;
   const takesPlaceholder = el.tagName === 'textarea' || (el.tagName === 'input' && PLACEHOLDER_TYPES.has(type));

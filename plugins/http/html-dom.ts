@@ -1,5 +1,6 @@
 // Small readers over parse5's tree shared by the HTML facts: attributes, text and URL resolution.
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
+import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 export type { T };
 
@@ -13,12 +14,12 @@ export function attr(el: T.Element, name: string): string | null {
 
 /** The attribute's value trimmed, or null when absent or blank. */
 export function nonBlank(el: T.Element, name: string): string | null {
-  const v = attr(el, name)?.trim() ?? '';
+  const v = trimOf(attr(el, name) ?? '', ASCII_WHITESPACE);
   return v === '' ? null : v;
 }
 
 export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return trimOf(text.replace(/\s+/g, ' '), ASCII_WHITESPACE);
 }
 
 /**
@@ -48,7 +49,7 @@ export function textOf(root: T.Node): string {
 
 export function resolve(href: string, base: string): URL | null {
   try {
-    return new URL(href.trim(), base);
+    return new URL(trimOf(href, ASCII_WHITESPACE), base);
   } catch {
     return null;
   }
@@ -56,7 +57,7 @@ export function resolve(href: string, base: string): URL | null {
 
 export function absoluteHttp(href: string): boolean {
   try {
-    const u = new URL(href.trim());
+    const u = new URL(trimOf(href, ASCII_WHITESPACE));
     return u.protocol === 'https:' || u.protocol === 'http:';
   } catch {
     return false;

@@ -1,6 +1,7 @@
 // JSON-LD blocks of the page (<script type="application/ld+json">): parse errors, node types, and the site's
 // identity node when one is published.
 import type { JsonLd } from './types.ts';
+import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 const ORGANIZATION_TYPES = new Set([
   'Organization',
@@ -23,7 +24,7 @@ function typesOf(node: Record<string, unknown>): string[] {
 }
 
 function mentionsSchemaOrg(context: unknown): boolean {
-  if (typeof context === 'string') return /^https?:\/\/schema\.org\/?$/.test(context.trim());
+  if (typeof context === 'string') return /^https?:\/\/schema\.org\/?$/.test(trimOf(context, ASCII_WHITESPACE));
   if (Array.isArray(context)) return context.some(mentionsSchemaOrg);
   if (context !== null && typeof context === 'object')
     return mentionsSchemaOrg((context as Record<string, unknown>)['@vocab']);
@@ -71,7 +72,10 @@ export function extractJsonLd(blocks: readonly string[], visibleNames: readonly 
     nodes.find((n) => typesOf(n).some((t) => ORGANIZATION_TYPES.has(t) && t !== 'Person' && t !== 'WebSite')) ??
     nodes.find((n) => typesOf(n).includes('Person')) ??
     nodes.find((n) => typesOf(n).includes('WebSite'));
-  const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+  const str = (v: unknown): string | null => {
+    const text = typeof v === 'string' ? trimOf(v, ASCII_WHITESPACE) : '';
+    return text === '' ? null : text;
+  };
   const names = nodes.flatMap((n) => [str(n.name), str(n.headline)]).filter((s): s is string => s !== null);
   const sought = names.slice(0, MAX_COMPARED).map((n) => n.toLowerCase());
   const haystack = visibleNames.slice(0, MAX_COMPARED).map((s) => s.slice(0, MAX_VISIBLE_TEXT).toLowerCase());

@@ -7,6 +7,7 @@
 // attributes a script sets are invisible to a static parse; the facts' schema says so beside every rule.
 import { attr, collapse, isElement, walkTree, type T } from './html-dom.ts';
 import type { HtmlFacet } from './types.ts';
+import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 type WebMcpFacet = NonNullable<HtmlFacet['webmcp']>;
 type Param = WebMcpFacet['tools'][number]['params'][number];
@@ -23,7 +24,7 @@ const LABELABLE = new Set(['button', 'input', 'meter', 'output', 'progress', 'se
 /** Whether an element is a field that becomes a tool parameter. */
 export function isParameterField(el: T.Element): boolean {
   if (el.tagName === 'select' || el.tagName === 'textarea') return true;
-  return el.tagName === 'input' && !NOT_PARAMETERS.has((attr(el, 'type') ?? '').trim().toLowerCase());
+  return el.tagName === 'input' && !NOT_PARAMETERS.has(trimOf(attr(el, 'type') ?? '', ASCII_WHITESPACE).toLowerCase());
 }
 
 /** A field as the page walk met it: the nearest <form> and <label> around it. */

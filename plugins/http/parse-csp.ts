@@ -160,7 +160,7 @@ function parsePolicy(serialized: string): CspPolicy {
   const allSources = new Set([...lists.values()].flatMap((list) => list.map((s) => s.text)));
   const enforced = new Set([...lists].flatMap(([name, list]) => enforcedSources(name, list).map((s) => s.text)));
   return {
-    raw: serialized.trim(),
+    raw: trimOf(serialized, ASCII_WHITESPACE),
     directives: values,
     duplicate_directives: duplicates,
     unknown_directives: unknown.sort(),

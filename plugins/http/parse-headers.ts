@@ -3,11 +3,18 @@
 import { parseDictionary, parseItem, Token } from 'structured-headers';
 import { Cursor, GrammarError, isToken, splitList } from '../../src/lib/http-grammar.ts';
 import type { CacheControl, PermissionsPolicy } from './types.ts';
+import { SPACE_OR_TAB, trimOf } from '../../src/lib/trim.ts';
 
 export type HeaderMap = Readonly<Record<string, string>>;
 
 export function header(headers: HeaderMap, name: string): string | null {
   return Object.hasOwn(headers, name) ? headers[name]! : null;
+}
+
+/** A header's value without OWS at its ends (RFC 9110 section 5.5); null when absent. */
+export function trimmedHeader(headers: HeaderMap, name: string): string | null {
+  const value = header(headers, name);
+  return value === null ? null : trimOf(value, SPACE_OR_TAB);
 }
 
 /** One member of a list whose members are `token [ "=" ( token / quoted-string ) ]`. */
@@ -67,12 +74,12 @@ export function varyList(value: string | null): string[] {
  * is ignored whole, as clients do; `clear` advertises nothing.
  */
 export function parseAltSvc(value: string | null): { protocols: string[]; error: string | null } {
-  if (value === null || value.trim() === 'clear') return { protocols: [], error: null };
+  if (value === null || trimOf(value, SPACE_OR_TAB) === 'clear') return { protocols: [], error: null };
   const ids = new Set<string>();
   try {
     for (const member of splitList(value)) {
       const [alternative = '', ...parameters] = member.split(';');
-      const cur = new Cursor(alternative.trim());
+      const cur = new Cursor(trimOf(alternative, SPACE_OR_TAB));
       const id = cur.token();
       if (id === null || cur.peek() !== '=') throw new GrammarError('alternative', `${JSON.stringify(member)}`);
       cur.pos += 1;
@@ -81,8 +88,8 @@ export function parseAltSvc(value: string | null): { protocols: string[]; error:
         throw new GrammarError('alt-authority', `${JSON.stringify(member)} has no ":" port`);
       if (!cur.done) throw new GrammarError('alt-value', `unexpected text after ${JSON.stringify(alternative)}`);
       for (const p of parameters)
-        if (tokenParameter(p.trim(), 'parameter').value === null)
-          throw new GrammarError('parameter', `${JSON.stringify(p.trim())} has no "=" value`);
+        if (tokenParameter(trimOf(p, SPACE_OR_TAB), 'parameter').value === null)
+          throw new GrammarError('parameter', `${JSON.stringify(trimOf(p, SPACE_OR_TAB))} has no "=" value`);
       ids.add(decodeURIComponent(id).toLowerCase());
     }
   } catch (err) {
@@ -115,7 +122,7 @@ function utc(year: number, month: string, day: number, h: string, m: string, s: 
  */
 export function httpDate(value: string | null, observedAt: string): string | null {
   if (value === null) return null;
-  const v = value.trim();
+  const v = trimOf(value, SPACE_OR_TAB);
   let m = IMF_FIXDATE.exec(v);
   if (m) return utc(Number(m[4]), m[3]!, Number(m[2]), m[5]!, m[6]!, m[7]!);
   m = RFC850_DATE.exec(v);
@@ -126,7 +133,7 @@ export function httpDate(value: string | null, observedAt: string): string | nul
     return utc(year, m[3]!, Number(m[2]), m[5]!, m[6]!, m[7]!);
   }
   m = ASCTIME_DATE.exec(v);
-  if (m) return utc(Number(m[7]), m[2]!, Number(m[3]!.trim()), m[4]!, m[5]!, m[6]!);
+  if (m) return utc(Number(m[7]), m[2]!, Number(trimOf(m[3]!, SPACE_OR_TAB)), m[4]!, m[5]!, m[6]!);
   return null;
 }
 
@@ -199,7 +206,7 @@ export function structuredToken(value: string | null): string | null {
  * case-sensitive; anything else (a repeated header included) is ignored by browsers: null.
  */
 export function resourcePolicy(value: string | null): string | null {
-  const v = value?.trim() ?? null;
+  const v = value === null ? null : trimOf(value, SPACE_OR_TAB);
   return v === 'same-origin' || v === 'same-site' || v === 'cross-origin' ? v : null;
 }
 

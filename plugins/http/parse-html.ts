@@ -15,6 +15,7 @@ import { absoluteHttp, attr, collapse, isElement, resolve, textOf, tokens, walkT
 import { extractJsonLd } from './html-jsonld.ts';
 import { isParameterField, webMcpTools, type FieldInContext } from './html-webmcp.ts';
 import type { HtmlFacet } from './types.ts';
+import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 const NOT_RENDERED = new Set(['script', 'style', 'template', 'noscript', 'link', 'meta']);
 const MOUNT_IDS = ['root', 'app', '__next', '__nuxt', '___gatsby'];
@@ -102,7 +103,7 @@ class PageWalker {
     const content = attr(el, 'content');
     const charset = attr(el, 'charset');
     const httpEquiv = (attr(el, 'http-equiv') ?? '').toLowerCase();
-    if (charset !== null) this.metaCharset ??= charset.trim().toLowerCase();
+    if (charset !== null) this.metaCharset ??= trimOf(charset, ASCII_WHITESPACE).toLowerCase();
     if (httpEquiv === 'content-type' && content !== null) {
       const m = /charset\s*=\s*([^\s;]+)/i.exec(content);
       if (m) this.metaCharset ??= m[1]!.toLowerCase();
@@ -110,24 +111,25 @@ class PageWalker {
     if (httpEquiv === 'content-security-policy' && content !== null) this.cspMeta.push(content);
     if (content === null) return;
     if (name === 'description') this.description ??= collapse(content);
-    if (name === 'viewport') this.viewport ??= content.trim();
-    if (name === 'robots') this.robots.push(content.trim().toLowerCase());
+    if (name === 'viewport') this.viewport ??= trimOf(content, ASCII_WHITESPACE);
+    if (name === 'robots') this.robots.push(trimOf(content, ASCII_WHITESPACE).toLowerCase());
     const key = property.startsWith('og:') ? property : name.startsWith('og:') ? name : '';
-    if (key !== '' && !Object.hasOwn(this.openGraph, key)) this.openGraph[key] = content.trim();
+    if (key !== '' && !Object.hasOwn(this.openGraph, key)) this.openGraph[key] = trimOf(content, ASCII_WHITESPACE);
     const tkey = name.startsWith('twitter:') ? name : property.startsWith('twitter:') ? property : '';
-    if (tkey !== '' && !Object.hasOwn(this.twitter, tkey)) this.twitter[tkey] = content.trim();
+    if (tkey !== '' && !Object.hasOwn(this.twitter, tkey)) this.twitter[tkey] = trimOf(content, ASCII_WHITESPACE);
   }
 
   private visitLink(el: T.Element): void {
     const rel = tokens(el, 'rel');
     const href = attr(el, 'href');
     if (href === null) return;
-    const type = attr(el, 'type')?.trim().toLowerCase() ?? null;
-    if (rel.includes('canonical')) this.canonical.push(href.trim());
+    const typeAttr = attr(el, 'type');
+    const type = typeAttr === null ? null : trimOf(typeAttr, ASCII_WHITESPACE).toLowerCase();
+    if (rel.includes('canonical')) this.canonical.push(trimOf(href, ASCII_WHITESPACE));
     if (rel.includes('stylesheet')) this.noteInsecure(href);
     const abs = resolve(href, this.pageUrl);
     if (rel.includes('manifest') && this.manifestLink === undefined)
-      this.manifestLink = href.trim() === '' ? null : (abs?.href ?? null);
+      this.manifestLink = trimOf(href, ASCII_WHITESPACE) === '' ? null : (abs?.href ?? null);
     if (abs === null) return;
     if (rel.includes('alternate')) this.alternates.push({ type, href: abs.href });
     if (this.llmsLink === null && (rel.some((r) => r.includes('llms')) || /\/llms(-full)?\.txt$/.test(abs.pathname)))
@@ -136,7 +138,7 @@ class PageWalker {
 
   /** A <script>: JSON-LD data blocks apart, the others counted with their origin and integrity. */
   private visitScript(el: T.Element): void {
-    const type = (attr(el, 'type') ?? '').trim().toLowerCase();
+    const type = trimOf(attr(el, 'type') ?? '', ASCII_WHITESPACE).toLowerCase();
     if (type === 'application/ld+json') {
       this.jsonLdBlocks.push(
         el.childNodes.map((c) => (c.nodeName === '#text' ? (c as T.TextNode).value : '')).join(''),
@@ -148,7 +150,7 @@ class PageWalker {
     const u = src === null ? null : resolve(src, this.pageUrl);
     if (u && u.origin !== this.origin) {
       this.externalScripts += 1;
-      if ((attr(el, 'integrity') ?? '').trim() === '') this.externalWithoutIntegrity += 1;
+      if (trimOf(attr(el, 'integrity') ?? '', ASCII_WHITESPACE) === '') this.externalWithoutIntegrity += 1;
     }
   }
 
@@ -196,7 +198,7 @@ class PageWalker {
     const el = node;
     if (el.namespaceURI !== HTML.NS.HTML) return null; // SVG and MathML carry no page metadata
     const tag: string = el.tagName;
-    if (tag === 'html') this.lang = attr(el, 'lang')?.trim() || null;
+    if (tag === 'html') this.lang = trimOf(attr(el, 'lang') ?? '', ASCII_WHITESPACE) || null;
     if (tag === 'title') this.titles.push(collapse(textOf(el)));
     if (tag === 'meta') this.visitMeta(el);
     if (tag === 'link') this.visitLink(el);

@@ -10,6 +10,7 @@
 // are not one.
 import { Cursor, GrammarError } from '../../src/lib/http-grammar.ts';
 import type { ServerHeader } from './types.ts';
+import { SPACE_OR_TAB, trimOf } from '../../src/lib/trim.ts';
 
 function isCtext(ch: string): boolean {
   const c = ch.charCodeAt(0);
@@ -60,7 +61,7 @@ function product(cur: Cursor, out: ServerHeader): void {
 export function parseServer(value: string | null): ServerHeader {
   const out: ServerHeader = { raw: value, products: [], comments: [], parse_error: null };
   if (value === null) return out;
-  const cur = new Cursor(value.trim());
+  const cur = new Cursor(trimOf(value, SPACE_OR_TAB));
   try {
     product(cur, out);
     while (!cur.done) {

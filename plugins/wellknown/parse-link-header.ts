@@ -103,7 +103,7 @@ function linkValue(c: Cursor, base: string, problems: LinkProblem[]): WebLink {
     .toLowerCase()
     .split(/[ \t]+/)
     .filter(Boolean);
-  const type = params.get('type')?.trim().toLowerCase() || null;
+  const type = trimOws(params.get('type') ?? '').toLowerCase() || null;
   return { href, rel, type };
 }
 

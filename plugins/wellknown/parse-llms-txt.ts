@@ -76,7 +76,7 @@ function atxHeading(line: string): { level: number; text: string } | null {
   const text = trimOf(rest, SPACE_OR_TAB);
   const unclosed = trimEndOf(text, '#');
   const closed = unclosed === '' || SPACE_OR_TAB.includes(unclosed.at(-1)!);
-  return { level, text: (closed ? unclosed : text).trim() };
+  return { level, text: trimOf(closed ? unclosed : text, SPACE_OR_TAB) };
 }
 
 function unwrap(url: string): string {
@@ -97,7 +97,7 @@ interface Reading {
 
 /** A blockquote ends: the first one after the title is the summary. */
 function endQuote(r: Reading): void {
-  if (r.quote && r.out.summary === null) r.out.summary = r.quote.join(' ').trim() || null;
+  if (r.quote && r.out.summary === null) r.out.summary = trimOf(r.quote.join(' '), SPACE_OR_TAB) || null;
   r.quote = null;
 }
 
@@ -125,16 +125,16 @@ function readHeading(r: Reading, level: number, title: string, n: number): void 
 function readText(r: Reading, line: string, n: number): void {
   const { out, section } = r;
   const bq = BLOCKQUOTE.exec(line);
-  if (bq && out.h1Count > 0 && !section && out.summary === null) (r.quote ??= []).push(bq[1]!.trim());
+  if (bq && out.h1Count > 0 && !section && out.summary === null) (r.quote ??= []).push(trimOf(bq[1]!, SPACE_OR_TAB));
   else endQuote(r);
   const marker = LIST_MARKER.exec(line);
   let notesFor: { url: string; notes: string | null } | null = null;
   if (marker && section) {
     section.items++;
-    const li = LINK_ITEM.exec(line.slice(marker[0].length).trim());
+    const li = LINK_ITEM.exec(trimOf(line.slice(marker[0].length), SPACE_OR_TAB));
     if (li) {
       section.linkItems++;
-      notesFor = { url: unwrap(li[2]!), notes: li[3]?.trim() || null };
+      notesFor = { url: unwrap(li[2]!), notes: trimOf(li[3] ?? '', SPACE_OR_TAB) || null };
     } else {
       out.errors.push({ line: n, code: 'list_item_without_link' });
     }
@@ -146,7 +146,7 @@ function readText(r: Reading, line: string, n: number): void {
     notesFor = null;
     out.links.push({
       section: section?.title ?? null,
-      title: m[2]!.trim(),
+      title: trimOf(m[2]!, SPACE_OR_TAB),
       url,
       notes,
       absolute: ABSOLUTE.test(url),
@@ -167,7 +167,7 @@ function readLine(r: Reading, line: string, n: number): void {
     r.seenContent = true;
     return;
   }
-  if (line.trim() === '') {
+  if (trimOf(line, SPACE_OR_TAB) === '') {
     endQuote(r);
     return;
   }

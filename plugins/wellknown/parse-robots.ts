@@ -4,6 +4,7 @@
 // each such line is reported. Pure: bytes in, structure out; it never throws, whatever the bytes. Access decisions
 // live in robots-access.ts.
 import { decodeUtf8, splitLines } from './text.ts';
+import { SPACE_OR_TAB, trimOf } from '../../src/lib/trim.ts';
 
 /** RFC 9309 section 2.5: crawlers must parse at least 500 KiB; what lies beyond may be ignored. */
 export const ROBOTS_PARSE_LIMIT_BYTES = 500 * 1024;
@@ -115,7 +116,10 @@ const KEY_TYPOS: Record<string, string> = {
  */
 function readRecord(line: string): { key: string; value: string; liberties: RobotsErrorCode[] } | null {
   const colon = line.indexOf(':');
-  const words = colon < 0 ? line.split(/[ \t]+/) : [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
+  const words =
+    colon < 0
+      ? line.split(/[ \t]+/)
+      : [trimOf(line.slice(0, colon), SPACE_OR_TAB), trimOf(line.slice(colon + 1), SPACE_OR_TAB)];
   if (words.length !== 2) return null;
   const liberties: RobotsErrorCode[] = colon < 0 ? ['whitespace_separator'] : [];
   const written = words[0]!.toLowerCase();
@@ -177,7 +181,7 @@ export function parseRobots(bytes: Uint8Array): ParsedRobots {
   lines.forEach((raw, i) => {
     const n = i + 1;
     const hash = raw.indexOf('#');
-    line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
+    line = trimOf(hash >= 0 ? raw.slice(0, hash) : raw, SPACE_OR_TAB);
     if (line === '') return;
     const record = readRecord(line);
     if (!record) {

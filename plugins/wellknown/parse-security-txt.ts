@@ -195,12 +195,12 @@ interface SignedBody {
 
 function signedBody(lines: string[]): SignedBody {
   let i = 1;
-  while (i < lines.length && lines[i]!.trim() !== '') i++; // armor headers (Hash: ...) end at a blank line
+  while (i < lines.length && trimOf(lines[i]!, SPACE_OR_TAB) !== '') i++; // armor headers (Hash: ...) end at a blank line
   const body: { text: string; n: number }[] = [];
   for (i++; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.trim() === SIGNATURE_START) {
-      const end = lines.findIndex((l, j) => j > i && l.trim() === SIGNATURE_END);
+    if (trimOf(line, SPACE_OR_TAB) === SIGNATURE_START) {
+      const end = lines.findIndex((l, j) => j > i && trimOf(l, SPACE_OR_TAB) === SIGNATURE_END);
       if (end < 0) return { body, complete: false, after: null };
       const rest = lines.slice(end + 1);
       const after = rest.length === 0 || (rest.length === 1 && rest[0] === '') ? null : { text: rest[0]!, n: end + 2 };
@@ -245,7 +245,7 @@ function readLine(text: string): Line {
 
 export function parseSecurityTxt(bytes: Uint8Array, cut = false): ParsedSecurityTxt {
   const lines = splitLines(decodeUtf8(bytes, cut).text);
-  const out = emptyParse(lines[0]?.trim() === SIGNED_START, lines);
+  const out = emptyParse(trimOf(lines[0] ?? '', SPACE_OR_TAB) === SIGNED_START, lines);
   let body = lines.map((text, i) => ({ text, n: i + 1 }));
   const error = (n: number, code: SecurityTxtErrorCode, text: string, subtag?: string) =>
     out.errors.push({

@@ -6,6 +6,7 @@
 import { gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { decodeUtf8, splitLines } from './text.ts';
+import { ASCII_WHITESPACE, XML_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 /** sitemaps.org: a `loc` must be less than 2,048 characters. */
@@ -125,9 +126,9 @@ function children(node: XmlNode, name: string): unknown[] {
 }
 
 function textOf(value: unknown): string | null {
-  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'string') return trimOf(value, XML_WHITESPACE);
   if (value !== null && typeof value === 'object' && typeof (value as XmlNode)['#text'] === 'string') {
-    return ((value as XmlNode)['#text'] as string).trim();
+    return trimOf((value as XmlNode)['#text'] as string, XML_WHITESPACE);
   }
   return value !== null && typeof value === 'object' ? '' : null;
 }
@@ -168,7 +169,7 @@ const EXCERPT_POINTERS = 16;
 /** sitemaps.org's text format: every non-empty line a URL; no markup, no header, no footer. */
 function textSitemap(text: string, host: string): ParsedSitemap | null {
   const all = splitLines(text);
-  const numbered = all.map((l, i) => ({ loc: l.trim(), line: i + 1 })).filter((l) => l.loc !== '');
+  const numbered = all.map((l, i) => ({ loc: trimOf(l, ASCII_WHITESPACE), line: i + 1 })).filter((l) => l.loc !== '');
   const lines = numbered.map((l) => l.loc);
   if (lines.length === 0 || lines[0]!.startsWith('<') || validLoc(lines[0]!) === null) return null;
   const urls = lines.map(validLoc);

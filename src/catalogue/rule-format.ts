@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, parseDocument, Scalar, type Node, type Pair } from 'yaml';
 import { REPO_ROOT } from '../lib/paths.ts';
+import { ASCII_WHITESPACE, trimEndOf } from '../lib/trim.ts';
 
 const WIDTH = 120;
 const INDENT = 2;
@@ -31,7 +32,7 @@ function oneLine(node: Node): string {
     }
   };
   flow(doc.contents);
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd();
+  return trimEndOf(doc.toString({ lineWidth: 0, flowCollectionPadding: false }), ASCII_WHITESPACE);
 }
 
 /** Decides flow or block for `node`, whose first character would sit at `column` and whose block entries at `indent`. */

@@ -7,14 +7,14 @@ import type { ObservationValidation } from '../engine/ruleset.ts';
 import { refTarget, type SchemaNode } from '../engine/schema-paths.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { Level, LoadedRule } from '../engine/types.ts';
-import { trimEndOf } from '../lib/trim.ts';
+import { ASCII_WHITESPACE, trimEndOf, trimOf } from '../lib/trim.ts';
 import { anchorSection } from './anchor-doc.ts';
 import { logicTerms, logicText } from './logic-text.ts';
 
 const LEVELS: Level[] = ['required', 'recommended', 'informational'];
 
 function oneLine(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+  return trimOf(text, ASCII_WHITESPACE).replace(/\s+/g, ' ').replace(/\|/g, '\\|');
 }
 
 function leftOutNotes(rulesDir: string): { file: string; text: string }[] {
@@ -24,7 +24,10 @@ function leftOutNotes(rulesDir: string): { file: string; text: string }[] {
       const full = path.join(dir, entry);
       if (statSync(full).isDirectory()) walk(full);
       else if (entry === 'LEFT-OUT.md')
-        out.push({ file: path.relative(path.dirname(rulesDir), full), text: readFileSync(full, 'utf8').trim() });
+        out.push({
+          file: path.relative(path.dirname(rulesDir), full),
+          text: trimOf(readFileSync(full, 'utf8'), ASCII_WHITESPACE),
+        });
     }
   };
   walk(rulesDir);

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import { trimEndOf } from '../lib/trim.ts';
+import { UNICODE_WHITESPACE, trimEndOf, trimOf } from '../lib/trim.ts';
 import { UsageError, type CliIo } from './io.ts';
 
 /** A file's text; a file that cannot be read is the caller's mistake. */
@@ -22,7 +22,7 @@ function listOf(file: string, stdin: () => string): string[] {
   const text = file === '-' ? stdin() : readText(file);
   return text
     .split(/\r?\n/)
-    .map((l) => l.trim())
+    .map((l) => trimOf(l, UNICODE_WHITESPACE))
     .filter((l) => l !== '' && !l.startsWith('#'));
 }
 

@@ -3,6 +3,7 @@
 import { explainResult } from './explain.ts';
 import type { Ruleset } from './ruleset.ts';
 import type { AgentReadiness, Report, RuleResult } from './types.ts';
+import { ASCII_WHITESPACE, trimOf } from '../lib/trim.ts';
 
 const LEVEL_ORDER = { required: 0, recommended: 1, informational: 2 } as const;
 
@@ -57,7 +58,8 @@ export function summarise(report: Report, ruleset: Ruleset, limit = 10): string 
         f.outcome === 'error' ? `not evaluated: ${f.reason ?? 'missing evidence'}` : `failed: ${rule?.title ?? f.id}`;
       lines.push(`- [${f.level}] ${f.id} ${what}`);
       if (rule) lines.push(...explainResult(f, rule.check).map((l) => `  ${l}`));
-      if (f.outcome === 'fail' && rule) lines.push(`  Fix: ${rule.remediation.trim().split('\n')[0]}`);
+      if (f.outcome === 'fail' && rule)
+        lines.push(`  Fix: ${trimOf(rule.remediation, ASCII_WHITESPACE).split('\n')[0]}`);
     }
   }
   return lines.join('\n');

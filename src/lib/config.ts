@@ -7,7 +7,7 @@ import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { originProblem } from './https-origin.ts';
 import { isoDurationMs } from './iso-duration.ts';
-import { trimEndOf, trimOf } from './trim.ts';
+import { UNICODE_WHITESPACE, trimEndOf, trimOf } from './trim.ts';
 
 export interface NetLimits {
   /** Most bytes read from one response body; the rest is cut off and the response marked truncated. */
@@ -168,7 +168,8 @@ class Reader {
   int(name: string, fallback: number, min: number, max: number): number {
     const raw = this.src[name];
     if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name}: expected a whole number, got "${raw}"`);
+    if (!/^\d+$/.test(trimOf(raw, UNICODE_WHITESPACE)))
+      throw new ConfigError(`${name}: expected a whole number, got "${raw}"`);
     const n = Number(raw);
     if (n < min || n > max) throw new ConfigError(`${name}: ${n} is outside ${min}..${max}`);
     return n;
@@ -242,7 +243,7 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** Parses "90", "90s", "15m", "12h" or "30d" into seconds. */
 export function parseDuration(text: string): number | null {
-  const m = DURATION.exec(text.trim());
+  const m = DURATION.exec(trimOf(text, UNICODE_WHITESPACE));
   if (!m) return null;
   return Number(m[1]) * UNIT_SECONDS[m[2] ?? 's']!;
 }
@@ -279,7 +280,7 @@ function checkLease(leaseSeconds: number, fullDeadlineMs: number): void {
 
 /** DVS_TRUST_PROXY: off, a hop count (`true` is one hop), or the proxies' addresses and CIDR ranges. */
 function proxyTrust(r: Reader): ProxyTrust | null {
-  const raw = r.str('DVS_TRUST_PROXY', '0').trim();
+  const raw = trimOf(r.str('DVS_TRUST_PROXY', '0'), UNICODE_WHITESPACE);
   const header = r.str('DVS_TRUST_PROXY_HEADER', 'x-forwarded').toLowerCase();
   if (header !== 'x-forwarded' && header !== 'forwarded')
     throw new ConfigError(`DVS_TRUST_PROXY_HEADER: expected x-forwarded or forwarded, got "${header}"`);

@@ -4,6 +4,7 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 import { isIP } from 'node:net';
 import { parse } from 'tldts';
+import { UNICODE_WHITESPACE, trimOf } from './trim.ts';
 
 export class DomainError extends Error {
   override name = 'DomainError';
@@ -36,9 +37,9 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const NUMERIC_HOST = /^(0x[0-9a-f]*|\d+)(\.(0x[0-9a-f]*|\d+)){0,3}\.?$/i;
 
 export function normaliseDomain(input: unknown, extraSuffixes: readonly string[] = []): NormalisedDomain {
-  if (typeof input !== 'string' || input.trim() === '')
+  if (typeof input !== 'string' || trimOf(input, UNICODE_WHITESPACE) === '')
     throw new DomainError('empty', 'domain is required: a name such as example.com');
-  const raw = input.trim();
+  const raw = trimOf(input, UNICODE_WHITESPACE);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw))
     throw new DomainError('scheme', 'give the domain alone, without a scheme such as https://');
   if (/[/?#\\]/.test(raw)) throw new DomainError('path', 'give the domain alone, without a path, query or fragment');

@@ -3,6 +3,7 @@
 // and v6 and in every v6 form that embeds a v4 address. Only configuration (DVS_ALLOW_NETWORKS) widens this.
 import ipaddr from 'ipaddr.js';
 import { normaliseName } from '../lib/domain-name.ts';
+import { C0_CONTROL_OR_SPACE, trimOf } from '../lib/trim.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];
@@ -147,7 +148,9 @@ export function classifyHost(raw: string): HostKind {
  * numeric spellings into dotted quads; null for a relative reference without an authority.
  */
 export function rawUrlHost(url: string): string | null {
-  const m = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}(?:[^@/?#\\]*@)?(\[[^\]]*\]|[^:/?#\\]*)/i.exec(url.trim());
+  const m = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]{2}(?:[^@/?#\\]*@)?(\[[^\]]*\]|[^:/?#\\]*)/i.exec(
+    trimOf(url, C0_CONTROL_OR_SPACE),
+  );
   if (!m) return null;
   try {
     return decodeURIComponent(m[1]!);

@@ -12,6 +12,7 @@
 // having none). A malformed parameter is skipped, and when charset repeats the first counts, as the WHATWG
 // MIME type parser does.
 import { Cursor, GrammarError } from '../lib/http-grammar.ts';
+import { SPACE_OR_TAB, trimOf } from '../lib/trim.ts';
 
 export interface ContentType {
   /** The type/subtype, lower-cased; null when the header is absent, empty or not a media-type. */
@@ -52,7 +53,7 @@ function charsetOf(cur: Cursor): string | null {
 
 export function parseContentType(value: string | null | undefined): ContentType {
   if (!value) return { mediaType: null, charset: null };
-  const cur = new Cursor(value.trim());
+  const cur = new Cursor(trimOf(value, SPACE_OR_TAB));
   const type = cur.token();
   if (type === null || cur.peek() !== '/') return { mediaType: null, charset: null };
   cur.pos += 1;

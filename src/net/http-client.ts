@@ -27,6 +27,7 @@ import { onAbort, waitUnder } from './on-abort.ts';
 import type { Asked, RequestTrace } from './request-trace.ts';
 import { locationOf } from './location.ts';
 import { memoiseRequests, type Sent } from './request-memo.ts';
+import { SPACE_OR_TAB, trimOf } from '../lib/trim.ts';
 
 export interface HttpClientDeps {
   resolver: Resolver;
@@ -211,7 +212,7 @@ function followRedirect(x: Exchange, status: number, location: string, maxRedire
 /** Reads the final response's body under the cap and describes the exchange. */
 async function finish(x: Exchange, response: HopResponse, cap: number, ttfbMs: number): Promise<HttpExchange> {
   const { headers, fieldLines, bytes } = flattenHeaders(response.headers);
-  const contentEncoding = headers['content-encoding']?.trim().toLowerCase() || null;
+  const contentEncoding = trimOf(headers['content-encoding'] ?? '', SPACE_OR_TAB).toLowerCase() || null;
   const read = await readCappedBody(response.body, cap, x.opts.decompress ? contentEncoding : null);
   return {
     url: x.url.href,

@@ -4,6 +4,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { CertificateRecord, CertificateRegistry } from '../payments/gate.ts';
 import type { Certificate } from '../signing/payload.ts';
+import { UNICODE_WHITESPACE, trimOf } from '../lib/trim.ts';
 
 export type CertificateStatusName = 'valid' | 'expired' | 'superseded' | 'revoked';
 
@@ -96,7 +97,7 @@ export class Certificates {
 
   /** Withdraws a certificate (the operator's `dvs certificates revoke`); a second revocation keeps the first. */
   async revoke(id: string, reason: string): Promise<CertificateStatus | null> {
-    const text = reason.trim();
+    const text = trimOf(reason, UNICODE_WHITESPACE);
     if (text === '') throw new RevocationError('a revocation needs a reason a relying party can read');
     if (text.length > MAX_REASON_LENGTH)
       throw new RevocationError(`the reason is longer than ${MAX_REASON_LENGTH} characters`);

@@ -10,6 +10,7 @@ import { categoryName } from '../lib/categories.ts';
 import type { Excerpt, Excerpts } from './evidence-excerpts.ts';
 import type { Level, Outcome, Tier, Verdict } from '../lib/judgement.ts';
 import type { QuickScans } from './quick-scans.ts';
+import { ASCII_WHITESPACE, trimOf } from '../lib/trim.ts';
 
 export interface FindingView {
   id: string;
@@ -119,8 +120,8 @@ function finding(result: RuleResult, rule: LoadedRule | undefined, excerpt: Exce
     title: rule?.title ?? result.id,
     level: result.level,
     outcome: result.outcome as 'fail' | 'error',
-    rationale: rule?.rationale.trim() ?? '',
-    remediation: rule?.remediation.trim() ?? '',
+    rationale: trimOf(rule?.rationale ?? '', ASCII_WHITESPACE),
+    remediation: trimOf(rule?.remediation ?? '', ASCII_WHITESPACE),
     references: rule?.references ?? [],
   };
   const observed = observedOf(result);

@@ -5,7 +5,7 @@
 // The keys and signatures are read by src/lib/signature-directory.ts, which the agents probe shares.
 import { listedKeys, signedWith, type DirectoryKey, type DirectoryResponse } from '../lib/signature-directory.ts';
 import { parseStrictJson } from '../lib/strict-json.ts';
-import { trimEndOf } from '../lib/trim.ts';
+import { SPACE_OR_TAB, trimEndOf, trimOf } from '../lib/trim.ts';
 
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 const MEDIA_TYPES = ['application/http-message-signatures-directory+json', 'application/json'];
@@ -48,7 +48,7 @@ export async function verifyDirectory(response: DirectoryResponse): Promise<Dire
   const origin = new URL(response.url).origin;
   if (response.status !== 200) return { ok: false, reason: `the directory answered ${response.status}` };
   if (response.truncated) return { ok: false, reason: 'the directory is larger than a key directory can be' };
-  const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = trimOf((response.headers['content-type'] ?? '').split(';')[0]!, SPACE_OR_TAB).toLowerCase();
   if (!MEDIA_TYPES.includes(type)) return { ok: false, reason: `the directory is served as "${type}"` };
   let document: unknown;
   try {

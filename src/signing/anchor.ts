@@ -5,6 +5,7 @@
 // people type them into DNS consoles.
 import { identityOf, type AnchorRecord, type CertificateCore, type CertificatePayload } from './payload.ts';
 import { normaliseName } from '../lib/domain-name.ts';
+import { SPACE_OR_TAB, trimOf } from '../lib/trim.ts';
 
 const SUBJECT_ANCHOR_PREFIX = '_agent-validation.';
 const ISSUER_ANCHOR_PREFIX = '_dvs-key.';
@@ -38,13 +39,13 @@ export function zoneLine(record: AnchorRecord): string {
 export function parseTags(value: string): Map<string, string> | null {
   const tags = new Map<string, string>();
   for (const part of value.split(';')) {
-    const item = part.trim();
+    const item = trimOf(part, SPACE_OR_TAB);
     if (item === '') continue;
     const eq = item.indexOf('=');
     if (eq <= 0) return null;
-    const name = item.slice(0, eq).trim().toLowerCase();
+    const name = trimOf(item.slice(0, eq), SPACE_OR_TAB).toLowerCase();
     if (tags.has(name)) return null;
-    tags.set(name, item.slice(eq + 1).trim());
+    tags.set(name, trimOf(item.slice(eq + 1), SPACE_OR_TAB));
   }
   return tags;
 }

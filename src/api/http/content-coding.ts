@@ -3,6 +3,7 @@
 // deflate, br" would get gzip; the service prefers br on a tie, then gzip, then identity.
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { SPACE_OR_TAB, trimOf } from '../../lib/trim.ts';
 
 export type ContentCoding = 'br' | 'gzip' | 'identity';
 
@@ -21,13 +22,13 @@ export function parseAcceptEncoding(header: string | undefined): ContentCoding {
   const weights = new Map<string, number>();
   for (const element of header.split(',')) {
     const [name = '', ...params] = element.split(';');
-    const coding = name.trim().toLowerCase();
+    const coding = trimOf(name, SPACE_OR_TAB).toLowerCase();
     if (coding === '' || weights.has(coding)) continue;
     let q = 1;
     for (const param of params) {
       const [k = '', v = ''] = param.split('=');
-      if (k.trim().toLowerCase() !== 'q') continue;
-      const value = v.trim();
+      if (trimOf(k, SPACE_OR_TAB).toLowerCase() !== 'q') continue;
+      const value = trimOf(v, SPACE_OR_TAB);
       q = QVALUE.test(value) ? Number(value) : Number.NaN;
     }
     // An element with a malformed weight is ignored rather than guessed at.

@@ -9,6 +9,7 @@ import parseForwarded from 'forwarded-parse';
 import ipaddr from 'ipaddr.js';
 import type { ProxyTrust } from '../../lib/config.ts';
 import { ApiError } from './errors.ts';
+import { SPACE_OR_TAB, trimOf } from '../../lib/trim.ts';
 
 /** One hop of the chain: the address a proxy received the request from, and over which protocol. */
 export interface Hop {
@@ -19,7 +20,8 @@ export interface Hop {
 /** A request header's value, or '' when it is absent (as Koa's ctx.get reads it). */
 const header = (req: IncomingMessage, name: string): string => String(req.headers[name] ?? '');
 
-const list = (value: string): string[] => (value === '' ? [] : value.split(',').map((s) => s.trim().toLowerCase()));
+const list = (value: string): string[] =>
+  value === '' ? [] : value.split(',').map((s) => trimOf(s, SPACE_OR_TAB).toLowerCase());
 
 /** An address as the proxy wrote it, without a port and with IPv4-mapped IPv6 unwrapped; null if it is none. */
 export function nodeAddress(node: string | null | undefined): string | null {

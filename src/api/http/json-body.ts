@@ -9,6 +9,7 @@ import type { Context, Middleware } from 'koa';
 import { lazyRequire } from '../../lib/lazy-require.ts';
 import { ApiError } from './errors.ts';
 import { parseRequestJson } from './request-json.ts';
+import { SPACE_OR_TAB, trimOf } from '../../lib/trim.ts';
 
 export const BODY_LIMIT = '16kb';
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -62,7 +63,7 @@ export class EncodingError extends ApiError {
  * accepted ones, with Accept-Encoding as RFC 9110 section 15.5.16 asks.
  */
 export function requireKnownEncoding(ctx: Context): void {
-  const raw = ctx.get('content-encoding').trim().toLowerCase();
+  const raw = trimOf(ctx.get('content-encoding'), SPACE_OR_TAB).toLowerCase();
   if (raw === '' || raw === 'identity') return;
   if ((ACCEPTED_ENCODINGS as readonly string[]).includes(raw)) {
     ctx.req.headers['content-encoding'] = raw;
@@ -85,7 +86,7 @@ function isDecodingFailure(err: unknown): boolean {
 /** The declared length of a body that comes without a content coding and within the limit, else null. */
 export function plainLength(headers: IncomingHttpHeaders, max = BODY_LIMIT_BYTES): number | null {
   const coding = headers['content-encoding'] ?? '';
-  if (coding !== '' && coding.trim().toLowerCase() !== 'identity') return null;
+  if (coding !== '' && trimOf(coding, SPACE_OR_TAB).toLowerCase() !== 'identity') return null;
   const declared = headers['content-length'] ?? '';
   if (!/^\d{1,8}$/.test(declared)) return null;
   const length = Number(declared);

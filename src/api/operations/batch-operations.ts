@@ -12,6 +12,7 @@ import type { ResultRow } from '../../batches/batch-store.ts';
 import { ApiError } from '../http/errors.ts';
 import { validationProblem } from './api-schemas.ts';
 import { domainOf } from './scan-operations.ts';
+import { SPACE_OR_TAB, trimOf } from '../../lib/trim.ts';
 
 export interface BatchOperationDeps {
   batches: Batches;
@@ -53,7 +54,7 @@ export class BatchOperations {
   /** The live account of a Bearer API key; 401 for none, an unknown or revoked key, or a payment token. */
   async account(authorization: string): Promise<Account> {
     if (!authorization) throw unauthorized('an API key is required: send Authorization: Bearer <api key>');
-    const key = BEARER.exec(authorization.trim())?.[1];
+    const key = BEARER.exec(trimOf(authorization, SPACE_OR_TAB))?.[1];
     if (!key) throw unauthorized('the Authorization header must be Bearer <api key>');
     if (/^dvs_(test|live)_/.test(key))
       throw unauthorized(

@@ -3,6 +3,7 @@
 // that reserves it, so the caller learns why rather than meeting a failed scan.
 import { domainToASCII } from 'node:url';
 import { normaliseName } from '../../lib/domain-name.ts';
+import { UNICODE_WHITESPACE, trimOf } from '../../lib/trim.ts';
 
 interface SpecialUse {
   suffix: string;
@@ -37,7 +38,7 @@ const under = (name: string, suffix: string) => name === suffix || name.endsWith
  * registry marks for testing.
  */
 export function specialUseProblem(input: string, extraSuffixes: readonly string[]): string | null {
-  const name = normaliseName(domainToASCII(input.trim()));
+  const name = normaliseName(domainToASCII(trimOf(input, UNICODE_WHITESPACE)));
   if (!name) return null;
   const entry = SPECIAL_USE.find((s) => under(name, s.suffix));
   if (!entry) return null;

@@ -3,6 +3,7 @@
 import type { Token } from 'markdown-it';
 import { lazyRequire } from '../../lib/lazy-require.ts';
 import { renderPage } from './page-layout.ts';
+import { ASCII_WHITESPACE, trimOf } from '../../lib/trim.ts';
 
 // Loaded with the first page rendered: a service that serves no guide page never imports them.
 const markdownIt = lazyRequire<typeof import('markdown-it').default>('markdown-it');
@@ -13,8 +14,7 @@ const markdownItAnchor = lazyRequire<typeof import('markdown-it-anchor').default
  * ids survive whole (GitHub's slugs drop the dots).
  */
 export function slugify(text: string): string {
-  return text
-    .trim()
+  return trimOf(text, ASCII_WHITESPACE)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s._-]/gu, '')
     .replace(/\s+/g, '-');

@@ -16,6 +16,7 @@ import { noReportPage, notJudgedPage, reportPage } from './report-page.ts';
 import { fromOurOrigin } from '../http/same-origin.ts';
 import { callerOf } from '../rest/scan-routes.ts';
 import type { ScanOperations } from '../operations/scan-operations.ts';
+import { UNICODE_WHITESPACE, trimOf } from '../../lib/trim.ts';
 
 export interface PageDeps {
   ops: ScanOperations;
@@ -35,7 +36,7 @@ const formBody = lazyBodyParser({ enableTypes: ['form'], formLimit: BODY_LIMIT, 
 
 const formDomain = (ctx: Context): string => {
   const body = ctx.request.body as Record<string, unknown> | undefined;
-  return typeof body?.domain === 'string' ? body.domain.trim() : '';
+  return typeof body?.domain === 'string' ? trimOf(body.domain, UNICODE_WHITESPACE) : '';
 };
 
 function badgeRoute(deps: PageDeps) {
