@@ -20,6 +20,7 @@ const NOTHING_PROCESSED = {
   icons: [],
   icons_declared: null,
   ignored: [],
+  excerpt: null,
 } as const satisfies Partial<ManifestFacet>;
 
 function isHttpOnSite(url: URL, domain: string): boolean {

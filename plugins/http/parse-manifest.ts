@@ -18,6 +18,14 @@
 import { parseContentType } from '../../src/net/content-type.ts';
 import type { ManifestFacet } from './types.ts';
 import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
+import {
+  jsonExcerpt,
+  JsonLinesError,
+  parseJsonLines,
+  type JsonLines,
+  type MemberPointer,
+} from '../shared/json-lines.ts';
+import { lineExcerpt } from '../shared/line-excerpt.ts';
 
 type Processed = Omit<ManifestFacet, 'link' | 'on_site' | 'published' | 'document'>;
 type Ignored = Processed['ignored'][number];
@@ -68,13 +76,41 @@ export function withinScope(target: URL, scope: URL): boolean {
   return target.origin === scope.origin && target.pathname.startsWith(scope.pathname);
 }
 
-/** Parse JSON bytes to an Infra value (WHATWG Infra): UTF-8 decode, which drops a BOM, then JSON. */
-function parseJson(body: Uint8Array): { ok: true; value: unknown } | { ok: false } {
+/**
+ * Parse JSON bytes to an Infra value (WHATWG Infra): UTF-8 decode, which drops a BOM, then JSON; parsed once with
+ * each member's line, for the excerpt.
+ */
+function parseJson(body: Uint8Array): JsonLines | JsonLinesError {
   try {
-    return { ok: true, value: JSON.parse(new TextDecoder('utf-8').decode(body)) as unknown };
-  } catch {
-    return { ok: false };
+    return parseJsonLines(new TextDecoder('utf-8').decode(body));
+  } catch (err) {
+    if (err instanceof JsonLinesError) return err;
+    throw err;
   }
+}
+
+/** `icons[2].src` -> `/icons/2/src`: an ignored member's JSON pointer. */
+const pointerOf = (member: string) =>
+  `/${member
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .join('/')}`;
+
+/** Members whose processed value a fact holds, in the order the excerpt keeps them after the ignored ones. */
+const MEMBER_FACTS = ['name', 'short_name', 'start_url', 'id', 'scope', 'display', 'icons'] as const;
+
+/**
+ * The lines the facts point at (line-excerpt.ts's bounds): where the text stops being JSON, or the opening line of
+ * a value that is not an object (json), the members the steps ignored, then the members the facts were read from.
+ */
+function excerptOf(parsed: JsonLines | JsonLinesError, json: Record<string, unknown> | null, ignored: Ignored[]) {
+  if (parsed instanceof JsonLinesError)
+    return parsed.line === null ? [] : lineExcerpt(parsed.lines, [['json', parsed.line]]);
+  if (json === null) return jsonExcerpt(parsed, [['json', '']]);
+  const pointers: MemberPointer[] = ignored.map((i) => ['ignored', pointerOf(i.member)]);
+  for (const member of MEMBER_FACTS) if (Object.hasOwn(json, member)) pointers.push([member, `/${member}`]);
+  if (Object.hasOwn(json, 'icons')) pointers.push(['icons_declared', '/icons']);
+  return jsonExcerpt(parsed, pointers);
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -196,7 +232,7 @@ class Processor {
 /** What processing a manifest's bytes gives, for a manifest at `manifestUrl` linked from `documentUrl`. */
 export function processManifest(body: Uint8Array, manifestUrl: string, documentUrl: string): Processed {
   const parsed = parseJson(body);
-  const json = parsed.ok ? parsed.value : undefined;
+  const json = parsed instanceof JsonLinesError ? undefined : parsed.value;
   const p = new Processor(isMap(json) ? json : {});
   const document = new URL(documentUrl);
   const name = p.text('name');
@@ -207,7 +243,7 @@ export function processManifest(body: Uint8Array, manifestUrl: string, documentU
   const display = p.display();
   const { icons, declared } = p.icons(manifestUrl);
   return {
-    json: !parsed.ok ? 'not_json' : isMap(json) ? 'object' : 'not_object',
+    json: parsed instanceof JsonLinesError ? 'not_json' : isMap(json) ? 'object' : 'not_object',
     name,
     short_name: shortName,
     start_url: cut(startUrl.href),
@@ -217,5 +253,6 @@ export function processManifest(body: Uint8Array, manifestUrl: string, documentU
     icons,
     icons_declared: declared,
     ignored: p.ignored,
+    excerpt: excerptOf(parsed, isMap(json) ? json : null, p.ignored),
   };
 }

@@ -43,6 +43,7 @@ export async function collectUsage(f: DocumentFetcher) {
       array: tdm?.array ?? null,
       entries: tdm ? tdm.entries : null,
       problems: tdm ? tdm.problems : null,
+      excerpt: tdm ? tdm.excerpt : null,
     },
   };
 }

@@ -1,5 +1,8 @@
 // /.well-known/tdmrep.json per the W3C TDMRep community group final report (2024-05-10): a JSON array of rules,
-// each with a `location` path pattern, `tdm-reservation` 0 or 1, and an optional absolute `tdm-policy` URL.
+// each with a `location` path pattern, `tdm-reservation` 0 or 1, and an optional absolute `tdm-policy` URL. Parsed
+// once keeping each member's line, for the excerpt a report shows beside a finding (issue 36).
+import { jsonExcerpt, JsonLinesError, parseJsonLines, type MemberPointer } from '../shared/json-lines.ts';
+import { lineExcerpt, type ExcerptLine } from '../shared/line-excerpt.ts';
 import { decodeUtf8 } from './text.ts';
 
 export interface TdmRepEntry {
@@ -17,7 +20,20 @@ export interface ParsedTdmRep {
   array: boolean;
   entries: TdmRepEntry[];
   problems: { index: number; code: TdmRepProblem }[];
+  /**
+   * The lines its facts point at: where it stops being JSON (json), an opening line that is not an array's
+   * (array), the members each problem names (an absent member: its entry's opening line), each entry's location.
+   */
+  excerpt: ExcerptLine[];
 }
+
+/** The member each problem is about; not_an_object is about the entry itself. */
+const PROBLEM_MEMBER: Record<TdmRepProblem, string | null> = {
+  not_an_object: null,
+  location_missing: 'location',
+  reservation_invalid: 'tdm-reservation',
+  policy_invalid: 'tdm-policy',
+};
 
 function absoluteUrl(value: string): boolean {
   try {
@@ -29,14 +45,18 @@ function absoluteUrl(value: string): boolean {
 }
 
 export function parseTdmRep(bytes: Uint8Array): ParsedTdmRep {
-  let value: unknown;
+  let doc;
   try {
-    value = JSON.parse(decodeUtf8(bytes).text);
-  } catch {
-    return { json: false, array: false, entries: [], problems: [] };
+    doc = parseJsonLines(decodeUtf8(bytes).text);
+  } catch (err) {
+    if (!(err instanceof JsonLinesError)) throw err;
+    const excerpt = err.line === null ? [] : lineExcerpt(err.lines, [['json', err.line]]);
+    return { json: false, array: false, entries: [], problems: [], excerpt };
   }
-  if (!Array.isArray(value)) return { json: true, array: false, entries: [], problems: [] };
-  const out: ParsedTdmRep = { json: true, array: true, entries: [], problems: [] };
+  const value = doc.value;
+  if (!Array.isArray(value))
+    return { json: true, array: false, entries: [], problems: [], excerpt: jsonExcerpt(doc, [['array', '']]) };
+  const out: ParsedTdmRep = { json: true, array: true, entries: [], problems: [], excerpt: [] };
   value.forEach((item: unknown, index) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
       out.problems.push({ index, code: 'not_an_object' });
@@ -54,5 +74,13 @@ export function parseTdmRep(bytes: Uint8Array): ParsedTdmRep {
       out.problems.push({ index, code: 'policy_invalid' });
     out.entries.push({ location, tdm_reservation: reservation, tdm_policy: policy });
   });
+  const pointers: MemberPointer[] = out.problems.map(({ index, code }) => {
+    const member = PROBLEM_MEMBER[code];
+    return ['problems', member === null ? `/${index}` : `/${index}/${member}`];
+  });
+  out.entries.forEach((entry, index) => {
+    if (entry.location !== null) pointers.push(['entries', `/${index}/location`]);
+  });
+  out.excerpt = jsonExcerpt(doc, pointers);
   return out;
 }

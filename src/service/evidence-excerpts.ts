@@ -4,8 +4,9 @@
 // report in the cache, once per distinct excerpt; a Full Validation's report page makes them from its stored
 // evidence. Only what the probes record can be shown: they keep headers and records as sent, and of a document its
 // status, type and size, and the few lines its facts point at (robots.txt, security.txt, llms.txt, a sitemap, the JSON
-// documents of the agents probe), not its body.
-import type { Observations, Report } from '../engine/types.ts';
+// documents of the agents probe, tdmrep.json, the web app manifest), not its body.
+import { analyseLogic } from '../engine/logic-analysis.ts';
+import type { LoadedRule, Observations, Report } from '../engine/types.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 
 export interface Excerpt {
@@ -212,6 +213,17 @@ function documentAlong(path: string, doc: Json): { at: string; value: Json } | n
   return found;
 }
 
+/** The lines of one fetched document that the facts `reads` (paths within it) point at, numbered, or null. */
+function documentLines(found: { at: string; value: Json }, reads: readonly string[]): Excerpt | null {
+  const excerpt = list(found.value.excerpt).map(obj);
+  const shown = excerpt.filter((l) => list(l.facts).some((f) => reads.some((r) => related(r, String(f)))));
+  if (!shown.length) return null;
+  return {
+    source: `Lines of ${str(obj(found.value.document).url) ?? found.at} as sent`,
+    lines: lines(shown.map((l) => `${String(l.line)}: ${String(l.text)}`)),
+  };
+}
+
 /**
  * The lines of a fetched document that the facts a rule read point at (its `excerpt`, in line order, numbered),
  * or null when none does: the document a rule judges is then shown as fetched.
@@ -220,16 +232,46 @@ function linesExcerpt(paths: readonly string[], doc: Json): Excerpt | null {
   for (const path of paths) {
     const found = documentAlong(path, doc);
     if (!found) continue;
-    const excerpt = list(found.value.excerpt).map(obj);
-    if (!excerpt.length) continue;
     const prefix = `${found.at}.`;
-    const reads = paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
-    const shown = excerpt.filter((l) => list(l.facts).some((f) => reads.some((r) => related(r, String(f)))));
-    if (!shown.length) continue;
-    return {
-      source: `Lines of ${str(obj(found.value.document).url) ?? found.at} as sent`,
-      lines: lines(shown.map((l) => `${String(l.line)}: ${String(l.text)}`)),
-    };
+    const shown = documentLines(
+      found,
+      paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)),
+    );
+    if (shown) return shown;
+  }
+  return null;
+}
+
+/** Whether the value at `path` is a list holding objects. */
+function listOfObjects(path: string, doc: Json): boolean {
+  let node: unknown = doc;
+  for (const part of path.split('.')) node = isObject(node) ? node[part] : undefined;
+  return Array.isArray(node) && node.some(isObject);
+}
+
+/**
+ * For a rule that reads a list of documents (`agents.oauth.key_sets`, `agents.oauth.named_servers`): the lines of
+ * the first document in the list that the facts its logic reads of each item (`list[].fact` paths) point at.
+ */
+function itemLinesExcerpt(itemPaths: readonly string[], doc: Json): Excerpt | null {
+  for (const itemPath of itemPaths) {
+    const [listPath, rest] = itemPath.split('[].', 2);
+    if (rest === undefined) continue;
+    let node: unknown = doc;
+    for (const part of listPath!.split('.')) node = isObject(node) ? node[part] : undefined;
+    const reads = itemPaths.filter((p) => p.startsWith(`${listPath}[].`)).map((p) => p.slice(listPath!.length + 3));
+    for (const item of list(node)) {
+      // The item is a document (a key set), or holds documents (a named server's two metadata documents).
+      const found = isObject(item) && isObject(item.document) ? { at: listPath!, value: item } : null;
+      const inner = found ? null : documentAlong(rest, obj(item));
+      const at = found ?? (inner ? { at: `${listPath!}[].${inner.at}`, value: inner.value } : null);
+      if (!at) continue;
+      const within = found
+        ? reads
+        : reads.filter((r) => r.startsWith(`${inner!.at}.`)).map((r) => r.slice(inner!.at.length + 1));
+      const shown = documentLines(at, within);
+      if (shown) return shown;
+    }
   }
   return null;
 }
@@ -248,6 +290,11 @@ function candidate(path: string, doc: Json, domain: string): [number, Excerpt] |
       return [0, key === 'hsts' ? hstsExcerpt(space) : headerExcerpt(space, FACET_HEADERS[key] ?? [headerName(key)])];
     if (facet === 'redirect') return [2, chainExcerpt(obj(space.redirect), `http://${domain}/ followed`)];
     if (facet === 'www') return [2, chainExcerpt(obj(space.www), `http://www.${domain}/ followed`)];
+    // The web app manifest is a fetched document like the well-known ones.
+    if (facet === 'manifest') {
+      const fetched = documentExcerpt(documentAlong(path, doc)?.value ?? {});
+      return fetched ? [1, fetched] : null;
+    }
     if (facet === 'response') {
       const response = obj(space.response);
       if (key && key !== 'chain' && key.replace(/_/g, '-') in obj(response.headers))
@@ -269,11 +316,17 @@ function candidate(path: string, doc: Json, domain: string): [number, Excerpt] |
 
 /**
  * The excerpt for the facts a rule read: the lines of a document they point at, else the most specific excerpt
- * any of its paths points to, or null when none fits.
+ * any of its paths points to, or null when none fits. `itemPaths` gives what the rule's logic reads of the items
+ * of a list (`list[].fact`), asked only when a path it reads holds a list of objects, such as documents.
  */
-export function excerptFor(paths: readonly string[], observations: Observations): Excerpt | null {
+export function excerptFor(
+  paths: readonly string[],
+  observations: Observations,
+  itemPaths: () => readonly string[] = () => [],
+): Excerpt | null {
   const doc = observations as unknown as Json;
-  const documentLines = linesExcerpt(paths, doc);
+  const documentLines =
+    linesExcerpt(paths, doc) ?? (paths.some((p) => listOfObjects(p, doc)) ? itemLinesExcerpt(itemPaths(), doc) : null);
   if (documentLines) return documentLines;
   let best: [number, Excerpt] | null = null;
   for (const path of paths) {
@@ -281,6 +334,14 @@ export function excerptFor(paths: readonly string[], observations: Observations)
     if (found && (!best || found[0] < best[0])) best = found;
   }
   return best?.[1] ?? null;
+}
+
+/** The item paths (`list[].fact`) a rule's logic reads. */
+function itemPathsOf(rule: LoadedRule): string[] {
+  const paths = new Set<string>();
+  for (const logic of [rule.when, rule.check])
+    if (logic !== undefined) for (const r of analyseLogic(logic).reads) if (r.path.includes('[].')) paths.add(r.path);
+  return [...paths];
 }
 
 /** The excerpts of every result that applied, each distinct one kept once. */
@@ -291,7 +352,9 @@ export function excerptsOf(report: Report, observations: Observations, ruleset: 
   for (const result of report.results) {
     if (result.outcome === 'not_applicable') continue;
     const rule = ruleset.byId.get(result.id);
-    const excerpt = excerptFor(rule?.reads ?? Object.keys(result.observed), observations);
+    const excerpt = excerptFor(rule?.reads ?? Object.keys(result.observed), observations, () =>
+      rule ? itemPathsOf(rule) : [],
+    );
     if (!excerpt) continue;
     const key = JSON.stringify(excerpt);
     let at = index.get(key);

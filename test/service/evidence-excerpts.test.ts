@@ -13,6 +13,7 @@ const golden = <T>(name: string): T =>
   JSON.parse(readFileSync(path.join(import.meta.dirname, '..', 'golden', name), 'utf8')) as T;
 const good = golden<Observations>('good.test.observations.json');
 const noHsts = golden<Observations>('http-no-hsts.test.observations.json');
+const world = (site: string): Observations => golden<Observations>(path.join('world', `${site}.json`));
 
 describe('excerptFor', () => {
   it('shows the header lines as sent, or says which header the site did not send', () => {
@@ -61,8 +62,6 @@ describe('excerptFor', () => {
 });
 
 describe('excerptFor a document a finding points into', () => {
-  const world = (site: string): Observations => golden<Observations>(path.join('world', `${site}.json`));
-
   it('shows the robots.txt lines that break the grammar, numbered, as sent', () => {
     expect(
       excerptFor(['wellknown.robots.parse_errors', 'wellknown.robots.published'], world('wk-robots-malformed.test')),
@@ -137,6 +136,58 @@ describe('excerptFor a document a finding points into', () => {
     expect(jwks.lines[0]).toMatch(/^3: .*"d": "\[redacted\]"/);
   });
 
+  it('shows the members of another name a card fact is read from, and the AP2 extension a card declares', () => {
+    expect(
+      excerptFor(['agents.a2a.card.interface_style', 'agents.a2a.card.json_parsed'], world('ag-card-incomplete.test'))
+        ?.lines,
+    ).toEqual(['1: {']);
+    expect(excerptFor(['agents.a2a.card.extensions'], world('ag-ap2-broken.test'))?.lines).toEqual([
+      '16:         "uri": "https://github.com/google-agentic-commerce/ap2/v1",',
+      '18:         "required": false,',
+      '20:           "roles": [',
+    ]);
+  });
+
+  it('shows, for a rule over a list of documents, the lines of the member it judges in each', () => {
+    const good = world('good.test');
+    expect(
+      excerptFor(['agents.oauth.named_servers'], good, () => [
+        'agents.oauth.named_servers[].oauth_authorization_server.issuer',
+        'agents.oauth.named_servers[].openid_configuration.issuer',
+      ]),
+    ).toEqual({
+      source: 'Lines of https://good.test/auth/.well-known/openid-configuration as sent',
+      lines: ['2:   "issuer": "https://good.test/auth",'],
+    });
+    // A key set that publishes a private key: the key's private member, its value redacted.
+    const leaked = structuredClone(good) as unknown as { agents: { oauth: { key_sets: Record<string, unknown>[] } } };
+    leaked.agents.oauth.key_sets[0]!.excerpt = [
+      { line: 3, text: '    { "kty": "EC", "d": "[redacted]" }', facts: ['private_members'] },
+    ];
+    expect(
+      excerptFor(['agents.oauth.key_sets'], leaked as unknown as Observations, () => [
+        'agents.oauth.key_sets[].private_members',
+      ]),
+    ).toEqual({
+      source: 'Lines of https://good.test/auth/keys.json as sent',
+      lines: ['3:     { "kty": "EC", "d": "[redacted]" }'],
+    });
+    // Without the rule's item reads, the list shows no lines.
+    expect(excerptFor(['agents.oauth.key_sets'], leaked as unknown as Observations)).toBeNull();
+  });
+
+  it('shows the lines of the web app manifest the processing steps ignored', () => {
+    expect(excerptFor(['http.manifest.ignored', 'http.manifest.published'], world('http-bad-manifest.test'))).toEqual({
+      source: 'Lines of https://http-bad-manifest.test/manifest.webmanifest as sent',
+      lines: [
+        '3:   "start_url": "https://app.example.net/start",',
+        '4:   "scope": "/app/",',
+        '5:   "display": "app",',
+        '8:     {"src": "/icon-192.png", "sizes": "192", "type": "image/png"},',
+      ],
+    });
+  });
+
   it('shows the document as fetched when the facts a rule read point at no line', () => {
     expect(
       excerptFor(['wellknown.security_txt.document.content_type'], world('wk-security-txt-expired.test'))?.source,
@@ -153,5 +204,14 @@ describe('excerptsOf', () => {
     const skipped = report.results.filter((r) => r.outcome === 'not_applicable').map((r) => r.id);
     expect(skipped.length).toBeGreaterThan(0);
     expect(skipped.filter((id) => id in byRule)).toEqual([]);
+  });
+
+  it('finds the items of a list of documents a rule reads from its logic', () => {
+    const good = world('good.test');
+    const report = golden<Report>('good.test.report.json');
+    const { list, byRule } = excerptsOf(report, good, catalogue());
+    expect(list[byRule['oauth.named_servers.issuer_matches']!]!.source).toBe(
+      'Lines of https://good.test/auth/.well-known/openid-configuration as sent',
+    );
   });
 });

@@ -274,3 +274,30 @@ describe('processManifest: one-member mutations of valid manifests', () => {
     expect(m.ignored[0]!.value).toHaveLength(200);
   });
 });
+
+describe('processManifest: the lines its facts point at', () => {
+  it('quotes the members the steps ignored, then the members the facts hold, as written', () => {
+    const text = [
+      '{',
+      '  "name": 7,',
+      '  "short_name": "Shop",',
+      '  "display": "kiosk",',
+      '  "icons": [',
+      '    { "src": "a.png", "sizes": "big" }',
+      '  ]',
+      '}',
+    ].join('\n');
+    expect(processed(text).excerpt).toEqual([
+      { line: 2, text: '  "name": 7,', facts: ['ignored', 'name'] },
+      { line: 3, text: '  "short_name": "Shop",', facts: ['short_name'] },
+      { line: 4, text: '  "display": "kiosk",', facts: ['display', 'ignored'] },
+      { line: 5, text: '  "icons": [', facts: ['icons', 'icons_declared'] },
+      { line: 6, text: '    { "src": "a.png", "sizes": "big" }', facts: ['ignored'] },
+    ]);
+  });
+
+  it('quotes where the text stops being JSON, or the value that is not an object', () => {
+    expect(processed('{\n  "name": "x",\n}').excerpt).toEqual([{ line: 3, text: '}', facts: ['json'] }]);
+    expect(processed('["name"]').excerpt).toEqual([{ line: 1, text: '["name"]', facts: ['json'] }]);
+  });
+});

@@ -44,6 +44,13 @@ describe('parseTdmRep', () => {
       array: true,
       entries: [{ location: '/*', tdm_reservation: 1, tdm_policy: 'https://good.test/policy.json' }],
       problems: [],
+      excerpt: [
+        {
+          line: 1,
+          text: '[{"location": "/*", "tdm-reservation": 1, "tdm-policy": "https://good.test/policy.json"}]',
+          facts: ['entries'],
+        },
+      ],
     });
   });
 
@@ -59,9 +66,35 @@ describe('parseTdmRep', () => {
     ]);
   });
 
-  it('tells bad JSON from JSON that is not an array', () => {
-    expect(parseTdmRep(bytes('<html>')).json).toBe(false);
-    expect(parseTdmRep(bytes('{"location": "/"}'))).toEqual({ json: true, array: false, entries: [], problems: [] });
+  it('tells bad JSON from JSON that is not an array, with the line of each', () => {
+    expect(parseTdmRep(bytes('<html>'))).toMatchObject({ json: false, excerpt: [{ line: 1, facts: ['json'] }] });
+    expect(parseTdmRep(bytes('[\n  {"location": "/"},\n]')).excerpt).toEqual([{ line: 3, text: ']', facts: ['json'] }]);
+    expect(parseTdmRep(bytes('{"location": "/"}'))).toEqual({
+      json: true,
+      array: false,
+      entries: [],
+      problems: [],
+      excerpt: [{ line: 1, text: '{"location": "/"}', facts: ['array'] }],
+    });
+  });
+
+  it('quotes the lines its problems are about, an absent member by its entry, and each location', () => {
+    const text = [
+      '[',
+      '  {"location": "/", "tdm-reservation": 2},',
+      '  "x",',
+      '  {',
+      '    "tdm-reservation": 0,',
+      '    "tdm-policy": "policy.json"',
+      '  }',
+      ']',
+    ].join('\r\n');
+    expect(parseTdmRep(bytes(text)).excerpt).toEqual([
+      { line: 2, text: '  {"location": "/", "tdm-reservation": 2},', facts: ['entries', 'problems'] },
+      { line: 3, text: '  "x",', facts: ['problems'] },
+      { line: 4, text: '  {', facts: ['problems'] },
+      { line: 6, text: '    "tdm-policy": "policy.json"', facts: ['problems'] },
+    ]);
   });
 });
 
@@ -160,7 +193,8 @@ describe('TDMRep from its structure', () => {
   it('parses every generated file with its entries', () => {
     fc.assert(
       fc.property(fc.array(tdmEntry, { maxLength: 4 }), (entries) => {
-        expect(parseTdmRep(bytes(JSON.stringify(entries.map(tdmJson), null, 1)))).toEqual({
+        const { excerpt, ...parsed } = parseTdmRep(bytes(JSON.stringify(entries.map(tdmJson), null, 1)));
+        expect(parsed).toEqual({
           json: true,
           array: true,
           entries: entries.map((e) => ({
@@ -170,6 +204,10 @@ describe('TDMRep from its structure', () => {
           })),
           problems: [],
         });
+        // Each entry's location line, as written.
+        expect(excerpt.map((l) => [l.text, l.facts])).toEqual(
+          entries.map((e) => [`  "location": ${JSON.stringify(e.location)},`, ['entries']]),
+        );
       }),
     );
   });

@@ -1,5 +1,7 @@
 // Generated from schemas/observations/http.json by `npm run types`; edit the schema, not this file.
 
+import type { Excerpt } from './wellknown.ts';
+
 export type Strings = string[];
 
 /**
@@ -678,6 +680,7 @@ export interface HttpObservations {
      * Every member, or icon member, the processing steps ignore, in processing order, with the step that ignored it.
      */
     ignored: ManifestIgnored[];
+    excerpt: Excerpt;
   };
 }
 export interface Chain {
