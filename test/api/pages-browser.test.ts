@@ -1,6 +1,7 @@
 // The pages in headless Chromium as a person uses them: the home page's form runs a Quick Scan (with and without
-// JavaScript) and lands on the report; the certificate page shows its badge and links its report; the report page
-// shows the history of Full Validations with its legend; a docs link scrolls to its anchor; the icon is served.
+// JavaScript) and lands on the report; a report shows the lines of a JSON document as the site sent them; the
+// certificate page shows its badge and links its report; the report page shows the history of Full Validations
+// with its legend; a docs link scrolls to its anchor; the icon is served.
 // Every page keeps to its CSP (no violation reported), has no serious or critical axe-core violation in light and
 // dark colour schemes, and is screenshotted into test-artifacts/.
 import { mkdirSync } from 'node:fs';
@@ -20,7 +21,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  world = await startApiWorld(['good', 'nxdomain', 'http-no-hsts']);
+  world = await startApiWorld(['good', 'nxdomain', 'http-no-hsts', 'ag-oauth-http']);
   // The real payments side: its ledger keeps the domain history the report page shows.
   svc = await startTestService({ ...world.env, DVS_QUICK_RATE_LIMIT: '1000' }, { realPayments: true });
   chromium = await launchBrowser();
@@ -96,6 +97,26 @@ describe('pages in Chromium', () => {
     const top = await topOf(page, id);
     expect(top).toBeGreaterThanOrEqual(-1);
     expect(top).toBeLessThan(50);
+    await page.close();
+  }, 120_000);
+
+  it('shows the lines of a JSON document a finding points into, as the site sent them', async () => {
+    // ag-oauth-http.test's authorization server metadata names plain-http endpoints.
+    expect((await svc.post('/api/quickscan', { domain: 'ag-oauth-http.test' })).status).toBe(200);
+    const page = await openPage();
+    await page.goto(`${svc.url}/report/ag-oauth-http.test`);
+    const finding = page.locator('article[aria-labelledby="f-oauth.authorization_server.endpoints_https"]');
+    // The world serves its sites on a port of its own, which the URL carries.
+    const source = /^Lines of https:\/\/ag-oauth-http\.test(:\d+)?\/\.well-known\/oauth-authorization-server as sent:$/;
+    expect(await finding.getByText(source).count()).toBe(1);
+    expect(await finding.locator('pre.evidence').textContent()).toBe(
+      [
+        '4:   "token_endpoint": "http://ag-oauth-http.test/token",',
+        '5:   "registration_endpoint": "http://ag-oauth-http.test/register",',
+      ].join('\n'),
+    );
+    await finding.scrollIntoViewIfNeeded();
+    await checkPage(page, 'report-json-excerpt');
     await page.close();
   }, 120_000);
 
