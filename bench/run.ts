@@ -4,7 +4,7 @@
 // it has been given, and code that several benches share (canonical JSON, the evaluator, the probes) would carry
 // what the earlier ones gave it into the later ones' figures. Canonical JSON once measured twice as slow after a
 // ruleset load had passed it other strings (src/lib/canonical-json.ts).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
@@ -43,6 +43,12 @@ const order = [
   ...TABLE.map((t) => t.bench),
   ...present.filter((b) => b !== FIRST && !TABLE.some((t) => t.bench === b)).sort(),
 ];
+// The benches that start `dvs` processes (fleet, cold start, the Observatory's comparison) run dist/: built from
+// this tree unless it already is, as the test suite's global setup does. An idle fleet run once measured the
+// session's first build because the sources had moved on since.
+execFileSync(process.execPath, [path.join(import.meta.dirname, '..', 'scripts', 'build.js'), '--if-changed'], {
+  stdio: 'inherit',
+});
 for (const name of order.filter((b) => wanted.length === 0 || wanted.some((w) => b.startsWith(w)))) {
   const row = TABLE.find((t) => t.bench === name);
   console.log(`\n## ${name}${row ? `: ${row.figure}` : ''}\n`);
