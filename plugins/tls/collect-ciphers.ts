@@ -1,28 +1,13 @@
 // Which classes of cipher suite the server accepts. Classes the local OpenSSL still implements are offered
 // through node:tls one class at a time; the ones it dropped go out in hand-built ClientHellos.
+import type { TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import type { Net } from '../../src/net/types.ts';
 import { buildClientHello, SUITE_CLASSES, TLS12 } from './client-hello.ts';
 import { acceptance, attempt, firstFailure, mapLimited, UNVERIFIED, type Attempt } from './handshake.ts';
 import { rawHello, type RawResult } from './raw-exchange.ts';
 
-export interface CipherFacts {
-  reachable: boolean;
-  error: string | null;
-  aead: boolean | null;
-  cbc: boolean | null;
-  rsa_key_exchange: boolean | null;
-  ecdhe: boolean | null;
-  dhe: boolean | null;
-  dhe_bits: number | null;
-  triple_des: boolean | null;
-  rc4: boolean | null;
-  export: boolean | null;
-  null_cipher: boolean | null;
-  anonymous: boolean | null;
-  sha1_signatures: boolean | null;
-  server_preference: boolean | null;
-  tls13_ccm8: boolean | null;
-}
+/** The schema's `ciphers` facet (schemas/observations/tls.json). */
+export type CipherFacts = NonNullable<TlsObservations['ciphers']>;
 
 /** OpenSSL cipher strings per class; security level 0 so the local policy never masks the server's answer. */
 const OPENSSL_CLASSES = {

@@ -1,25 +1,13 @@
 // The facets read from one modern-client handshake: what was negotiated, the certificate, and the OCSP staple.
 import type { Net, TlsConnection } from '../../src/net/types.ts';
-import type { Protocol } from '../../src/lib/schema-types/observations/tls.ts';
+import type { Protocol, TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import { chainFacts, type ChainFacts } from './chain.ts';
 import { attempt, type Attempt } from './handshake.ts';
-import { suiteFacts, type KeyExchange } from './suite-facts.ts';
+import { suiteFacts } from './suite-facts.ts';
 import { anchorsFor } from './trust-anchors.ts';
 
-export interface NegotiatedFacts {
-  reachable: boolean;
-  error: string | null;
-  address: string | null;
-  protocol: Protocol;
-  cipher: string | null;
-  cipher_iana: string | null;
-  key_exchange: KeyExchange | null;
-  ephemeral_group: string | null;
-  ephemeral_bits: number | null;
-  forward_secret: boolean | null;
-  aead: boolean | null;
-  alpn: string | null;
-}
+/** The schema's `negotiated` facet (schemas/observations/tls.json). */
+export type NegotiatedFacts = NonNullable<TlsObservations['negotiated']>;
 
 export interface CertificateFacet extends ChainFacts {
   reachable: boolean;

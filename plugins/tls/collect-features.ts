@@ -1,17 +1,11 @@
 // ServerHello extensions Node does not expose, read from the answer to a mainstream hand-built TLS 1.2 hello.
 import type { Net } from '../../src/net/types.ts';
-import type { Protocol } from '../../src/lib/schema-types/observations/tls.ts';
+import type { Protocol, TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import { buildClientHello, EXTENSIONS, SUITE_CLASSES, TLS12 } from './client-hello.ts';
 import { rawHello, type RawResult } from './raw-exchange.ts';
 
-export interface FeatureFacts {
-  reachable: boolean;
-  error: string | null;
-  hello_version: Protocol;
-  secure_renegotiation: boolean | null;
-  extended_master_secret: boolean | null;
-  compression: 'null' | 'deflate' | 'other' | null;
-}
+/** The schema's `features` facet (schemas/observations/tls.json). */
+export type FeatureFacts = NonNullable<TlsObservations['features']>;
 
 const VERSION_NAMES: Record<number, NonNullable<Protocol>> = {
   0x0300: 'SSLv3',

@@ -1,19 +1,13 @@
 // Which protocol versions the server accepts: one handshake per TLS version with min = max, and a hand-built
 // SSL 3.0 ClientHello because OpenSSL 3 cannot speak SSL 3.0 at all.
+import type { TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import type { Net } from '../../src/net/types.ts';
 import { buildClientHello, SSL3, SUITE_CLASSES } from './client-hello.ts';
 import { acceptance, attempt, firstFailure, mapLimited, UNVERIFIED } from './handshake.ts';
 import { rawHello, type RawResult } from './raw-exchange.ts';
 
-export interface VersionFacts {
-  reachable: boolean;
-  error: string | null;
-  ssl3: boolean | null;
-  tls1_0: boolean | null;
-  tls1_1: boolean | null;
-  tls1_2: boolean | null;
-  tls1_3: boolean | null;
-}
+/** The schema's `versions` facet (schemas/observations/tls.json). */
+export type VersionFacts = NonNullable<TlsObservations['versions']>;
 
 type TlsVersion = 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
 const VERSIONS: [key: 'tls1_0' | 'tls1_1' | 'tls1_2' | 'tls1_3', version: TlsVersion][] = [

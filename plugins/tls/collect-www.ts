@@ -1,17 +1,12 @@
 // The certificate served for www.<domain>: people and agents type both names.
+import type { TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import { NetError, type Net } from '../../src/net/types.ts';
 import { chainFacts } from './chain.ts';
 import { attempt, errorCode } from './handshake.ts';
 import { anchorsFor } from './trust-anchors.ts';
 
-export interface WwwFacts {
-  resolves: boolean | null;
-  reachable: boolean;
-  error: string | null;
-  chain_verified: boolean | null;
-  hostname_match: boolean | null;
-  sha256: string | null;
-}
+/** The schema's `www` facet (schemas/observations/tls.json). */
+export type WwwFacts = NonNullable<TlsObservations['www']>;
 
 const NO_NAME = new Set(['dns_nxdomain', 'dns_nodata']);
 
