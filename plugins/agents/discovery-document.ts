@@ -2,8 +2,8 @@
 // as facts with the lines those facts point at.
 import type { HttpExchange } from '../../src/net/types.ts';
 import type { DocumentFacts, DocumentFetcher } from '../shared/fetch-document.ts';
-import { jsonExcerpt, JsonLinesError, parseJsonLines, type JsonLines } from '../shared/json-lines.ts';
-import { lineExcerpt, type ExcerptLine } from '../shared/line-excerpt.ts';
+import { errorExcerpt, jsonExcerpt, JsonLinesError, parseJsonLines, type JsonLines } from '../shared/json-lines.ts';
+import type { ExcerptLine } from '../shared/line-excerpt.ts';
 import { memberPointers, privateValues } from './member-pointers.ts';
 
 export const JSON_ACCEPT = 'application/json, */*;q=0.1';
@@ -58,13 +58,7 @@ export async function json(f: DocumentFetcher, path: string, accept = JSON_ACCEP
 function excerptOf(doc: JsonDocument, facts: object): ExcerptLine[] | null {
   if (!doc.facts.published) return null;
   const parse = doc.parse;
-  if (parse instanceof JsonLinesError)
-    return parse.line === null
-      ? []
-      : lineExcerpt(parse.lines, [
-          ['json_error', parse.line],
-          ['json_parsed', parse.line],
-        ]);
+  if (parse instanceof JsonLinesError) return errorExcerpt(parse, ['json_error', 'json_parsed']);
   if (!parse) return [];
   const all = { ...doc.facts, ...facts };
   return jsonExcerpt(parse, memberPointers(all, parse.value), privateValues(all, parse.value));

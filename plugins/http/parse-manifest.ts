@@ -19,13 +19,13 @@ import { parseContentType } from '../../src/net/content-type.ts';
 import type { ManifestFacet } from './types.ts';
 import { ASCII_WHITESPACE, trimOf } from '../../src/lib/trim.ts';
 import {
+  errorExcerpt,
   jsonExcerpt,
   JsonLinesError,
   parseJsonLines,
   type JsonLines,
   type MemberPointer,
 } from '../shared/json-lines.ts';
-import { lineExcerpt } from '../shared/line-excerpt.ts';
 
 type Processed = Omit<ManifestFacet, 'link' | 'on_site' | 'published' | 'document'>;
 type Ignored = Processed['ignored'][number];
@@ -104,8 +104,7 @@ const MEMBER_FACTS = ['name', 'short_name', 'start_url', 'id', 'scope', 'display
  * a value that is not an object (json), the members the steps ignored, then the members the facts were read from.
  */
 function excerptOf(parsed: JsonLines | JsonLinesError, json: Record<string, unknown> | null, ignored: Ignored[]) {
-  if (parsed instanceof JsonLinesError)
-    return parsed.line === null ? [] : lineExcerpt(parsed.lines, [['json', parsed.line]]);
+  if (parsed instanceof JsonLinesError) return errorExcerpt(parsed, ['json']);
   if (json === null) return jsonExcerpt(parsed, [['json', '']]);
   const pointers: MemberPointer[] = ignored.map((i) => ['ignored', pointerOf(i.member)]);
   for (const member of MEMBER_FACTS) if (Object.hasOwn(json, member)) pointers.push([member, `/${member}`]);

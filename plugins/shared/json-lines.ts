@@ -97,6 +97,17 @@ export function pointerLines(tree: ValueNode, pointer: string): number[] {
 /** A fact of a document and a JSON pointer into it that the fact is about. */
 export type MemberPointer = readonly [fact: string, pointer: string];
 
+/** The excerpt of text that is not JSON: the line the parser stopped on, for `facts` (none when it gave no line). */
+export function errorExcerpt(err: JsonLinesError, facts: readonly string[]): ExcerptLine[] {
+  const { line } = err;
+  return line === null
+    ? []
+    : lineExcerpt(
+        err.lines,
+        facts.map((fact): LinePointer => [fact, line]),
+      );
+}
+
 /** What a quoted secret reads as instead. */
 export const REDACTED = '[redacted]';
 

@@ -1,8 +1,8 @@
 // /.well-known/tdmrep.json per the W3C TDMRep community group final report (2024-05-10): a JSON array of rules,
 // each with a `location` path pattern, `tdm-reservation` 0 or 1, and an optional absolute `tdm-policy` URL. Parsed
 // once keeping each member's line, for the excerpt a report shows beside a finding (issue 36).
-import { jsonExcerpt, JsonLinesError, parseJsonLines, type MemberPointer } from '../shared/json-lines.ts';
-import { lineExcerpt, type ExcerptLine } from '../shared/line-excerpt.ts';
+import { errorExcerpt, jsonExcerpt, JsonLinesError, parseJsonLines, type MemberPointer } from '../shared/json-lines.ts';
+import type { ExcerptLine } from '../shared/line-excerpt.ts';
 import { decodeUtf8 } from './text.ts';
 
 export interface TdmRepEntry {
@@ -50,8 +50,7 @@ export function parseTdmRep(bytes: Uint8Array): ParsedTdmRep {
     doc = parseJsonLines(decodeUtf8(bytes).text);
   } catch (err) {
     if (!(err instanceof JsonLinesError)) throw err;
-    const excerpt = err.line === null ? [] : lineExcerpt(err.lines, [['json', err.line]]);
-    return { json: false, array: false, entries: [], problems: [], excerpt };
+    return { json: false, array: false, entries: [], problems: [], excerpt: errorExcerpt(err, ['json']) };
   }
   const value = doc.value;
   if (!Array.isArray(value))

@@ -242,10 +242,16 @@ function linesExcerpt(paths: readonly string[], doc: Json): Excerpt | null {
   return null;
 }
 
-/** Whether the value at `path` is a list holding objects. */
-function listOfObjects(path: string, doc: Json): boolean {
+/** The value at a dotted fact path, or undefined. */
+function valueAt(path: string, doc: Json): unknown {
   let node: unknown = doc;
   for (const part of path.split('.')) node = isObject(node) ? node[part] : undefined;
+  return node;
+}
+
+/** Whether the value at `path` is a list holding objects. */
+function listOfObjects(path: string, doc: Json): boolean {
+  const node = valueAt(path, doc);
   return Array.isArray(node) && node.some(isObject);
 }
 
@@ -257,10 +263,8 @@ function itemLinesExcerpt(itemPaths: readonly string[], doc: Json): Excerpt | nu
   for (const itemPath of itemPaths) {
     const [listPath, rest] = itemPath.split('[].', 2);
     if (rest === undefined) continue;
-    let node: unknown = doc;
-    for (const part of listPath!.split('.')) node = isObject(node) ? node[part] : undefined;
     const reads = itemPaths.filter((p) => p.startsWith(`${listPath}[].`)).map((p) => p.slice(listPath!.length + 3));
-    for (const item of list(node)) {
+    for (const item of list(valueAt(listPath!, doc))) {
       // The item is a document (a key set), or holds documents (a named server's two metadata documents).
       const found = isObject(item) && isObject(item.document) ? { at: listPath!, value: item } : null;
       const inner = found ? null : documentAlong(rest, obj(item));
