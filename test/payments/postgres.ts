@@ -1,5 +1,5 @@
 // PostgreSQL for the ledger tests: the local server (127.0.0.1:5432, database `test`), one fresh schema per
-// run so runs never see each other's rows. Tests skip, saying so, when no server answers.
+// run so runs never see each other's rows, committing without waiting for the disk. Tests skip, saying so, when no server answers.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { engineSchemaFor } from '../../src/batches/queue-database.ts';
@@ -34,7 +34,9 @@ export async function freshSchema(): Promise<TestSchema> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.query(`SET search_path TO ${schema}`);
   const url = new URL(SERVER);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  // Tests need no crash durability, and a WAL flush per commit is the suite's most frequent fsync: it slows the
+  // suite and whatever else shares the disk (a ledger bench on the same server keeps its own setting).
+  url.searchParams.set('options', `-c search_path=${schema} -c synchronous_commit=off`);
   return {
     url: url.toString(),
     schema,
