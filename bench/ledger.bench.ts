@@ -1,7 +1,10 @@
 // Issue 38: the ledger filled through its own write path, one transaction per certificate as a Full Validation
 // commits it (token issued, reserved, committed with its log append), on the embedded SQLite and on PostgreSQL.
-// Per window of certificates: appends per second, the bench process's CPU per append, inclusion and
-// consistency proof and tree head latency (median, p99), database size per certificate and the process's RSS.
+// Per window of certificates: appends per second, the CPU per append of the bench process and of the database
+// server's backends that serve it (PostgreSQL; SQLite runs in the bench process), the machine's load average,
+// inclusion and consistency proof and tree head latency (median, p99), database size per certificate and the
+// process's RSS. The CPU per append is what tells whether a write costs more in a bigger ledger when the machine
+// is not idle, which moves the appends per second.
 //
 // Each certificate is a real one in size and shape: the golden good.test report certified and signed once,
 // its id changed per certificate (so every leaf differs), with the golden observations and report gzipped as
@@ -27,6 +30,7 @@ import { TransparencyLog } from '../src/service/transparency-log.ts';
 import { certificateText, issueCertificate, type CertifiableReport } from '../src/signing/certificate.ts';
 import { keyFromSeed, SIGNING_KID, type SigningKey } from '../src/signing/keys.ts';
 import { median } from './median.ts';
+import { processUsage } from './world-process.ts';
 
 interface Options {
   count: number;
@@ -87,6 +91,8 @@ interface Backend {
   store: LedgerStore;
   /** Bytes the database takes on disk now. */
   size(): Promise<number>;
+  /** CPU the database server's own processes have spent for this bench so far, or null when it runs in-process. */
+  serverCpuMs(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -106,6 +112,7 @@ async function sqliteBackend(): Promise<Backend> {
         for (const part of [f, `${f}-wal`]) bytes += existsSync(part) ? statSync(part).size : 0;
       return bytes;
     },
+    serverCpuMs: async () => null,
     async close() {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
@@ -124,8 +131,11 @@ async function postgresBackend(): Promise<Backend | null> {
   const schema = `dvs_bench_${randomBytes(4).toString('hex')}`;
   await admin.query(`CREATE SCHEMA ${schema}`);
   const url = new URL(server);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  url.searchParams.set('options', `-c search_path=${schema} -c application_name=${schema}`);
   const store = await openPostgresStore(url.toString());
+  /** The backends serving the store's pool, which outlive the window; CPU of ones that ended is not counted. */
+  const backends = async () =>
+    (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [schema])).rows;
   return {
     name: 'PostgreSQL',
     store,
@@ -136,6 +146,11 @@ async function postgresBackend(): Promise<Backend | null> {
         [schema],
       );
       return Number(rows[0]!.bytes);
+    },
+    async serverCpuMs() {
+      let ms = 0;
+      for (const { pid } of await backends()) ms += processUsage(pid).cpuMs;
+      return ms;
     },
     async close() {
       await store.close();
@@ -159,6 +174,34 @@ async function latency(n: number, call: (i: number) => Promise<unknown>): Promis
   return `${ms(median(times))} / ${ms(p99(times))}`;
 }
 
+/** One window of appends, checkpoint to checkpoint: wall time, the bench's CPU and the database server's. */
+async function windowMeter(backend: Backend) {
+  let start = performance.now();
+  let cpu = process.cpuUsage();
+  let server = await backend.serverCpuMs();
+  let from = 0;
+  return {
+    /** The window up to `size`, read before the checkpoint's own queries. */
+    async end(size: number) {
+      const used = process.cpuUsage(cpu);
+      const serverNow = await backend.serverCpuMs();
+      return {
+        appended: size - from,
+        seconds: (performance.now() - start) / 1000,
+        benchMs: (used.user + used.system) / 1000,
+        serverMs: serverNow === null || server === null ? null : serverNow - server,
+      };
+    },
+    /** Starts the next window, after the checkpoint's queries. */
+    async restart(size: number) {
+      start = performance.now();
+      cpu = process.cpuUsage();
+      server = await backend.serverCpuMs();
+      from = size;
+    },
+  };
+}
+
 async function fill(backend: Backend, opts: Options, tpl: Template, key: SigningKey): Promise<void> {
   let clock = START;
   const ledger = new Ledger(backend.store, {
@@ -172,9 +215,9 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
 
   console.log(`\n### ${backend.name}: ${opts.count.toLocaleString('en')} certificates\n`);
   console.log(
-    '| certificates | appends/s over the window | bench CPU per append | inclusion proof median / p99 | consistency proof median / p99 | new tree head median / p99 | database per certificate | RSS |',
+    '| certificates | appends/s over the window | load average | bench CPU per append | database server CPU per append | inclusion proof median / p99 | consistency proof median / p99 | new tree head median / p99 | database per certificate | RSS |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
 
   const checkpoints = new Set<number>();
   for (let n = opts.every; n <= opts.count; n += opts.every) checkpoints.add(n);
@@ -183,9 +226,7 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
   const rates: number[] = [];
   let lastPrune = clock;
   let pruneMs = 0;
-  let windowStart = performance.now();
-  let windowCpu = process.cpuUsage();
-  let windowFrom = 0;
+  const meter = await windowMeter(backend);
 
   for (let n = 0; n < opts.count; n++) {
     const { token } = (await ledger.issue({ source: 'bench' }))[0]!;
@@ -211,9 +252,9 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
 
     const size = n + 1;
     if (!checkpoints.has(size)) continue;
-    const seconds = (performance.now() - windowStart) / 1000;
-    const cpu = process.cpuUsage(windowCpu);
-    const appended = size - windowFrom;
+    const { appended, seconds, benchMs, serverMs } = await meter.end(size);
+    const serverPerAppend = serverMs === null ? 'in-process' : `${(serverMs / appended).toFixed(2)} ms`;
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
     if (size !== 10_000 || opts.every === 10_000) rates.push(appended / seconds);
     const inclusion = await latency(200, () => log.inclusion(idOf(random(size)), size));
     const consistency = await latency(200, () => {
@@ -223,11 +264,9 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
     const heads = await latency(100, () => log.head(1 + random(size)));
     const bytes = await backend.size();
     console.log(
-      `| ${size.toLocaleString('en')} | ${(appended / seconds).toFixed(0)} | ${((cpu.user + cpu.system) / appended / 1000).toFixed(2)} ms | ${inclusion} ms | ${consistency} ms | ${heads} ms | ${(bytes / size / 1024).toFixed(1)} KiB | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB |`,
+      `| ${size.toLocaleString('en')} | ${(appended / seconds).toFixed(0)} | ${load} | ${(benchMs / appended).toFixed(2)} ms | ${serverPerAppend} | ${inclusion} ms | ${consistency} ms | ${heads} ms | ${(bytes / size / 1024).toFixed(1)} KiB | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB |`,
     );
-    windowStart = performance.now();
-    windowCpu = process.cpuUsage();
-    windowFrom = size;
+    await meter.restart(size);
   }
   if (rates.length >= 2)
     console.log(
