@@ -6,9 +6,11 @@ import { dropUnreadFacts, unreadExampleFacts } from './example-facts.ts';
 import { factMeanings, renderCatalogue } from './rules-doc.ts';
 import { lockProblems, readLock, runExamples, weakRuleGate, writeLock, type ExampleRun } from './rule-checks.ts';
 import { unstyledRuleFiles } from './rule-format.ts';
-import type { Ruleset } from '../engine/ruleset.ts';
+import { PRECONDITIONS_FILE, type CheckedRuleset } from './load-ruleset.ts';
+import { namedBy } from './preconditions.ts';
 
-export type ProblemKind = 'unfinished' | 'undescribed' | 'example' | 'unread' | 'hollow' | 'style' | 'lock' | 'docs';
+export type ProblemKind =
+  'unfinished' | 'undescribed' | 'example' | 'unread' | 'unused' | 'hollow' | 'style' | 'lock' | 'docs';
 
 /** The blank `dvs rules new` leaves in every field an author must write. */
 export const UNFINISHED = 'FILL-IN';
@@ -36,7 +38,7 @@ export interface ReviewOptions {
   fix: boolean;
 }
 
-export function reviewCatalogue(ruleset: Ruleset, opts: ReviewOptions): CatalogueReview {
+export function reviewCatalogue(ruleset: CheckedRuleset, opts: ReviewOptions): CatalogueReview {
   const problems: CatalogueProblem[] = [];
   const fixed: string[] = [];
   const rel = (file: string) => path.relative(path.dirname(opts.rulesDir), file);
@@ -75,6 +77,17 @@ export function reviewCatalogue(ruleset: Ruleset, opts: ReviewOptions): Catalogu
     }
   }
 
+  // A name nobody uses is a definition a reader looks up for nothing, or a rule that forgot it.
+  const users = namedBy(ruleset.preconditions.written, ruleset.preconditions.declared);
+  for (const name of ruleset.preconditions.declared.keys()) {
+    if (users.has(name)) continue;
+    problems.push({
+      kind: 'unused',
+      file: rel(path.join(opts.rulesDir, PRECONDITIONS_FILE)),
+      message: `declares the precondition "${name}", which no rule names`,
+    });
+  }
+
   const runs = runExamples(ruleset);
   for (const r of runs.filter((x) => x.got !== x.expected && !x.todo)) {
     const why = r.reason ? ` (${r.reason})` : '';
@@ -103,7 +116,7 @@ export function reviewCatalogue(ruleset: Ruleset, opts: ReviewOptions): Catalogu
 
 // A lock that is merely stale is rewritten by --fix; one that needs a version bump is the author's decision.
 function reviewLock(
-  ruleset: Ruleset,
+  ruleset: CheckedRuleset,
   opts: ReviewOptions,
   fixed: string[],
   rel: (f: string) => string,
@@ -122,7 +135,7 @@ function reviewLock(
 }
 
 function reviewDocs(
-  ruleset: Ruleset,
+  ruleset: CheckedRuleset,
   opts: ReviewOptions,
   fixed: string[],
   rel: (f: string) => string,

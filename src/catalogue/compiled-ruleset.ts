@@ -13,7 +13,7 @@
 // a third of what loading the artifact cost).
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../lib/paths.ts';
 import { writeAside } from '../lib/write-aside.ts';
@@ -21,7 +21,7 @@ import { compileRule } from '../engine/compile.ts';
 import { ObservationSchemas } from './observation-schemas.ts';
 import { readPaths } from '../engine/observed.ts';
 import { lockProblems, readLock } from './rule-checks.ts';
-import { listYaml, loadRuleset } from './load-ruleset.ts';
+import { listYaml, loadRuleset, PRECONDITIONS_FILE } from './load-ruleset.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { LoadedRule } from '../engine/types.ts';
 
@@ -39,6 +39,8 @@ function inputsOf(rulesDir: string, schemasDir: string): { files: string[]; dirs
   const files = [
     path.join(rulesDir, 'ruleset.yaml'),
     path.join(rulesDir, 'ruleset.lock.json'),
+    // A catalogue may declare no preconditions; adding the file changes its directory's stamp.
+    ...[path.join(rulesDir, PRECONDITIONS_FILE)].filter((f) => existsSync(f)),
     ...listYaml(rulesDir, dirs),
     ...readdirSync(schemasDir)
       .filter((f) => f.endsWith('.json'))

@@ -13,10 +13,17 @@ import { compileRule, underRequires } from '../engine/compile.ts';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { LoadedRule, Rule } from '../engine/types.ts';
 import { RulesetError, type RulesetProblem } from './ruleset-error.ts';
+import { expand, readPreconditions, type Precondition } from './preconditions.ts';
 
 /** A ruleset read from its files, with the observation schemas compiled for checking. */
 export interface CheckedRuleset extends Ruleset {
   schemas: ObservationSchemas;
+  preconditions: {
+    /** rules/preconditions.yaml, in its order. */
+    declared: ReadonlyMap<string, Precondition>;
+    /** Rule id -> its `when` as its file writes it, for the rules that name a precondition. */
+    written: ReadonlyMap<string, unknown>;
+  };
 }
 
 export { RulesetError, type RulesetProblem } from './ruleset-error.ts';
@@ -35,8 +42,11 @@ const yaml = lazyRequire<typeof import('yaml')>('yaml');
 const ajv = lazyRequire<typeof import('ajv/dist/2020.js')>('ajv/dist/2020.js');
 const semver = lazyRequire<typeof import('semver')>('semver');
 
+/** The file of named preconditions, under rules/. */
+export const PRECONDITIONS_FILE = 'preconditions.yaml';
+
 /** Files under rules/ that are not rule files. */
-const NOT_RULES = new Set(['ruleset.yaml']);
+const NOT_RULES = new Set(['ruleset.yaml', PRECONDITIONS_FILE]);
 
 /** The rule files under `dir`, sorted; each directory walked is added to `visited` when given. */
 export function listYaml(dir: string, visited?: string[]): string[] {
@@ -57,18 +67,27 @@ function parseYaml(text: string): unknown {
   return doc.toJS();
 }
 
-let ruleValidator: ValidateFunction | null = null;
+const shapeValidators = new Map<string, ValidateFunction>();
 
-function validateRuleShape(value: unknown): string | null {
-  if (!ruleValidator) {
-    const schema = JSON.parse(readFileSync(path.join(SCHEMAS_DIR, 'rule.schema.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
+/** Checks a value against a schema of schemas/ (`rule.schema.json`): an error text, or null. */
+function validateShape(schemaFile: string, value: unknown): string | null {
+  let validate = shapeValidators.get(schemaFile);
+  if (!validate) {
+    const schema = JSON.parse(readFileSync(path.join(SCHEMAS_DIR, schemaFile), 'utf8')) as Record<string, unknown>;
     const { $id: _id, ...rest } = schema;
-    ruleValidator = new (ajv().Ajv2020)({ allErrors: true, strict: true }).compile(rest);
+    validate = new (ajv().Ajv2020)({ allErrors: true, strict: true }).compile(rest);
+    shapeValidators.set(schemaFile, validate);
   }
-  return ruleValidator(value) ? null : formatAjvErrors(ruleValidator.errors);
+  return validate(value) ? null : formatAjvErrors(validate.errors);
+}
+
+/** What is wrong with a piece of logic on its own: unknown operations, paths no observation schema defines. */
+function logicProblems(part: string, logic: unknown, schemas: ObservationSchemas): string[] {
+  const a = analyseLogic(logic, schemas);
+  return [
+    ...[...new Set(a.unknownOperations)].map((op) => `${part} uses unknown operation "${op}"`),
+    ...[...new Set(a.undefinedPaths)].map((p) => `${part} reads "${p}", which no observation schema defines`),
+  ];
 }
 
 /** What defines a rule's meaning: a change here needs a version bump (prose and examples do not). */
@@ -94,11 +113,8 @@ function ruleProblems(rule: Rule, relFile: string, schemas: ObservationSchemas):
     ['check', rule.check],
   ] as const) {
     if (logic === undefined) continue;
-    const a = analyseLogic(logic, schemas);
-    for (const op of new Set(a.unknownOperations)) problems.push(`${part} uses unknown operation "${op}"`);
-    for (const p of new Set(a.undefinedPaths))
-      problems.push(`${part} reads "${p}", which no observation schema defines`);
-    for (const p of new Set(a.rootPaths)) {
+    problems.push(...logicProblems(part, logic, schemas));
+    for (const p of new Set(analyseLogic(logic).rootPaths)) {
       if (!underRequires(p, rule.requires)) problems.push(`${part} reads "${p}", which is not under its requires`);
     }
   }
@@ -115,6 +131,29 @@ function ruleProblems(rule: Rule, relFile: string, schemas: ObservationSchemas):
   if (rule.level !== 'required' && rule.hollow_pass_reason)
     problems.push('hollow_pass_reason is only for required rules');
   return problems;
+}
+
+/** The named preconditions of rules/preconditions.yaml; what is wrong with them goes to `problems`. */
+function loadPreconditions(
+  rulesDir: string,
+  schemas: ObservationSchemas,
+  problems: RulesetProblem[],
+  rel: (f: string) => string,
+): Map<string, Precondition> {
+  const file = path.join(rulesDir, PRECONDITIONS_FILE);
+  try {
+    const read = readPreconditions(
+      file,
+      parseYaml,
+      (value) => validateShape('preconditions.schema.json', value),
+      (logic) => logicProblems('logic', logic, schemas),
+    );
+    problems.push(...read.problems.map((message) => ({ file: rel(file), message })));
+    return read.declared;
+  } catch (err) {
+    problems.push({ file: rel(file), message: (err as Error).message });
+    return new Map();
+  }
 }
 
 export function loadRuleset(opts: LoadOptions = {}): CheckedRuleset {
@@ -141,7 +180,10 @@ export function loadRuleset(opts: LoadOptions = {}): CheckedRuleset {
     throw new RulesetError([{ file: 'schemas/observations', message: (err as Error).message }]);
   }
 
+  const declared = loadPreconditions(rulesDir, schemas, problems, rel);
+
   const rules: LoadedRule[] = [];
+  const written = new Map<string, unknown>();
   const seen = new Map<string, string>();
   for (const file of listYaml(rulesDir)) {
     const relFile = path.relative(rulesDir, file);
@@ -152,12 +194,24 @@ export function loadRuleset(opts: LoadOptions = {}): CheckedRuleset {
       problems.push({ file: rel(file), message: (err as Error).message });
       continue;
     }
-    const shape = validateRuleShape(raw);
+    const shape = validateShape('rule.schema.json', raw);
     if (shape) {
       problems.push({ file: rel(file), message: `does not match schemas/rule.schema.json: ${shape}` });
       continue;
     }
-    const rule = raw as Rule;
+    const { when: asWritten } = raw as Rule;
+    const when = asWritten === undefined ? null : expand(asWritten, declared);
+    if (when?.unknown.length) {
+      problems.push(
+        ...when.unknown.map((name) => ({
+          file: rel(file),
+          message: `when names the precondition "${name}", which rules/${PRECONDITIONS_FILE} does not declare`,
+        })),
+      );
+      continue;
+    }
+    if (when?.named.length) written.set((raw as Rule).id, asWritten);
+    const rule = when ? { ...(raw as Rule), when: when.logic } : (raw as Rule);
     const own = ruleProblems(rule, relFile, schemas);
     const dup = seen.get(rule.id);
     if (dup) own.push(`duplicate id "${rule.id}" (also in ${dup})`);
@@ -178,5 +232,12 @@ export function loadRuleset(opts: LoadOptions = {}): CheckedRuleset {
 
   rules.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const digest = digestOf({ version, rules: rules.map((r) => ({ id: r.id, version: r.version, digest: r.digest })) });
-  return { version, digest, rules, byId: new Map(rules.map((r) => [r.id, r])), schemas };
+  return {
+    version,
+    digest,
+    rules,
+    byId: new Map(rules.map((r) => [r.id, r])),
+    schemas,
+    preconditions: { declared, written },
+  };
 }

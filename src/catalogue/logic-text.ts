@@ -2,6 +2,8 @@
 // for docs/rules.md: the rule file keeps the exact logic, the catalogue shows what it means.
 // Inside some/all/none/filter/map, `var` reads the list's item, written `item` (`item.name` for a member).
 
+import { PRECONDITION } from './preconditions.ts';
+
 /** Binding strength, loosest first: a child that binds more loosely than its place is parenthesised. */
 const Binds = { If: 0, Or: 1, And: 2, Not: 3, Compare: 4, Sum: 5, Product: 6, Atom: 7 } as const;
 const COMPARISONS = new Set(['==', '===', '!=', '!==', '<', '<=', '>', '>=', 'in']);
@@ -52,6 +54,8 @@ function render(logic: unknown, inItem: boolean): Text {
     return part.binds < binds ? `(${part.text})` : part.text;
   };
   if (name === 'var') return variable(args, inItem);
+  // A named precondition (rules/preconditions.yaml) reads as its name; the catalogue prints what it means.
+  if (name === PRECONDITION && typeof args[0] === 'string') return atom(args[0]);
   if (name === 'and' || name === 'or') {
     // An `and` inside an `or` is parenthesised although it binds tighter: readers should not need the rule.
     const binds = name === 'and' ? Binds.And : Binds.Or;

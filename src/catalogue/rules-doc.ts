@@ -5,7 +5,8 @@ import path from 'node:path';
 import { analyseLogic } from '../engine/logic-analysis.ts';
 import type { ObservationValidation } from '../engine/ruleset.ts';
 import { refTarget, type SchemaNode } from '../engine/schema-paths.ts';
-import type { Ruleset } from '../engine/ruleset.ts';
+import type { CheckedRuleset } from './load-ruleset.ts';
+import { expand, namedBy } from './preconditions.ts';
 import type { Level, LoadedRule } from '../engine/types.ts';
 import { ASCII_WHITESPACE, trimEndOf, trimOf } from '../lib/trim.ts';
 import { anchorSection } from './anchor-doc.ts';
@@ -139,7 +140,43 @@ const SCORE_LINES = [
   '',
 ];
 
-export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
+const rulesCount = (n: number) => `${n} ${n === 1 ? 'rule' : 'rules'}`;
+
+/** Every named precondition: its name, what it means, its logic and how many rules name it. */
+function preconditionLines(ruleset: CheckedRuleset): string[] {
+  const { declared, written } = ruleset.preconditions;
+  if (declared.size === 0) return [];
+  const users = namedBy(written, declared);
+  return [
+    '## Named preconditions',
+    '',
+    'A condition many rules apply under is declared once, in `rules/preconditions.yaml`, and a rule names it in its',
+    '`when`. Each rule below that names one says what it means.',
+    '',
+    ...[...declared.values()].map(
+      (p) =>
+        `- \`${p.name}\`: ${oneLine(p.meaning)} Logic: ${code(logicText(p.written))}. Named by ${rulesCount(users.get(p.name)?.length ?? 0)}.`,
+    ),
+    '',
+  ];
+}
+
+/** `- Applies when: ...` as the rule's file writes it, then what each precondition it names means. */
+function whenLines(rule: LoadedRule, ruleset: CheckedRuleset): string[] {
+  const { declared, written } = ruleset.preconditions;
+  const when = written.get(rule.id);
+  if (when === undefined) return logicLines('Applies when', rule.when);
+  const named = expand(when, declared).named.flatMap((n) => [n, ...declared.get(n)!.names]);
+  return [
+    ...logicLines('Applies when', when),
+    ...[...new Set(named)].map((n) => {
+      const p = declared.get(n)!;
+      return `  - \`${n}\` (${code(logicText(p.written))}): ${oneLine(p.meaning)}`;
+    }),
+  ];
+}
+
+export function renderCatalogue(ruleset: CheckedRuleset, rulesDir: string): string {
   const categories = [...new Set(ruleset.rules.map((r) => r.category))].sort();
   const lines: string[] = [
     '# Rule catalogue',
@@ -170,6 +207,7 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
     '',
     ...SCORE_LINES,
     ...anchorSection(ruleset),
+    ...preconditionLines(ruleset),
   ];
   for (const category of categories) {
     lines.push(`## ${category}`, '');
@@ -181,7 +219,7 @@ export function renderCatalogue(ruleset: Ruleset, rulesDir: string): string {
       );
       lines.push(`- Why: ${oneLine(r.rationale)}`);
       lines.push(`- Fix: ${oneLine(r.remediation)}`);
-      if (r.when !== undefined) lines.push(...logicLines('Applies when', r.when));
+      if (r.when !== undefined) lines.push(...whenLines(r, ruleset));
       lines.push(...logicLines('Passes when', r.check));
       lines.push('- Facts it reads:', ...factLines(r, ruleset.schemas));
       lines.push(`- References: ${r.references.map(oneLine).join('; ')}`, '');

@@ -128,6 +128,15 @@ it("keys the artifact by its inputs' contents, worked out again whenever a file 
     rmSync(path.join(rules, 'dns', 'sender', 'valid.yaml'));
     const removed = key();
     expect(removed).not.toBe(moved);
+    // The named preconditions are an input once the file exists, and its edits move the key.
+    const preconditions = path.join(rules, 'preconditions.yaml');
+    writeFileSync(preconditions, 'a: {meaning: first, logic: {}}\n');
+    const declared = key();
+    expect(declared).not.toBe(removed);
+    writeFileSync(preconditions, 'a: {meaning: other, logic: {}}\n');
+    expect(key()).not.toBe(declared);
+    rmSync(preconditions);
+    expect(key()).toBe(removed);
     // A cache dir that cannot be written (here, under a file) keeps nothing and still gives the key.
     expect(inputsKey(rules, schemas, path.join(rules, 'ruleset.yaml', 'cache'))).toBe(removed);
   } finally {

@@ -4,7 +4,7 @@
 // whole suite in SUITE_CACHE_DIR, so the catalogue is not checked again in every file and every service start.
 import path from 'node:path';
 import { loadRunRuleset } from '../../src/catalogue/compiled-ruleset.ts';
-import { loadRuleset } from '../../src/catalogue/load-ruleset.ts';
+import { loadRuleset, type CheckedRuleset } from '../../src/catalogue/load-ruleset.ts';
 import type { Ruleset } from '../../src/engine/ruleset.ts';
 import { REPO_ROOT } from '../../src/lib/paths.ts';
 
@@ -21,12 +21,12 @@ export function catalogue(): Ruleset {
   return (loaded ??= loadRunRuleset(SUITE_CACHE_DIR));
 }
 
-let checked: Ruleset | undefined;
+let checked: CheckedRuleset | undefined;
 
 /**
  * The catalogue loaded from its rule files, every rule, schema and example checked (seconds on two busy cores);
  * once per worker, since a worker runs its files one after another in one module graph (vitest.config.ts).
  */
-export function checkedCatalogue(): Ruleset {
+export function checkedCatalogue(): CheckedRuleset {
   return (checked ??= loadRuleset());
 }
