@@ -34,7 +34,8 @@ export async function probeTls(net: Net, host: string, pin: ResolvedAddress, sig
       leaf_sha256: null,
     };
   }
-  const { protocol, alpn, authorized, authorizationError, leaf } = handshake;
+  const { protocol, alpn, authorized, authorizationError } = handshake;
+  const leaf = handshake.chain[0];
   return {
     error: null,
     protocol,

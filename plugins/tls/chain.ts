@@ -1,8 +1,7 @@
-// Certificate facts from a live connection: the leaf, its issuers as Node linked them, and how they verified.
+// Certificate facts from a handshake: the leaf, its issuers as Node linked them, and how they verified.
 import type { Hash } from '../../src/lib/schema-types/observations/tls.ts';
 import { X509Certificate } from 'node:crypto';
-import type { DetailedPeerCertificate } from 'node:tls';
-import type { TlsConnection } from '../../src/net/types.ts';
+import type { TlsHandshake } from '../../src/net/types.ts';
 import { describeCertificate, type CertificateFacts } from './parse-certificate.ts';
 import { anchorOf, fingerprint, type Anchors } from './trust-anchors.ts';
 
@@ -33,31 +32,19 @@ export interface ChainFacts {
 /** Node reports a name mismatch only after the chain itself verified, so that code means "chain fine, name not". */
 const NAME_MISMATCH = 'ERR_TLS_CERT_ALTNAME_INVALID';
 
-/** DER of the leaf and each issuer Node linked to it, stopping where the walk repeats (a self-signed root). */
-function peerChain(peer: DetailedPeerCertificate): Buffer[] {
-  const out: Buffer[] = [];
-  const seen = new Set<string>();
-  for (
-    let c: DetailedPeerCertificate | undefined = peer;
-    c?.raw && !seen.has(c.fingerprint256);
-    c = c.issuerCertificate
-  ) {
-    seen.add(c.fingerprint256);
-    out.push(c.raw);
-  }
-  return out;
-}
-
 /** A host-name match on dNSName entries only (RFC 9525 section 6.3 drops the subject CN fallback). */
 function matchesHost(cert: X509Certificate, host: string): boolean {
   return cert.checkHost(host, { subject: 'never' }) !== undefined;
 }
 
-export function chainFacts(conn: TlsConnection, host: string, anchors: Anchors): ChainFacts {
-  const ders = peerChain(conn.socket.getPeerCertificate(true));
+/** What a chain is judged from: the certificates a handshake received and how the network layer verified them. */
+export type VerifiedChain = Pick<TlsHandshake, 'chain' | 'authorized' | 'authorizationError'>;
+
+export function chainFacts(seen: VerifiedChain, host: string, anchors: Anchors): ChainFacts {
+  const ders = seen.chain;
   // Each certificate parsed once for every use below: a parse costs about 0.2 ms here.
   const certs = ders.map((der) => new X509Certificate(der));
-  const verified = conn.authorized || conn.authorizationError === NAME_MISMATCH;
+  const verified = seen.authorized || seen.authorizationError === NAME_MISMATCH;
   const last = certs.at(-1);
   const anchor = last ? anchorOf(last, anchors) : null;
   const described = ders.map((der, i) => describeCertificate(der, certs[i]));
@@ -78,7 +65,7 @@ export function chainFacts(conn: TlsConnection, host: string, anchors: Anchors):
   });
   return {
     chain_verified: verified,
-    authorization_error: conn.authorized ? null : conn.authorizationError,
+    authorization_error: seen.authorized ? null : seen.authorizationError,
     chain_reaches_anchor: last ? anchor !== null : null,
     anchor_public: anchor ? anchors.public.has(fingerprint(anchor)) : null,
     hostname_match: certs[0] ? matchesHost(certs[0], host) : null,

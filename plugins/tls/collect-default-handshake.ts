@@ -1,8 +1,9 @@
-// The facets read from one modern-client handshake: what was negotiated, the certificate, and the OCSP staple.
-import type { Net, TlsConnection } from '../../src/net/types.ts';
+// The facets read from the handshake of the scan's HTTPS connection to the domain: what was negotiated, the
+// certificate, and the OCSP staple.
+import type { Net, TlsHandshake } from '../../src/net/types.ts';
 import type { Protocol, TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import { chainFacts, type ChainFacts } from './chain.ts';
-import { attempt, type Attempt } from './handshake.ts';
+import { attempt, observed, type Attempt } from './handshake.ts';
 import { suiteFacts } from './suite-facts.ts';
 import { anchorsFor } from './trust-anchors.ts';
 
@@ -21,39 +22,32 @@ export interface OcspFacts {
   response_bytes: number | null;
 }
 
-interface Seen {
-  negotiated: NegotiatedFacts;
-  certificate: ChainFacts;
-  staple: Buffer | null;
-}
-
 const PROTOCOLS = ['SSLv3', 'TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'] as const satisfies readonly Protocol[];
 
 /** Node's name of the negotiated version; null for one the schema does not name (Node's "unknown"). */
 const protocolOf = (name: string | null): Protocol => PROTOCOLS.find((p) => p === name) ?? null;
 
+/** What the facets' one extra handshake offers, as the scan's HTTPS connections do (src/net). */
 const MODERN_CLIENT = { ALPNProtocols: ['h2', 'http/1.1'], requestOCSP: true } as const;
 
-function negotiated(conn: TlsConnection): NegotiatedFacts {
-  const socket = conn.socket;
-  const protocol = protocolOf(socket.getProtocol());
-  const cipher = socket.getCipher();
-  const eph = socket.getEphemeralKeyInfo() as { type?: string; name?: string; size?: number } | null;
-  const facts = suiteFacts(cipher.standardName);
+function negotiated(h: TlsHandshake): NegotiatedFacts {
+  const protocol = protocolOf(h.protocol);
+  const eph = h.ephemeralKey;
+  const facts = suiteFacts(h.cipher.standardName);
   const tls13 = protocol === 'TLSv1.3';
   return {
     reachable: true,
     error: null,
-    address: conn.address,
+    address: h.address,
     protocol,
-    cipher: cipher.name,
-    cipher_iana: cipher.standardName,
+    cipher: h.cipher.name,
+    cipher_iana: h.cipher.standardName,
     key_exchange: tls13 ? (eph?.type === 'DH' ? 'dhe' : 'ecdhe') : facts.key_exchange,
     ephemeral_group: eph?.name ?? null,
     ephemeral_bits: eph?.size ?? null,
     forward_secret: tls13 || facts.forward_secret,
     aead: facts.aead,
-    alpn: socket.alpnProtocol || null,
+    alpn: h.alpn || null,
   };
 }
 
@@ -68,8 +62,9 @@ export interface DefaultFacets {
 }
 
 /**
- * One handshake gives all three facets; a second asks for the staple again when the first had none but the
- * certificate names an OCSP responder (servers often fetch the staple only after the first request).
+ * The handshake of the scan's HTTPS connection to the domain, the one its requests use, gives all three facets; a
+ * handshake of the probe's own asks for the staple again when that one had none but the certificate names an OCSP
+ * responder (servers often fetch the staple only after the first request).
  */
 export async function collectDefaultHandshake(
   net: Net,
@@ -77,13 +72,7 @@ export async function collectDefaultHandshake(
   signal: AbortSignal,
   wantOcsp: boolean,
 ): Promise<DefaultFacets> {
-  const anchors = anchorsFor(net.ca);
-  const read = (conn: TlsConnection): Seen => ({
-    negotiated: negotiated(conn),
-    certificate: chainFacts(conn, domain, anchors),
-    staple: conn.ocspResponse,
-  });
-  const first = await attempt(net, domain, { ...MODERN_CLIENT, signal }, read);
+  const first = await observed(net, domain, signal);
   if (first.outcome !== 'accepted') {
     const base = unreached(first);
     return {
@@ -113,14 +102,15 @@ export async function collectDefaultHandshake(
       ocsp: { ...base, stapled: null, response_bytes: null },
     };
   }
-  let staple = first.value.staple;
-  if (wantOcsp && !staple && (first.value.certificate.leaf?.ocsp_urls.length ?? 0) > 0) {
+  const certificate = chainFacts(first.value, domain, anchorsFor(net.ca));
+  let staple = first.value.ocspResponse;
+  if (wantOcsp && !staple && (certificate.leaf?.ocsp_urls.length ?? 0) > 0) {
     const second = await attempt(net, domain, { ...MODERN_CLIENT, signal }, (conn) => conn.ocspResponse);
     if (second.outcome === 'accepted') staple = second.value;
   }
   return {
-    negotiated: first.value.negotiated,
-    certificate: { reachable: true, error: null, ...first.value.certificate },
+    negotiated: negotiated(first.value),
+    certificate: { reachable: true, error: null, ...certificate },
     ocsp: { reachable: true, error: null, stapled: staple !== null, response_bytes: staple?.length ?? null },
   };
 }

@@ -1,8 +1,9 @@
-// The certificate served for www.<domain>: people and agents type both names.
+// The certificate served for www.<domain>: people and agents type both names. It is read from the handshake of
+// the scan's HTTPS connection to www, which its requests there use too.
 import type { TlsObservations } from '../../src/lib/schema-types/observations/tls.ts';
 import { NetError, type Net } from '../../src/net/types.ts';
 import { chainFacts } from './chain.ts';
-import { attempt, errorCode } from './handshake.ts';
+import { errorCode, observed } from './handshake.ts';
 import { anchorsFor } from './trust-anchors.ts';
 
 /** The schema's `www` facet (schemas/observations/tls.json). */
@@ -30,16 +31,15 @@ export async function collectWww(net: Net, domain: string, signal: AbortSignal):
   const none = { chain_verified: null, hostname_match: null, sha256: null };
   if (lookup.resolves !== true || lookup.error)
     return { resolves: lookup.resolves, reachable: false, error: lookup.error, ...none };
-  const a = await attempt(net, host, { ALPNProtocols: ['h2', 'http/1.1'], signal }, (conn) =>
-    chainFacts(conn, host, anchorsFor(net.ca)),
-  );
+  const a = await observed(net, host, signal);
   if (a.outcome !== 'accepted') return { resolves: true, reachable: a.outcome === 'refused', error: a.error, ...none };
+  const chain = chainFacts(a.value, host, anchorsFor(net.ca));
   return {
     resolves: true,
     reachable: true,
     error: null,
-    chain_verified: a.value.chain_verified,
-    hostname_match: a.value.hostname_match,
-    sha256: a.value.leaf?.sha256 ?? null,
+    chain_verified: chain.chain_verified,
+    hostname_match: chain.hostname_match,
+    sha256: chain.leaf?.sha256 ?? null,
   };
 }

@@ -1,7 +1,8 @@
 // Runs handshakes through the guarded network and turns their end into a fact: accepted (with what was read from
 // the live socket), refused by the server (a TLS-level answer), or failed before the server could say (null facts).
 import { notObserved } from '../../src/net/failure-fact.ts';
-import type { NetError, Net, TlsConnection, TlsConnectOptions } from '../../src/net/types.ts';
+import { siteUrl } from '../../src/net/site-url.ts';
+import type { NetError, Net, TlsConnection, TlsConnectOptions, TlsHandshake } from '../../src/net/types.ts';
 
 export type Attempt<T> =
   { outcome: 'accepted'; value: T } | { outcome: 'refused'; error: string } | { outcome: 'failed'; error: string };
@@ -25,6 +26,12 @@ export function errorCode(err: unknown): { refused: boolean; code: string } {
   return { refused: REFUSAL_CODES.has(netCode) && !LOCAL_CODES.has(code), code };
 }
 
+/** A handshake that did not complete, refused by the server or failed before it could answer. */
+function failed(err: unknown): Exclude<Attempt<never>, { outcome: 'accepted' }> {
+  const { refused, code } = errorCode(err);
+  return refused ? { outcome: 'refused', error: code } : { outcome: 'failed', error: code };
+}
+
 /**
  * Options of a handshake that only asks what the server accepts (a version, a cipher, a signature algorithm): the
  * chain is the default handshake's to judge, so these are made without a trust store, whose contexts cost nothing
@@ -43,13 +50,24 @@ export async function attempt<T>(
   try {
     conn = await net.tls(host, { port: net.ports.https, servername: host, ...opts });
   } catch (err) {
-    const { refused, code } = errorCode(err);
-    return refused ? { outcome: 'refused', error: code } : { outcome: 'failed', error: code };
+    return failed(err);
   }
   try {
     return { outcome: 'accepted', value: read(conn) };
   } finally {
     conn.socket.destroy();
+  }
+}
+
+/**
+ * The handshake of the scan's HTTPS connection to `host` (the one its requests use, src/net), as an attempt: the
+ * facets that describe what a modern client negotiates read it rather than making a handshake of their own.
+ */
+export async function observed(net: Net, host: string, signal: AbortSignal): Promise<Attempt<TlsHandshake>> {
+  try {
+    return { outcome: 'accepted', value: await net.handshake(siteUrl('https', host, net.ports), { signal }) };
+  } catch (err) {
+    return failed(err);
   }
 }
 

@@ -22,6 +22,7 @@ export function failFastAfterSilence(net: Net): Net {
   };
   return {
     ...net,
+    handshake: (url, opts) => guard(new URL(url).hostname, () => net.handshake(url, opts)),
     tls: (host, opts) => guard(host, () => net.tls(host, opts)),
     tcp: (host, port, opts) =>
       guard(host, async () => {

@@ -4,9 +4,10 @@
 // HTTPS connection to an endpoint offers h2 in ALPN, as browsers do: a host that takes it gets every request as a
 // stream of that one connection (h2-connection.ts); a host that answers http/1.1 gets an undici Pool of a few
 // kept-alive connections, the first of them that one. The scan closes them all when it ends. The first HTTPS
-// connection's handshake is kept for the reachability probe, which observes it rather than making one of its own.
+// connection's handshake is kept for the probes that describe one (tls, reachability): they observe it rather than
+// making one of their own.
 import type { LookupFunction, Socket } from 'node:net';
-import { TLSSocket } from 'node:tls';
+import { TLSSocket, type DetailedPeerCertificate } from 'node:tls';
 import type { Client, Dispatcher, Pool, buildConnector } from 'undici';
 import {
   NetError,
@@ -144,18 +145,49 @@ function authorizationCode(socket: TLSSocket): string {
   return typeof error === 'string' ? error : (error?.code ?? error?.message ?? 'UNKNOWN');
 }
 
+/** DER of the leaf and each issuer Node linked to it, stopping where the walk repeats (a self-signed root). */
+function peerChain(peer: DetailedPeerCertificate): Buffer[] {
+  const out: Buffer[] = [];
+  const seen = new Set<string>();
+  for (
+    let c: DetailedPeerCertificate | undefined = peer;
+    c?.raw && !seen.has(c.fingerprint256);
+    c = c.issuerCertificate
+  ) {
+    seen.add(c.fingerprint256);
+    out.push(c.raw);
+  }
+  return out;
+}
+
+/** The stapled OCSP response each connection received, by socket: Node emits it and keeps no copy. */
+const staples = new WeakMap<Socket, Buffer>();
+
 function describe(socket: TLSSocket, address: string): TlsHandshake {
-  const leaf = socket.getPeerCertificate();
   const protocol = socket.getProtocol();
+  const { name, standardName } = socket.getCipher();
   return {
     address,
     protocol: protocol ?? null,
     alpn: typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : null,
+    cipher: { name, standardName },
+    ephemeralKey: socket.getEphemeralKeyInfo(),
     authorized: socket.authorized,
     authorizationError: socket.authorized ? null : authorizationCode(socket),
-    leaf: leaf?.raw ?? null,
+    chain: peerChain(socket.getPeerCertificate(true)),
+    ocspResponse: staples.get(socket) ?? null,
   };
 }
+
+/** `connect`, asking every server for a stapled OCSP response and keeping the one it sends. */
+const stapling =
+  (connect: Connector): Connector =>
+  (params, callback) => {
+    // undici's connector returns the socket it is setting up, though its type does not say so.
+    const socket: unknown = connect(params, callback);
+    (socket as Socket).once('OCSPResponse', (response: Buffer) => staples.set(socket as Socket, response));
+    return socket;
+  };
 
 /**
  * `connect` with the certificate checked after the handshake rather than during it, so that `seen` learns what a
@@ -214,13 +246,17 @@ function connectorTo(
 ): (allowH2: boolean) => Promise<Connector> {
   return async (allowH2) =>
     verifying(
-      (await undici()).buildConnector({
-        lookup: pinnedLookup(pin),
-        secureContext: secureContexts.get(),
-        timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
-        allowH2,
-        rejectUnauthorized: false,
-      }),
+      stapling(
+        (await undici()).buildConnector({
+          lookup: pinnedLookup(pin),
+          secureContext: secureContexts.get(),
+          timeout: limits.requestTimeoutMs * WALL_CLOCK_CEILING,
+          allowH2,
+          rejectUnauthorized: false,
+          // Passed on to tls.connect, as every option undici does not read itself.
+          ...{ requestOCSP: true },
+        }),
+      ),
       seen,
     );
 }

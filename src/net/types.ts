@@ -157,17 +157,26 @@ export interface TlsConnection {
   handshakeMs: number;
 }
 
-/** What the TLS handshake of one of the scan's HTTPS connections showed (connection-pools.ts). */
+/**
+ * What the TLS handshake of one of the scan's HTTPS connections showed (connection-pools.ts): everything a probe
+ * reads of a handshake, so that describing one costs no connection of its own.
+ */
 export interface TlsHandshake {
   address: string;
   /** The negotiated version (`TLSv1.3`), and the protocol ALPN chose, if any. */
   protocol: string | null;
   alpn: string | null;
+  /** The cipher suite by OpenSSL's name and by its IANA name. */
+  cipher: { name: string; standardName: string };
+  /** The key exchange's ephemeral key (`ECDH`, `X25519`, 253), as the socket reports it. */
+  ephemeralKey: { type?: string; name?: string; size?: number } | null;
   /** Whether the chain and name validated against the trust store; requests refuse a connection that did not. */
   authorized: boolean;
   authorizationError: string | null;
-  /** The leaf certificate, DER. */
-  leaf: Buffer | null;
+  /** The certificates the server sent, DER, the leaf first and then each issuer as Node linked it. */
+  chain: Buffer[];
+  /** The stapled OCSP response: every HTTPS connection asks for one, as browsers do. */
+  ocspResponse: Buffer | null;
 }
 
 /** The guarded network, one instance per scan (its concurrency limit is per scan). */

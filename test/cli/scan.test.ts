@@ -118,11 +118,11 @@ it('with --trace, names each DNS question once with the rules that need it, and 
   const https = `https://good.test:${world.env.DVS_PROBE_HTTPS_PORT}`;
   expect(section('HTTP connections')).toContainEqual(['1', expect.stringMatching(`^${https} at `), 'HTTP/2']);
   expect(section('HTTP requests per origin')).toContainEqual([expect.stringMatching(/^\d+$/), https]);
-  // The reachability probe observes the handshakes of the connections the requests use (one to each address):
-  // only the TLS probe's are its own.
+  // The reachability and TLS probes observe the handshakes of the connections the requests use (one to each
+  // address): only the TLS probe's legacy-version handshakes, TLS 1.0 and 1.1, are its own.
   expect(section('HTTP connections')).toContainEqual(['1', `${https} at ::1`, 'HTTP/2']);
-  expect(section("Connections of the probes' own").map(([, what]) => what)).toEqual([
-    expect.stringMatching(/ \(tls\)$/),
+  expect(section("Connections of the probes' own")).toEqual([
+    ['2', expect.stringMatching(/^TLS handshake to good\.test:\d+ \(tls\)$/)],
   ]);
-  expect(text).toMatch(/^Network trace: 11 DNS queries, 6 connections, /);
+  expect(text).toMatch(/^Network trace: 11 DNS queries, 5 connections, /);
 });

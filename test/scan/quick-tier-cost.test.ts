@@ -33,6 +33,7 @@ async function cost(tier: 'quick' | 'full') {
   let requests = 0;
   const counted: Net = { ...net, request: (url, opts) => (requests++, net.request(url, opts)) };
   const before = world.connections();
+  const httpsBefore = world.connections('https');
   try {
     const { report } = await scan('good.test', tier, {
       ruleset,
@@ -41,7 +42,12 @@ async function cost(tier: 'quick' | 'full') {
       deadlineMs: 30_000,
       log: quiet,
     });
-    return { report, requests, connections: world.connections() - before };
+    return {
+      report,
+      requests,
+      connections: world.connections() - before,
+      https: world.connections('https') - httpsBefore,
+    };
   } finally {
     await net.close();
   }
@@ -67,5 +73,14 @@ describe('the quick tier', () => {
     // Connections are reused: a scan makes more requests than it opens connections.
     expect(quick.requests).toBeGreaterThan(2 * quick.connections);
     expect(full.connections).toBeGreaterThan(3 * quick.connections);
+  });
+
+  it("opens one HTTPS connection per address, shared by every probe, and the legacy versions' handshakes", async () => {
+    const quick = await cost('quick');
+    // good.test has an IPv4 and an IPv6 address: one connection to each carries the requests, the reachability
+    // probe's handshake facts and the TLS probe's negotiated and certificate facts. TLS 1.0 and 1.1 are offered
+    // each on its own, since only a handshake offering nothing else shows a server refusing it.
+    expect(quick.https).toBe(4);
+    expect(quick.connections - quick.https).toBe(1);
   });
 });
