@@ -50,15 +50,49 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
- * The violations axe-core finds on the page whose impact is serious or critical, as readable lines. axe is
- * evaluated through the DevTools protocol, which the page's CSP does not govern (a script tag would be refused).
+ * The rules of axe-core's colour category (`cat.color`) that run by default: all that a colour scheme can change
+ * on pages whose dark scheme only sets colours (`darkSchemeDeclarations`). The category's third rule,
+ * color-contrast-enhanced, is AAA and off by default, so the full run does not check it either.
  */
-export async function seriousViolations(page: Page): Promise<string[]> {
+const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+const COLOUR_CATEGORY = [...COLOUR_RULES, 'color-contrast-enhanced'];
+
+/**
+ * The violations axe-core finds on the page whose impact is serious or critical, as readable lines; with
+ * `colourOnly`, of the colour rules alone. axe is evaluated through the DevTools protocol, which the page's CSP
+ * does not govern (a script tag would be refused).
+ */
+export async function seriousViolations(page: Page, { colourOnly = false } = {}): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
+  if (colourOnly) {
+    const colours = (await page.evaluate<string[]>("axe.getRules(['cat.color']).map((r) => r.ruleId)")).sort();
+    if (colours.join() !== [...COLOUR_CATEGORY].sort().join()) {
+      throw new Error(`axe-core's colour rules are now ${colours.join(', ')}: review COLOUR_RULES`);
+    }
+  }
   // Only violations are read: axe then skips building selectors for every passing node (axe-core API docs,
   // "Performance"), which on the 400-rule catalogue is most of its time.
-  const results = await page.evaluate<AxeResults>("axe.run(document, { resultTypes: ['violations'] })");
+  const options = {
+    resultTypes: ['violations'],
+    ...(colourOnly && { runOnly: { type: 'rule', values: COLOUR_RULES } }),
+  };
+  const results = await page.evaluate<AxeResults>(`axe.run(document, ${JSON.stringify(options)})`);
   return results.violations
     .filter((v: Result) => v.impact === 'serious' || v.impact === 'critical')
     .map((v: Result) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * What the page's stylesheets declare for the dark colour scheme, other than a custom property set to a colour:
+ * none, or a colour-only axe run would miss what the dark scheme changes besides colours.
+ */
+export async function darkSchemeDeclarations(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.styleSheets]
+    .flatMap((sheet) => [...sheet.cssRules])
+    .filter((rule) => rule instanceof CSSMediaRule && /prefers-color-scheme:\\s*dark/.test(rule.conditionText))
+    .flatMap((media) => [...media.cssRules])
+    .flatMap((rule) => rule instanceof CSSStyleRule
+      ? [...rule.style].map((name) => name + ': ' + rule.style.getPropertyValue(name).trim())
+      : [rule.cssText])
+    .filter((declaration) => !/^--[\\w-]+: #[0-9a-f]{3,8}$/i.test(declaration))`);
 }
