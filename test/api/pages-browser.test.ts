@@ -12,6 +12,11 @@ import { ARTIFACTS, darkSchemeDeclarations, launchBrowser, seriousViolations } f
 import { startApiWorld, startTestService, type TestService } from '../server/harness.ts';
 
 type ApiWorld = Awaited<ReturnType<typeof startApiWorld>>;
+/**
+ * How long a form's Quick Scan may take, click included: the click waits for the navigation it starts, whose
+ * response is the finished scan, and on a loaded machine that outlasts Playwright's 30 s default.
+ */
+const SCAN_TIMEOUT_MS = 60_000;
 let world: ApiWorld;
 let svc: TestService;
 // One Chromium for the file; each describe block browses in its own fresh context (a profile of its own).
@@ -80,8 +85,8 @@ describe('pages in Chromium', () => {
     expect(home?.headers()['content-security-policy']).toContain("default-src 'none'");
     await checkPage(page, 'home');
     await page.getByLabel('Domain').fill('http-no-hsts.test');
-    await page.getByRole('button', { name: 'Scan' }).click();
-    await page.waitForURL(`${svc.url}/report/http-no-hsts.test`, { timeout: 60_000 });
+    await page.getByRole('button', { name: 'Scan' }).click({ timeout: SCAN_TIMEOUT_MS });
+    await page.waitForURL(`${svc.url}/report/http-no-hsts.test`, { timeout: SCAN_TIMEOUT_MS });
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Quick Scan of http-no-hsts.test');
     expect(await page.getByRole('link', { name: 'Buy a Full Validation' }).getAttribute('href')).toBe('/checkout');
     // Every finding says why it matters and how to fix it, and links to its rule's entry.
@@ -235,8 +240,8 @@ describe('without JavaScript', () => {
       const page = await noScript.newPage();
       await page.goto(`${svc.url}/`);
       await page.getByLabel('Domain').fill('good.test');
-      await page.getByRole('button', { name: 'Scan' }).click();
-      await page.waitForURL(`${svc.url}/report/good.test`, { timeout: 60_000 });
+      await page.getByRole('button', { name: 'Scan' }).click({ timeout: SCAN_TIMEOUT_MS });
+      await page.waitForURL(`${svc.url}/report/good.test`, { timeout: SCAN_TIMEOUT_MS });
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Quick Scan of good.test');
       await page.screenshot({ path: path.join(ARTIFACTS, 'report-no-javascript.png') });
     } finally {
