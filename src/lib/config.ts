@@ -79,10 +79,7 @@ export interface Config {
    * address (across instances with Redis), and how often the job engine looks for the jobs of dead instances (s).
    */
   batches: {
-    /** Batch items this instance scans at once, at most. */
     concurrency: number;
-    /** Past half of `concurrency`, another item starts only while the event loop is busier than this (%). */
-    cpuTargetPercent: number;
     politePerSite: number;
     politePerAddress: number;
     maintenanceSeconds: number;
@@ -413,8 +410,7 @@ export function loadConfig(env: Source = process.env): Config {
       rateLimitPerMinute: r.int('DVS_QUICK_RATE_LIMIT', 30, 1, 100_000),
     },
     batches: {
-      concurrency: r.int('DVS_BATCH_CONCURRENCY', 16, 0, 1_000),
-      cpuTargetPercent: r.int('DVS_BATCH_CPU_TARGET', 80, 1, 100),
+      concurrency: r.int('DVS_BATCH_CONCURRENCY', 8, 0, 1_000),
       politePerSite: r.int('DVS_POLITE_PER_SITE', 2, 1, 1_000),
       politePerAddress: r.int('DVS_POLITE_PER_ADDRESS', 4, 1, 1_000),
       maintenanceSeconds: r.int('DVS_QUEUE_MAINTENANCE_S', 30, 1, 3_600),

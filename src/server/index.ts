@@ -35,7 +35,6 @@ import { CallerIdentities, netDirectories, type CallerMetrics } from '../service
 import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { CertificateReports } from '../service/certificate-report.ts';
-import { eventLoopHeadroom } from '../service/cpu-headroom.ts';
 import { createScanSlots, type ScanSlots } from '../service/scan-slots.ts';
 import { batchRoutes } from '../api/rest/batch-routes.ts';
 import { webhookRoutes } from '../api/rest/webhook-routes.ts';
@@ -147,9 +146,7 @@ function scanServices(
   core: Pick<Core, 'log' | 'ruleset' | 'signingKeys' | 'agentKey' | 'metrics' | 'shared'>,
 ): ScanServices {
   const { log, ruleset, signingKeys, agentKey, metrics, shared } = core;
-  const { concurrency, cpuTargetPercent } = config.batches;
-  const cpu = cpuTargetPercent < 100 ? eventLoopHeadroom(cpuTargetPercent) : undefined;
-  const slots = createScanSlots({ ...config.scans, batchLimit: concurrency, cpu });
+  const slots = createScanSlots({ ...config.scans, batchLimit: config.batches.concurrency });
   const scanner = createScanner({ config, ruleset, providers, log, agentKey, slots });
   const quickScans = new QuickScans({
     scanner,

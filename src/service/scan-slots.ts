@@ -3,10 +3,7 @@
 // flood from many addresses (each under its rate limit) cannot starve the process. Paid Full Validations go
 // before queued Quick Scans, and part of the bound is theirs alone, so a flood of free scans never holds them up.
 // Batch items have a bound of their own beside it: they never hold an interactive slot, and one waits (without
-// limit, never refused) while any interactive scan waits or the interactive bound is reached. Past half their
-// bound, a batch item starts only while the process has CPU to spare (src/service/cpu-headroom.ts).
-import type { CpuHeadroom } from './cpu-headroom.ts';
-
+// limit, never refused) while any interactive scan waits or the interactive bound is reached.
 export type ScanKind = 'quick' | 'full';
 /** Who a scan runs for: a caller waiting on the answer, or a batch item (src/service/batches.ts). */
 export type ScanLane = 'interactive' | 'batch';
@@ -30,13 +27,8 @@ export interface ScanSlotOptions {
   maxWaitMs: number;
   /** What Retry-After says to a refused caller. */
   retryAfterSeconds: number;
-  /** Batch items scanning at once on this instance, at most. */
+  /** Batch items scanning at once on this instance. */
   batchLimit?: number;
-  /**
-   * Whether the process is too busy for more batch items; asked only past half of `batchLimit`, so that half
-   * always runs (without it, every slot runs whenever it is free).
-   */
-  cpu?: CpuHeadroom;
   /**
    * Quick Scans one client may have running at once, and as many waiting; one more is refused at once (issue 31
    * item 7: one address held every slot with scans of hosts that never answer).
@@ -64,28 +56,12 @@ export interface ScanSlots {
   readonly runningBatch: number;
 }
 
-/** How soon a batch item held back for want of CPU asks again (the headroom's reading is as old at most). */
-const CPU_RECHECK_MS = 500;
-
-/**
- * The batch slots: at most `limit` at once, each given only while `interactiveIdle()` says so, and past half of
- * `limit` only while the process has CPU to spare.
- */
-function batchLane(limit: number, interactiveIdle: () => boolean, cpu: CpuHeadroom | undefined) {
+/** The batch slots: at most `limit` at once, each given only while `interactiveIdle()` says so. */
+function batchLane(limit: number, interactiveIdle: () => boolean) {
   let running = 0;
   const waiting: (() => void)[] = [];
-  const certain = cpu ? Math.ceil(limit / 2) : limit;
-  let recheck: NodeJS.Timeout | null = null;
   const grant = (): void => {
     while (waiting.length > 0 && running < limit && interactiveIdle()) {
-      if (running >= certain && cpu!.busy()) {
-        // Nothing else may come to grant it (no slot needs to end for the CPU to free up): ask again later.
-        recheck ??= setTimeout(() => {
-          recheck = null;
-          grant();
-        }, CPU_RECHECK_MS).unref();
-        return;
-      }
       running++;
       waiting.shift()!();
     }
@@ -118,7 +94,7 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
   let runningQuick = 0;
   const queue: Waiter[] = [];
   // A batch item goes only while no interactive scan waits and the interactive bound is not reached.
-  const batch = batchLane(opts.batchLimit ?? 0, () => queue.length === 0 && running < opts.limit, opts.cpu);
+  const batch = batchLane(opts.batchLimit ?? 0, () => queue.length === 0 && running < opts.limit);
   const grantBatch = batch.grant;
   const perClient = opts.perClient ?? Infinity;
   /** Quick Scans running per client. */
