@@ -6,7 +6,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { digestOf } from '../lib/canonical-json.ts';
 import { lazyRequire } from '../lib/lazy-require.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
-import { analyseLogic } from '../engine/logic-analysis.ts';
+import { analyseLogic, type LogicProblems } from '../engine/logic-analysis.ts';
 import { ObservationSchemas, formatAjvErrors } from './observation-schemas.ts';
 import { readPaths } from '../engine/observed.ts';
 import { compileRule, underRequires } from '../engine/compile.ts';
@@ -81,9 +81,8 @@ function validateShape(schemaFile: string, value: unknown): string | null {
   return validate(value) ? null : formatAjvErrors(validate.errors);
 }
 
-/** What is wrong with a piece of logic on its own: unknown operations, paths no observation schema defines. */
-function logicProblems(part: string, logic: unknown, schemas: ObservationSchemas): string[] {
-  const a = analyseLogic(logic, schemas);
+/** What an analysis of a piece of logic finds wrong on its own: unknown operations, paths no schema defines. */
+function logicProblems(part: string, a: LogicProblems): string[] {
   return [
     ...[...new Set(a.unknownOperations)].map((op) => `${part} uses unknown operation "${op}"`),
     ...[...new Set(a.undefinedPaths)].map((p) => `${part} reads "${p}", which no observation schema defines`),
@@ -113,8 +112,9 @@ function ruleProblems(rule: Rule, relFile: string, schemas: ObservationSchemas):
     ['check', rule.check],
   ] as const) {
     if (logic === undefined) continue;
-    problems.push(...logicProblems(part, logic, schemas));
-    for (const p of new Set(analyseLogic(logic).rootPaths)) {
+    const a = analyseLogic(logic, schemas);
+    problems.push(...logicProblems(part, a));
+    for (const p of new Set(a.rootPaths)) {
       if (!underRequires(p, rule.requires)) problems.push(`${part} reads "${p}", which is not under its requires`);
     }
   }
@@ -146,7 +146,7 @@ function loadPreconditions(
       file,
       parseYaml,
       (value) => validateShape('preconditions.schema.json', value),
-      (logic) => logicProblems('logic', logic, schemas),
+      (logic) => logicProblems('logic', analyseLogic(logic, schemas)),
     );
     problems.push(...read.problems.map((message) => ({ file: rel(file), message })));
     return read.declared;
