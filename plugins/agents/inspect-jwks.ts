@@ -22,13 +22,10 @@ export interface JwkFacts {
 }
 
 export interface JwksFacts {
-  keys_count: number | null;
+  /** Facts per key; rules count them (`length`, `all`, `none`), so no count is kept beside them. */
   keys: JwkFacts[];
   private_members: string[];
-  keys_without_kty_count: number;
-  keys_without_kid_count: number;
   duplicate_kids: string[];
-  kid_thumbprint_mismatch_count: number;
   keys_valid_at_observation_count: number;
   /** Members that break RFC 7517/7518/8037 (a key type's required members, member types), as violation lines. */
   form_violations: string[];
@@ -89,16 +86,12 @@ export async function inspectJwks(json: unknown, observedAt: string): Promise<Jw
     (k.nbf === null || Date.parse(k.nbf) <= now) && (k.exp === null || Date.parse(k.exp) > now);
 
   return {
-    keys_count: list ? list.length : null,
     keys,
     private_members: [...new Set(keys.flatMap((k) => k.private_members))].sort(),
-    keys_without_kty_count: keys.filter((k) => k.kty === null).length,
-    keys_without_kid_count: keys.filter((k) => k.kid === null).length,
     duplicate_kids: [...kidCounts]
       .filter(([, n]) => n > 1)
       .map(([kid]) => kid)
       .sort(),
-    kid_thumbprint_mismatch_count: keys.filter((k) => k.kid_is_thumbprint === false).length,
     keys_valid_at_observation_count: keys.filter(validNow).length,
     ...splitViolations(list ? validateJwkSet(json) : []),
   };

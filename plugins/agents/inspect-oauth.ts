@@ -45,7 +45,6 @@ export interface ProtectedResourceFacts {
   resource: string | null;
   expected_resource: string | null;
   authorization_servers: string[];
-  authorization_servers_count: number | null;
   authorization_servers_non_https_count: number | null;
   bearer_methods_supported: string[] | null;
   scopes_supported: string[] | null;
@@ -60,7 +59,6 @@ export function inspectProtectedResource(json: unknown, expected: string | null)
     resource,
     expected_resource: expected,
     authorization_servers: servers ? servers.filter((s): s is string => typeof s === 'string') : [],
-    authorization_servers_count: servers ? servers.length : null,
     authorization_servers_non_https_count: servers ? servers.filter((s) => !isHttpsUrl(s)).length : null,
     bearer_methods_supported: stringList(doc.bearer_methods_supported),
     scopes_supported: stringList(doc.scopes_supported),

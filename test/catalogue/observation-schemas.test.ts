@@ -6,6 +6,7 @@ import { ObservationSchemas, withSharedDefs } from '../../src/catalogue/observat
 import { REPO_ROOT } from '../../src/lib/paths.ts';
 import type { Schema } from '../../src/engine/schema-paths.ts';
 import wellknown from '../../schemas/observations/wellknown.json' with { type: 'json' };
+import good from '../golden/good.test.observations.json' with { type: 'json' };
 
 const defsOf = (schema: object | undefined) => (schema as { $defs: Record<string, unknown> }).$defs;
 
@@ -49,5 +50,39 @@ describe('observation schemas with shared definitions', () => {
         ]),
       ),
     ).toThrow(/defined twice/);
+  });
+});
+
+describe('evidence recorded before ruleset 1.14.0', () => {
+  const schemas = ObservationSchemas.fromDirectory(path.join(REPO_ROOT, 'schemas', 'observations'));
+  type KeySet = { keys: { kid: string | null; kty: string | null; kid_is_thumbprint: boolean | null }[] };
+  /** The counts the agents probe wrote beside every key set until 1.14.0, whose rules count `keys` themselves. */
+  const withCounts = (set: KeySet) => ({
+    ...set,
+    keys_count: set.keys.length,
+    keys_without_kty_count: set.keys.filter((k) => k.kty === null).length,
+    keys_without_kid_count: set.keys.filter((k) => k.kid === null).length,
+    kid_thumbprint_mismatch_count: set.keys.filter((k) => k.kid_is_thumbprint === false).length,
+  });
+
+  it('still validates with the counts it carried', () => {
+    const agents = structuredClone(good.agents);
+    expect(schemas.validate('agents', agents, 'complete')).toBeNull();
+    const { identity, oauth } = agents;
+    const before = {
+      ...agents,
+      identity: { ...identity, jwks: withCounts(identity.jwks), wba_directory: withCounts(identity.wba_directory) },
+      oauth: {
+        ...oauth,
+        key_sets: oauth.key_sets.map(withCounts),
+        protected_resource: {
+          ...oauth.protected_resource,
+          authorization_servers_count: oauth.protected_resource.authorization_servers.length,
+        },
+      },
+    };
+    expect(schemas.validate('agents', before, 'complete')).toBeNull();
+    const misspelt = { ...before, identity: { ...identity, jwks: { ...identity.jwks, keys_counted: 1 } } };
+    expect(schemas.validate('agents', misspelt, 'complete')).toMatch(/keys_counted/);
   });
 });

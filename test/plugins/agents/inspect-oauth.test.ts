@@ -70,7 +70,6 @@ describe('inspectProtectedResource', () => {
       resource: 'https://example.com',
       expected_resource: ORIGIN,
       authorization_servers: ['https://auth.example.com', 'http://legacy.example.com'],
-      authorization_servers_count: 2,
       authorization_servers_non_https_count: 1,
       bearer_methods_supported: ['header'],
       scopes_supported: ['read', 'write'],
@@ -82,7 +81,8 @@ describe('inspectProtectedResource', () => {
     expect(inspectProtectedResource({ resource: 'https://api.example.com' }, ORIGIN)).toMatchObject({
       resource: 'https://api.example.com',
       expected_resource: ORIGIN,
-      authorization_servers_count: null,
+      authorization_servers: [],
+      authorization_servers_non_https_count: null,
     });
   });
 });
@@ -219,7 +219,6 @@ describe('protected resource metadata: the RFC 9728 section 3.2 example', () => 
       resource: 'https://resource.example.com',
       expected_resource: 'https://resource.example.com',
       authorization_servers: ['https://as1.example.com', 'https://as2.example.net'],
-      authorization_servers_count: 2,
       authorization_servers_non_https_count: 0,
       bearer_methods_supported: ['body', 'header'],
       scopes_supported: ['email', 'phone', 'profile'],
@@ -247,7 +246,6 @@ describe('protected resource metadata: documents generated from RFC 9728 section
       resource: doc.resource,
       expected_resource: doc.resource,
       authorization_servers: doc.authorization_servers,
-      authorization_servers_count: doc.authorization_servers.length,
       authorization_servers_non_https_count: 0,
       bearer_methods_supported: doc.bearer_methods_supported ? [...doc.bearer_methods_supported].sort() : null,
       scopes_supported: doc.scopes_supported ? [...doc.scopes_supported].sort() : null,
@@ -262,15 +260,15 @@ describe('protected resource metadata: documents generated from RFC 9728 section
       servers[n % servers.length] = `${scheme}as.example/${n}`;
       const facts = inspectProtectedResource({ ...doc, authorization_servers: servers }, null);
       expect(facts.authorization_servers_non_https_count).toBe(1);
-      expect(facts.authorization_servers_count).toBe(servers.length);
+      expect(facts.authorization_servers).toEqual(servers);
     },
   );
 
   test.prop([resourceMetadata, fc.constantFrom(null, 'https://as.example', {})])(
-    'authorization_servers that is not an array has no count',
+    'authorization_servers that is not an array lists none and has no count',
     (doc, servers) => {
       const facts = inspectProtectedResource({ ...doc, authorization_servers: servers }, null);
-      expect(facts).toMatchObject({ authorization_servers: [], authorization_servers_count: null });
+      expect(facts).toMatchObject({ authorization_servers: [], authorization_servers_non_https_count: null });
     },
   );
 });

@@ -136,17 +136,20 @@ describe('agents provider on good.test', () => {
         url: 'https://good.test/auth/keys.json',
         named_by: ['named_servers:https://good.test/auth'],
         published: true,
-        keys_count: 1,
+        keys: [expect.objectContaining({ kty: 'EC' })],
         private_members: [],
         form_violations: [],
         encoding_violations: [],
       }),
     ]);
-    expect(obs.identity.jwks).toMatchObject({ keys_count: 1, private_members: [], kid_thumbprint_mismatch_count: 0 });
+    expect(obs.identity.jwks).toMatchObject({
+      keys: [expect.objectContaining({ kid_is_thumbprint: true })],
+      private_members: [],
+    });
     expect(obs.identity.wba_directory.document.content_type).toBe('application/http-message-signatures-directory+json');
     expect(obs.identity.wba_directory).toMatchObject({
       keys_valid_at_observation_count: 1,
-      kid_thumbprint_mismatch_count: 0,
+      keys: [expect.objectContaining({ kid_is_thumbprint: true })],
       cache_control: 'max-age=86400',
       // Signed at request time with the key it lists (the RFC 8032 test key), covering the authority asked for.
       signature_verified_keyids: ['kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k'],

@@ -240,9 +240,10 @@ export interface AgentsObservations {
        */
       authorization_servers: string[];
       /**
-       * Length of `authorization_servers`; null when absent.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `authorization_servers` themselves; kept so that evidence recorded before validates. Length of `authorization_servers`; null when absent.
        */
-      authorization_servers_count: number | null;
+      authorization_servers_count?: number | null;
       /**
        * Authorization servers that are not absolute https URLs.
        */
@@ -285,9 +286,10 @@ export interface AgentsObservations {
       json_parsed: JsonParsed;
       json_error: JsonError;
       /**
-       * Length of `keys`; null when the document has no keys list.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Length of `keys`; null when the document has no keys list.
        */
-      keys_count: number | null;
+      keys_count?: number | null;
       /**
        * Facts per key, in document order.
        */
@@ -297,21 +299,24 @@ export interface AgentsObservations {
        */
       private_members: string[];
       /**
-       * Keys without a string `kty`.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys without a string `kty`.
        */
-      keys_without_kty_count: number;
+      keys_without_kty_count?: number;
       /**
-       * Keys without a string `kid`.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys without a string `kid`.
        */
-      keys_without_kid_count: number;
+      keys_without_kid_count?: number;
       /**
        * `kid` values used by more than one key, sorted.
        */
       duplicate_kids: string[];
       /**
-       * Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
        */
-      kid_thumbprint_mismatch_count: number;
+      kid_thumbprint_mismatch_count?: number;
       /**
        * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
        */
@@ -347,9 +352,10 @@ export interface AgentsObservations {
        */
       cache_control: string | null;
       /**
-       * Length of `keys`; null when the document has no keys list.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Length of `keys`; null when the document has no keys list.
        */
-      keys_count: number | null;
+      keys_count?: number | null;
       /**
        * Facts per key, in document order.
        */
@@ -359,21 +365,24 @@ export interface AgentsObservations {
        */
       private_members: string[];
       /**
-       * Keys without a string `kty`.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys without a string `kty`.
        */
-      keys_without_kty_count: number;
+      keys_without_kty_count?: number;
       /**
-       * Keys without a string `kid`.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys without a string `kid`.
        */
-      keys_without_kid_count: number;
+      keys_without_kid_count?: number;
       /**
        * `kid` values used by more than one key, sorted.
        */
       duplicate_kids: string[];
       /**
-       * Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
+       * @deprecated
+       * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
        */
-      kid_thumbprint_mismatch_count: number;
+      kid_thumbprint_mismatch_count?: number;
       /**
        * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
        */
@@ -867,9 +876,10 @@ export interface KeySet {
   json_parsed: JsonParsed;
   json_error: JsonError;
   /**
-   * Length of `keys`; null when the document has no keys list.
+   * @deprecated
+   * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Length of `keys`; null when the document has no keys list.
    */
-  keys_count: number | null;
+  keys_count?: number | null;
   /**
    * Facts per key, in document order.
    */
@@ -879,21 +889,24 @@ export interface KeySet {
    */
   private_members: string[];
   /**
-   * Keys without a string `kty`.
+   * @deprecated
+   * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys without a string `kty`.
    */
-  keys_without_kty_count: number;
+  keys_without_kty_count?: number;
   /**
-   * Keys without a string `kid`.
+   * @deprecated
+   * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys without a string `kid`.
    */
-  keys_without_kid_count: number;
+  keys_without_kid_count?: number;
   /**
    * `kid` values used by more than one key, sorted.
    */
   duplicate_kids: string[];
   /**
-   * Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
+   * @deprecated
+   * Not written since ruleset 1.14.0, whose rules count `keys` themselves; kept so that evidence recorded before validates. Keys whose `kid` is not their RFC 7638 SHA-256 thumbprint.
    */
-  kid_thumbprint_mismatch_count: number;
+  kid_thumbprint_mismatch_count?: number;
   /**
    * Keys whose nbf is absent or not after observed_at and whose exp is absent or after it.
    */
