@@ -31,7 +31,7 @@ export function referenceOf(logic: unknown): string | null {
 
 export interface Expansion {
   logic: unknown;
-  /** The names the logic refers to, each once, in order of first use. */
+  /** The preconditions the logic names, directly or through another, each once, in order of first use. */
   named: string[];
   /** Names referred to that are not declared. */
   unknown: string[];
@@ -47,7 +47,8 @@ export function expand(logic: unknown, declared: ReadonlyMap<string, Preconditio
     const name = referenceOf(node);
     if (name !== null) {
       const found = declared.get(name);
-      (found ? named : unknown).push(name);
+      if (found) named.push(name, ...found.names);
+      else unknown.push(name);
       return found ? found.logic : node;
     }
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
@@ -78,8 +79,7 @@ export function readPreconditions(
     const { logic, named, unknown } = expand(entry.logic, declared);
     for (const u of unknown) problems.push(`${name} names "${u}", which is not declared above it`);
     if (!unknown.length) for (const p of checkLogic(logic)) problems.push(`${name}: ${p}`);
-    const names = [...new Set(named.flatMap((n) => [n, ...declared.get(n)!.names]))];
-    declared.set(name, { name, meaning: entry.meaning, logic, written: entry.logic, names });
+    declared.set(name, { name, meaning: entry.meaning, logic, written: entry.logic, names: named });
   }
   return { declared, problems };
 }
@@ -91,10 +91,7 @@ export function namedBy(
 ): Map<string, string[]> {
   const users = new Map<string, string[]>();
   for (const [id, when] of written) {
-    const { named } = expand(when, declared);
-    for (const name of new Set(named.flatMap((n) => [n, ...declared.get(n)!.names]))) {
-      users.set(name, [...(users.get(name) ?? []), id]);
-    }
+    for (const name of expand(when, declared).named) users.set(name, [...(users.get(name) ?? []), id]);
   }
   return users;
 }

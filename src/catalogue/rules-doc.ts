@@ -166,10 +166,9 @@ function whenLines(rule: LoadedRule, ruleset: CheckedRuleset): string[] {
   const { declared, written } = ruleset.preconditions;
   const when = written.get(rule.id);
   if (when === undefined) return logicLines('Applies when', rule.when);
-  const named = expand(when, declared).named.flatMap((n) => [n, ...declared.get(n)!.names]);
   return [
     ...logicLines('Applies when', when),
-    ...[...new Set(named)].map((n) => {
+    ...expand(when, declared).named.map((n) => {
       const p = declared.get(n)!;
       return `  - \`${n}\` (${code(logicText(p.written))}): ${oneLine(p.meaning)}`;
     }),
