@@ -80,6 +80,11 @@ export interface Config {
    */
   batches: {
     concurrency: number;
+    /**
+     * The event loop's p99 lateness (ms) under which batch items are paced, up to `concurrency` at once
+     * (src/service/batch-pace.ts); 0: `concurrency` at once, always.
+     */
+    paceDelayMs: number;
     politePerSite: number;
     politePerAddress: number;
     maintenanceSeconds: number;
@@ -411,6 +416,7 @@ export function loadConfig(env: Source = process.env): Config {
     },
     batches: {
       concurrency: r.int('DVS_BATCH_CONCURRENCY', 8, 0, 1_000),
+      paceDelayMs: r.int('DVS_BATCH_PACE_DELAY_MS', 50, 0, 10_000),
       politePerSite: r.int('DVS_POLITE_PER_SITE', 2, 1, 1_000),
       politePerAddress: r.int('DVS_POLITE_PER_ADDRESS', 4, 1, 1_000),
       maintenanceSeconds: r.int('DVS_QUEUE_MAINTENANCE_S', 30, 1, 3_600),

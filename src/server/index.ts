@@ -36,6 +36,7 @@ import { Certificates } from '../service/certificates.ts';
 import { LedgerCertificates } from '../service/certificate-view.ts';
 import { CertificateReports } from '../service/certificate-report.ts';
 import { createScanSlots, type ScanSlots } from '../service/scan-slots.ts';
+import { PACE_INTERVAL_MS, startBatchPace } from '../service/batch-pace.ts';
 import { batchRoutes } from '../api/rest/batch-routes.ts';
 import { webhookRoutes } from '../api/rest/webhook-routes.ts';
 import { monitorRoutes } from '../api/rest/monitor-routes.ts';
@@ -134,11 +135,20 @@ interface Core {
   transparency: TransparencyLog | undefined;
   /** The batch API and this instance's batch workers, when the payments side keeps accounts. */
   batches: BatchWiring | null;
+  /** Sets the batch lane's width from the event loop's lateness; null: DVS_BATCH_CONCURRENCY, always. */
+  pace: { stop(): void } | null;
   draining(): boolean;
   drain(): void;
 }
 
-type ScanServices = Pick<Core, 'quickScans' | 'fullValidations' | 'transparency'> & { slots: ScanSlots };
+type ScanServices = Pick<Core, 'quickScans' | 'fullValidations' | 'transparency' | 'pace'> & { slots: ScanSlots };
+
+/** Batch items and monitor runs share the batch lane, whose width follows the event loop (batch-pace.ts). */
+function paceBatchLane(config: Config, slots: ScanSlots): Core['pace'] {
+  const { concurrency, paceDelayMs } = config.batches;
+  if (concurrency === 0 || paceDelayMs === 0) return null;
+  return startBatchPace({ max: concurrency, targetDelayMs: paceDelayMs, intervalMs: PACE_INTERVAL_MS }, slots);
+}
 
 function scanServices(
   config: Config,
@@ -147,6 +157,7 @@ function scanServices(
 ): ScanServices {
   const { log, ruleset, signingKeys, agentKey, metrics, shared } = core;
   const slots = createScanSlots({ ...config.scans, batchLimit: config.batches.concurrency });
+  const pace = paceBatchLane(config, slots);
   const scanner = createScanner({ config, ruleset, providers, log, agentKey, slots });
   const quickScans = new QuickScans({
     scanner,
@@ -170,7 +181,7 @@ function scanServices(
     metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,
   });
-  return { quickScans, fullValidations, transparency, slots };
+  return { quickScans, fullValidations, transparency, slots, pace };
 }
 
 async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger): Promise<Core> {
@@ -382,6 +393,7 @@ export async function startService(config: Config, opts: ServiceOptions): Promis
   const core = await wireCore(config, payments, log);
   // The service owns what it was given: the shared state and the payments side close with it.
   const release = async () => {
+    core.pace?.stop();
     await core.batches?.close();
     core.signingKeys.close();
     await core.shared.close();

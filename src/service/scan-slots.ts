@@ -51,18 +51,25 @@ export interface ScanSlots {
   acquire(kind: ScanKind, client?: string): Promise<() => void>;
   /** Waits (without limit) for a batch slot, given only while no interactive scan waits for one. */
   acquireBatch(): Promise<() => void>;
+  /** Batch items at once from now on (src/service/batch-pace.ts); items running over it finish. */
+  setBatchLimit(limit: number): void;
+  /** The most batch items that ran at once since the last call. */
+  takeBatchPeak(): number;
   readonly running: number;
   readonly waiting: number;
   readonly runningBatch: number;
 }
 
 /** The batch slots: at most `limit` at once, each given only while `interactiveIdle()` says so. */
-function batchLane(limit: number, interactiveIdle: () => boolean) {
+function batchLane(initialLimit: number, interactiveIdle: () => boolean) {
+  let limit = initialLimit;
   let running = 0;
+  let peak = 0;
   const waiting: (() => void)[] = [];
   const grant = (): void => {
     while (waiting.length > 0 && running < limit && interactiveIdle()) {
       running++;
+      peak = Math.max(peak, running);
       waiting.shift()!();
     }
   };
@@ -80,6 +87,15 @@ function batchLane(limit: number, interactiveIdle: () => boolean) {
     get running() {
       return running;
     },
+    takePeak: (): number => {
+      const seen = peak;
+      peak = running;
+      return seen;
+    },
+    setLimit: (next: number): void => {
+      limit = next;
+      grant();
+    },
     acquire: (): Promise<() => void> =>
       new Promise((resolve) => {
         waiting.push(() => resolve(releaser()));
@@ -95,7 +111,6 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
   const queue: Waiter[] = [];
   // A batch item goes only while no interactive scan waits and the interactive bound is not reached.
   const batch = batchLane(opts.batchLimit ?? 0, () => queue.length === 0 && running < opts.limit);
-  const grantBatch = batch.grant;
   const perClient = opts.perClient ?? Infinity;
   /** Quick Scans running per client. */
   const byClient = new Map<string, number>();
@@ -129,11 +144,10 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
         take(next.kind, next.client);
         next.grant();
       }
-      grantBatch();
+      batch.grant();
     };
   };
-  const waitingFor = (client: string | undefined) =>
-    client === undefined ? 0 : queue.filter((w) => w.client === client).length;
+  const waitingFor = (client?: string) => queue.filter((w) => client !== undefined && w.client === client).length;
 
   return {
     get running() {
@@ -146,6 +160,8 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
       return batch.running;
     },
     acquireBatch: batch.acquire,
+    setBatchLimit: batch.setLimit,
+    takeBatchPeak: batch.takePeak,
     acquire(kind, client) {
       const owner = kind === 'quick' ? client : undefined;
       if (fits(kind, owner) && !queue.some((w) => w.kind === kind && fits(w.kind, w.client))) {
@@ -169,7 +185,7 @@ export function createScanSlots(opts: ScanSlotOptions): ScanSlots {
         const timer = setTimeout(() => {
           queue.splice(queue.indexOf(waiter), 1);
           reject(new ScansBusyError(opts.retryAfterSeconds));
-          grantBatch();
+          batch.grant();
         }, opts.maxWaitMs);
         queue.push(waiter);
       });

@@ -71,6 +71,8 @@ describe.skipIf(!pgUp)('batch faults', () => {
         DVS_DATABASE_URL: schema.url,
         DVS_QUEUE_MAINTENANCE_S: '1',
         DVS_BATCH_CONCURRENCY: '3',
+        // Three items each from the start, not paced to the loaded test machine, so A soon runs items of its own.
+        DVS_BATCH_PACE_DELAY_MS: '0',
         // The killed instance's items come back after their lease: 3 times the deadline and the margin, 7 s.
         DVS_QUICK_DEADLINE_MS: '2000',
         DVS_LEASE_MARGIN_S: '1',

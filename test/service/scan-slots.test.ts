@@ -108,4 +108,25 @@ describe('scan slots', () => {
     batch[1]!();
     expect(slots.runningBatch).toBe(0);
   });
+
+  it('narrows and widens the batch lane when told: items over a narrower limit finish, the next waits', async () => {
+    const slots = createScanSlots({ ...options, batchLimit: 3 });
+    const running = [await slots.acquireBatch(), await slots.acquireBatch(), await slots.acquireBatch()];
+    expect(slots.takeBatchPeak()).toBe(3);
+    slots.setBatchLimit(1);
+    let started = false;
+    const next = slots.acquireBatch().then((release) => ((started = true), release));
+    running[0]!();
+    running[1]!();
+    await new Promise((r) => setTimeout(r, 10));
+    expect([started, slots.runningBatch]).toEqual([false, 1]);
+    // The peak since the last reading: the three that ran until the limit fell.
+    expect(slots.takeBatchPeak()).toBe(3);
+    expect(slots.takeBatchPeak()).toBe(1);
+    slots.setBatchLimit(2);
+    (await next)();
+    expect(started).toBe(true);
+    running[2]!();
+    expect(slots.runningBatch).toBe(0);
+  });
 });

@@ -56,7 +56,9 @@ describe('a fleet of 25 domains in the world', () => {
     expect(await answers('f0.fleet.test', 'A')).toEqual([fleetAddress(0)]);
     expect(await answers('f13.fleet.test', 'A')).toEqual([fleetAddress(13)]);
     expect(fleetAddress(13)).not.toBe(fleetAddress(0));
-    expect(await answers('f0.fleet.test', 'AAAA')).toEqual(['::1']);
+    // good.test has AAAA ::1; its copies have no IPv6 (FLEET_TEMPLATES says why).
+    expect(await answers('good.test', 'AAAA')).toEqual(['::1']);
+    expect(await answers('f0.fleet.test', 'AAAA')).toEqual([]);
     expect(await answers('f1.fleet.test', 'MX')).toEqual([{ preference: 10, exchange: 'mail.f1.fleet.test' }]);
     // f5 copies dns-no-caa: the CAA records good.test has are missing there.
     expect(FLEET_TEMPLATES[5]).toBe('dns-no-caa');
@@ -94,16 +96,29 @@ describe('a fleet of 25 domains in the world', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(2 * RTT_MS - 5);
   });
 
-  it('is judged by a Quick Scan as its template is', async () => {
+  const judge = async () => {
     const agentKey = await loadAgentKey(dataDir);
     const config = loadConfig({ ...world.env, DVS_DATA_DIR: dataDir, DVS_BASE_URL: 'https://dvs.test' });
     const scanner = createScanner({ config, ruleset: catalogue(), providers, log: quiet, agentKey });
-    const judged = async (domain: string) => {
-      const { report } = await scanner.scan(domain, 'quick');
+    return async (domain: string, mode: 'quick' | 'full') => {
+      const { report } = await scanner.scan(domain, mode);
       const failed = report.results.filter((r) => r.outcome === 'fail' || r.outcome === 'error').map((r) => r.id);
       return { verdict: report.verdict, failed };
     };
-    expect(await judged('f0.fleet.test')).toEqual(await judged('good.test'));
-    expect(await judged('f1.fleet.test')).toEqual(await judged('http-no-hsts.test'));
+  };
+
+  it('is judged by a Quick Scan as its template is', async () => {
+    const judged = await judge();
+    expect(await judged('f0.fleet.test', 'quick')).toEqual(await judged('good.test', 'quick'));
+    expect(await judged('f1.fleet.test', 'quick')).toEqual(await judged('http-no-hsts.test', 'quick'));
+  });
+
+  it('is judged by a Full Validation as its template is, but for the IPv6 and the www it lacks', async () => {
+    const judged = await judge();
+    const copy = await judged('f0.fleet.test', 'full');
+    const template = await judged('good.test', 'full');
+    // The two names a copy lacks (FLEET_TEMPLATES): recommended and informational rules, so the verdict holds.
+    expect(template.failed).toEqual([]);
+    expect(copy).toEqual({ verdict: template.verdict, failed: ['dns.ipv6.apex_aaaa', 'dns.records.www_resolves'] });
   });
 });

@@ -17,6 +17,8 @@ export const FLEET_SUFFIX = 'fleet.test';
  * What each fleet domain behaves like: f<i> is a copy of FLEET_TEMPLATES[i % 10]. Six in ten are good.test;
  * the others each carry one defect a customer's fleet typically shows. Every template must serve HTTPS, and
  * none may depend on a second name (a www alias, a canonical host): a fleet domain has its one name only.
+ * Nor an IPv6 address: the world has one ([::1]), and thousands of domains on it would be one host to the
+ * service's per-address politeness, where a customer's fleet spreads ten to an address (fleetAddress).
  */
 export const FLEET_TEMPLATES = [
   'good',
@@ -109,7 +111,7 @@ export function createFleet(size: number, sites: readonly Site[]): Fleet {
       const site: Site = {
         ...template,
         name,
-        spec: { ...(swapped(spec, own, name) as Site['spec']), domain: name, aliases: [] },
+        spec: { ...(swapped(spec, own, name) as Site['spec']), domain: name, aliases: [], ipv6: false },
         address: fleetAddress(i),
         nameServers: template.nameServers.map((ns) => ({ ...ns, name: ns.name.replace(own, name) })),
       };
@@ -132,7 +134,6 @@ export function fleetServers(
   fleet: Fleet,
   base: Omit<SiteServerContext, 'site'>,
   credentials: ReadonlyMap<string, ServerCredentials>,
-  ipv6Address: string,
 ): FleetServers {
   const handlers = new BoundedCache<Record<'https' | 'http', ReturnType<typeof siteHandler>>>(FLEET_CACHE);
   const handlersOf = (host: string) => {
@@ -157,12 +158,9 @@ export function fleetServers(
       return [name, server] as const;
     }),
   );
-  // A fleet domain lives at its group's address, and on the shared IPv6 address when its template has AAAA.
   const here = (address: string, host: string) => {
     const i = fleetIndex(host, fleet.size);
-    if (i === undefined) return undefined;
-    const v6 = address === ipv6Address && fleet.templateOf(i).spec.ipv6;
-    return v6 || fleetAddress(i) === address ? i : undefined;
+    return i !== undefined && fleetAddress(i) === address ? i : undefined;
   };
   return {
     tlsServers: [...tls.values()],

@@ -266,27 +266,15 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   }));
   // Fleet addresses: each front hands a connection to the server of the fleet domain it names, if it lives there.
   const fleetTls = fleet
-    ? fleetServers(
-        fleet,
-        { ports, verifyBotAuth, signal: stopping.signal, rttMs: opts.rttMs ?? 0 },
-        fleetCredentials,
-        IPV6_ADDRESS,
-      )
+    ? fleetServers(fleet, { ports, verifyBotAuth, signal: stopping.signal, rttMs: opts.rttMs ?? 0 }, fleetCredentials)
     : undefined;
   for (const address of fleetTls ? fleetAddresses(fleet!.size) : []) {
     httpsGroup.push({ server: new SniFront(fleetTls!.https(address)), address });
     httpGroup.push({ server: createHostFront(fleetTls!.http(address)), address });
   }
   // The [::1] fronts listen when some site serves IPv6 at start (a world without them leaves [::1] to its tests).
-  const fleetOnV6 = [...(fleet?.templates.values() ?? [])].some((t) => t.spec.ipv6);
-  if (httpsOnV6.size > 0 || fleetOnV6) {
-    const v6 = fleetTls?.https(IPV6_ADDRESS);
-    httpsGroup.push({ server: new SniFront({ get: (h) => httpsOnV6.get(h) ?? v6?.get(h) }), address: IPV6_ADDRESS });
-  }
-  if (httpOnV6.size > 0 || fleetOnV6) {
-    const v6 = fleetTls?.http(IPV6_ADDRESS);
-    httpGroup.push({ server: createHostFront({ get: (h) => httpOnV6.get(h) ?? v6?.get(h) }), address: IPV6_ADDRESS });
-  }
+  if (httpsOnV6.size > 0) httpsGroup.push({ server: new SniFront(httpsOnV6), address: IPV6_ADDRESS });
+  if (httpOnV6.size > 0) httpGroup.push({ server: createHostFront(httpOnV6), address: IPV6_ADDRESS });
 
   const dnsServers: DnsServer[] = [];
   // Every listener the world may close: a site's slots listen only while it serves that scheme.
