@@ -114,12 +114,15 @@ function certificateQueries(
   const revoke = db.prepare(
     'UPDATE certificates SET revoked_at = ?, revocation_reason = ?, revocation_report = ? WHERE id = ? AND revoked_at IS NULL',
   );
+  // The certificate's row gives the evidence's expiry, its key beside the id (migration 014 says why).
   const evidence = db
     .prepare(
-      'SELECT evidence FROM certificate_evidence WHERE certificate_id = ? AND (expires_at IS NULL OR expires_at > ?)',
+      `SELECT e.evidence FROM certificates c
+       JOIN certificate_evidence e ON e.expires_at IS c.expires_at AND e.certificate_id = c.id
+       WHERE c.id = ? AND (c.expires_at IS NULL OR c.expires_at > ?)`,
     )
     .pluck();
-  // A range of the index certificate_evidence_expiry, then each row by its rowid.
+  // A range at the start of the index certificate_evidence_expiry, then each row by its rowid.
   const pruneEvidence = db.prepare(`
     DELETE FROM certificate_evidence WHERE rowid IN (
       SELECT rowid FROM certificate_evidence WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)`);

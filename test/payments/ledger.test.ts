@@ -63,7 +63,7 @@ describe.skipIf(!pgUp)('PostgreSQL', () => {
 });
 
 describe('SQLite', () => {
-  it('moves the evidence of a ledger made before migration 10 into its own table, readable until expiry', async () => {
+  it('moves the evidence of a ledger made before migration 10 into a table of its own, readable until expiry', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-'));
     try {
       const file = path.join(dir, 'ledger.sqlite');
@@ -80,6 +80,8 @@ describe('SQLite', () => {
       );
       insert.run('dvc_kept', 'a.test', '{}', 2_000, Buffer.from('seen'));
       insert.run('dvc_none', 'b.test', '{}', 2_000, null);
+      // A certificate from before expiry was recorded (migration 2): its evidence never expires.
+      insert.run('dvc_ageless', 'c.test', '{}', null, Buffer.from('always'));
       db.close();
 
       const store = openSqliteStore(file);
@@ -88,6 +90,7 @@ describe('SQLite', () => {
         expect(await store.evidence('dvc_kept', 2_000)).toBeNull();
         expect(await store.evidence('dvc_none', 1_000)).toBeNull();
         expect(await store.pruneEvidence(2_000, 10)).toBe(1);
+        expect(await store.evidence('dvc_ageless', 9_000_000)).toEqual(Buffer.from('always'));
       } finally {
         await store.close();
       }
