@@ -81,7 +81,7 @@ export interface Config {
   batches: {
     concurrency: number;
     /**
-     * The event loop's p99 lateness (ms) under which batch items are paced, up to `concurrency` at once
+     * The event loop's worst lateness in each half second (ms) under which batch items are paced, up to `concurrency` at once
      * (src/service/batch-pace.ts); 0: `concurrency` at once, always.
      */
     paceDelayMs: number;

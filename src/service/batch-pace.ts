@@ -3,18 +3,16 @@
 // every step of an interactive scan by as much. The fixed DVS_BATCH_CONCURRENCY cannot know that: the right
 // number depends on how long a scan waits on the network (its round trips) against how long it computes, and on
 // who else shares the cores (another instance, the database). Measured on 2 cores with two instances and the
-// fixture fleet at 50 ms round trips, 3 items each already pushed the /healthz p99 past 100 ms, 2 did not, where a
-// target 200 ms away would want many more.
+// fixture fleet at 50 ms round trips, 3 items each already pushed the /healthz p99 past 100 ms, 2 did not, where sites
+// 200 ms away would want many more.
 //
-// The rule is additive increase, multiplicative decrease: every interval the loop's p99 lateness is read; over
+// The rule is additive increase, multiplicative decrease: every interval the loop's worst lateness is read; over
 // the target the limit halves, under half the target it grows by one, but only while the batch lane is using
 // every slot it has (a limit that grew while idle would let the next batch start in a burst).
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-
 export interface BatchPaceOptions {
   /** The most batch items at once (DVS_BATCH_CONCURRENCY). */
   max: number;
-  /** The event loop's p99 lateness the pace keeps under (ms). */
+  /** The event loop's lateness the pace keeps under (ms): the worst of each interval. */
   targetDelayMs: number;
   /** How often the limit is set (ms). */
   intervalMs: number;
@@ -27,7 +25,7 @@ export interface PacedLane {
   setBatchLimit(limit: number): void;
 }
 
-/** The next limit, from the current one, the loop's p99 lateness over the last interval and whether all ran. */
+/** The next limit, from the current one, the loop's worst lateness over the last interval and whether all ran. */
 export function nextBatchLimit(
   limit: number,
   lateMs: number,
@@ -39,29 +37,38 @@ export function nextBatchLimit(
   return limit;
 }
 
-/** How often the width is set in service: some fifty loop samples, and a batch at full width within seconds. */
+/** How often the width is set in service: fifty samples of the loop, and a batch at full width within seconds. */
 export const PACE_INTERVAL_MS = 500;
 
-/** The histogram's timer fires every RESOLUTION_MS: what it records past that is lateness. */
-const RESOLUTION_MS = 10;
+/** How often the loop's lateness is sampled: a timer that runs late by X means any request arriving then waited X. */
+const SAMPLE_MS = 10;
 
-/** Paces the lane from now (starting at one item) until `stop`. */
+/**
+ * Paces the lane from now (starting at one item) until `stop`. The lateness is sampled by a timer of its own
+ * rather than by perf_hooks' monitorEventLoopDelay, whose reset drops the sample that spans it: a long hold-up
+ * that ended just before a reading was then never seen.
+ */
 export function startBatchPace(opts: BatchPaceOptions, lane: PacedLane): { stop(): void } {
-  const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  delay.enable();
   let limit = 1;
+  let worst = 0;
+  let last = performance.now();
   lane.setBatchLimit(limit);
+  const sample = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - SAMPLE_MS);
+    last = now;
+  }, SAMPLE_MS);
   const pace = setInterval(() => {
-    const late = Math.max(0, delay.percentile(99) / 1e6 - RESOLUTION_MS);
-    delay.reset();
-    const next = nextBatchLimit(limit, late, lane.takeBatchPeak() >= limit, opts);
+    const next = nextBatchLimit(limit, worst, lane.takeBatchPeak() >= limit, opts);
+    worst = 0;
     if (next !== limit) lane.setBatchLimit((limit = next));
   }, opts.intervalMs);
+  sample.unref();
   pace.unref();
   return {
     stop() {
+      clearInterval(sample);
       clearInterval(pace);
-      delay.disable();
     },
   };
 }
