@@ -107,6 +107,30 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
+async function postgresPlan(client: Pick<pg.Client, 'query'>, s: Captured): Promise<PlanNode> {
+  const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+    `EXPLAIN (FORMAT JSON) ${s.sql}`,
+    s.params,
+  );
+  return rows[0]!['QUERY PLAN'][0]!.Plan;
+}
+
+/** How each statement's PostgreSQL plan reads each of `tables` it reads: `table: node type`, one per read. */
+export async function postgresTableReads(
+  client: Pick<pg.Client, 'query'>,
+  statements: Captured[],
+  tables: readonly string[],
+): Promise<string[]> {
+  const reads: string[] = [];
+  const walk = (node: PlanNode) => {
+    const table = node['Relation Name'];
+    if (table && tables.includes(table)) reads.push(`${table}: ${node['Node Type']}`);
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  for (const s of statements) walk(await postgresPlan(client, s));
+  return reads;
+}
+
 /**
  * The statements whose PostgreSQL plan reads a whole table among `tables`: a Seq Scan, or an index walked
  * without a condition and without a Limit above it.
@@ -118,11 +142,7 @@ export async function postgresFullScans(
 ): Promise<FullScan[]> {
   const found: FullScan[] = [];
   for (const s of statements) {
-    const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-      `EXPLAIN (FORMAT JSON) ${s.sql}`,
-      s.params,
-    );
-    const root = rows[0]!['QUERY PLAN'][0]!.Plan;
+    const root = await postgresPlan(client, s);
     const lines: string[] = [];
     let full = false;
     const walk = (node: PlanNode, limited: boolean) => {
