@@ -81,8 +81,8 @@ export interface Config {
   batches: {
     concurrency: number;
     /**
-     * The event loop's worst lateness in each half second (ms) under which batch items are paced, up to `concurrency` at once
-     * (src/service/batch-pace.ts); 0: `concurrency` at once, always.
+     * The event loop's worst lateness in each half second (ms) under which batch items are paced, up to
+     * `concurrency` at once (src/service/batch-pace.ts); 0: `concurrency` at once, always.
      */
     paceDelayMs: number;
     politePerSite: number;

@@ -3,8 +3,8 @@
 // every step of an interactive scan by as much. The fixed DVS_BATCH_CONCURRENCY cannot know that: the right
 // number depends on how long a scan waits on the network (its round trips) against how long it computes, and on
 // who else shares the cores (another instance, the database). Measured on 2 cores with two instances and the
-// fixture fleet at 50 ms round trips, 3 items each already pushed the /healthz p99 past 100 ms, 2 did not, where sites
-// 200 ms away would want many more.
+// fixture fleet at 50 ms round trips, 3 items each already pushed the /healthz p99 past 100 ms and 2 did not,
+// where sites 200 ms away would want many more.
 //
 // The rule is additive increase, multiplicative decrease: every interval the loop's worst lateness is read; over
 // the target the limit halves, under half the target it grows by one, but only while the batch lane is using

@@ -1,5 +1,5 @@
 -- A proof reads the log from its indexes alone (issue 38). At a million certificates the ledger outgrows memory,
--- and each node a proof read cost an index page and a heap page, most of them from disk: an inclusion proof took
+-- and each node a proof read cost an index page and a heap page, many from outside PostgreSQL's cache: a proof took
 -- 3.2 times its time at ten thousand. With each node's hash in the index, ordered by level, the upper levels
 -- (which every proof reads) stay on a few hot pages and the heap is not read at all: on 2,000,000 nodes, from a
 -- cold buffer cache, 9.6 pages read per proof's nodes instead of 14.7. The same for a certificate's leaf index.
