@@ -83,9 +83,9 @@ describe('batches and monitors on the embedded default', () => {
         expect(two).toMatchObject({ verdict: 'CERTIFIED', credits: 0, paused_reason: 'no_credits' });
         const spent = await Promise.all(tokens.map(async (t) => (await second.payments.ledger.status(t))!));
         expect(spent.map((s) => s.state)).toEqual(['redeemed', 'redeemed']);
-        const first = spent.map((s) => s.certificateId).filter((c) => c !== two.certificate_id);
-        expect(first).toHaveLength(1);
-        const superseded = await second.client.call('GET', `/api/certificates/${first[0]}/status`);
+        const earlier = spent.map((s) => s.certificateId).filter((c) => c !== two.certificate_id);
+        expect(earlier).toHaveLength(1);
+        const superseded = await second.client.call('GET', `/api/certificates/${earlier[0]}/status`);
         expect(JSON.parse(superseded.text)).toMatchObject({ status: 'superseded', superseded_by: two.certificate_id });
       } finally {
         await second.stop();
