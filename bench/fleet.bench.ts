@@ -471,7 +471,9 @@ async function measure(run: Run, opts: Options, env: Record<string, string>): Pr
     if (r.status !== 200) throw new Error(`Full Validation: ${r.status} ${JSON.stringify(r.json)}`);
     return r.ms;
   });
-  const domains = Array.from({ length: opts.domains }, (_, i) => `f${i}.fleet.test`);
+  // Full items are the first fleet domains as Quick Scan domains are, so a --full above --domains has its own.
+  const fleetNames = (n: number) => Array.from({ length: n }, (_, i) => `f${i}.fleet.test`);
+  const domains = fleetNames(opts.domains);
   if (opts.domains > 0) {
     const label = `${opts.domains.toLocaleString('en')} Quick Scan domains in one batch`;
     const idle = { aloneCpuMs: idleQuick.cpu, quickWallMs: idleQuick.wall };
@@ -479,7 +481,7 @@ async function measure(run: Run, opts: Options, env: Record<string, string>): Pr
   }
   if (opts.full > 0) {
     const label = `${opts.full.toLocaleString('en')} Full Validation items in one batch`;
-    const items = domains.slice(0, opts.full).map((domain) => ({ domain, payment_token: tokens.pop() }));
+    const items = fleetNames(opts.full).map((domain) => ({ domain, payment_token: tokens.pop() }));
     const idle = { aloneCpuMs: idleFull.cpu, quickWallMs: idleQuick.wall };
     report(await runBatch(run, label, { mode: 'full', items }, opts.full, idle));
   }
@@ -498,7 +500,8 @@ export default async function bench(args: readonly string[] = []): Promise<void>
   }
   const shared = await sharedState();
   if (!shared) return;
-  const fleet = opts.domains + SPARE;
+  const batchDomains = Math.max(opts.domains, opts.full);
+  const fleet = batchDomains + SPARE;
   console.log(
     `World: ${fleet.toLocaleString('en')} fleet domains at --rtt ${opts.rtt}; ${CORES} cores, shared with whatever else runs on the machine.`,
   );
@@ -515,10 +518,10 @@ export default async function bench(args: readonly string[] = []): Promise<void>
       DVS_QUICK_RATE_LIMIT: '100000',
     };
     api = await startInstances(env, root, instances);
-    const limits = ['--domains-per-day', String(10 * fleet), '--max-batch', String(Math.max(opts.domains, opts.full))];
+    const limits = ['--domains-per-day', String(10 * fleet), '--max-batch', String(batchDomains)];
     const created = await dvs(['accounts', 'create', 'fleet-bench', ...limits, '--concurrency', '1000'], env);
     const key = created.trim().split('\n')[0]!;
-    let spare = opts.domains;
+    let spare = batchDomains;
     const fresh = () => (spare < fleet ? `f${spare++}.fleet.test` : undefined);
     const run = { api, instances: instances as [Instance, Instance], worldPid: world.pid, key, fresh };
     await measure({ ...run, statements: () => shared.statements(), engineSchema: shared.engineSchema }, opts, env);
