@@ -141,7 +141,7 @@ interface Core {
   drain(): void;
 }
 
-type ScanServices = Pick<Core, 'quickScans' | 'fullValidations' | 'transparency' | 'pace'> & { slots: ScanSlots };
+type ScanServices = Pick<Core, 'quickScans' | 'fullValidations' | 'transparency'> & { slots: ScanSlots };
 
 /** Batch items and monitor runs share the batch lane, whose width follows the event loop (batch-pace.ts). */
 function paceBatchLane(config: Config, slots: ScanSlots): Core['pace'] {
@@ -157,7 +157,6 @@ function scanServices(
 ): ScanServices {
   const { log, ruleset, signingKeys, agentKey, metrics, shared } = core;
   const slots = createScanSlots({ ...config.scans, batchLimit: config.batches.concurrency });
-  const pace = paceBatchLane(config, slots);
   const scanner = createScanner({ config, ruleset, providers, log, agentKey, slots });
   const quickScans = new QuickScans({
     scanner,
@@ -181,7 +180,7 @@ function scanServices(
     metrics,
     waitForHolderMs: config.deadlines.fullMs + 5_000,
   });
-  return { quickScans, fullValidations, transparency, slots, pace };
+  return { quickScans, fullValidations, transparency, slots };
 }
 
 async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger): Promise<Core> {
@@ -227,6 +226,8 @@ async function wireCore(config: Config, payments: PaymentsHandle, log: AppLogger
     shared,
     ...services,
     batches,
+    // Only an instance that can take batch work keeps its loop sampled.
+    pace: batches ? paceBatchLane(config, services.slots) : null,
     ops,
     lifecycle,
     certificates: new LedgerCertificates(lifecycle),
