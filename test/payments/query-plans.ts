@@ -115,6 +115,12 @@ async function postgresPlan(client: Pick<pg.Client, 'query'>, s: Captured): Prom
   return rows[0]!['QUERY PLAN'][0]!.Plan;
 }
 
+/** Every node of a plan, top down, with whether a Limit stands above it. */
+function* planNodes(node: PlanNode, limited = false): Generator<{ node: PlanNode; limited: boolean }> {
+  yield { node, limited };
+  for (const child of node.Plans ?? []) yield* planNodes(child, limited || node['Node Type'] === 'Limit');
+}
+
 /** How each statement's PostgreSQL plan reads each of `tables` it reads: `table: node type`, one per read. */
 export async function postgresTableReads(
   client: Pick<pg.Client, 'query'>,
@@ -122,12 +128,11 @@ export async function postgresTableReads(
   tables: readonly string[],
 ): Promise<string[]> {
   const reads: string[] = [];
-  const walk = (node: PlanNode) => {
-    const table = node['Relation Name'];
-    if (table && tables.includes(table)) reads.push(`${table}: ${node['Node Type']}`);
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  for (const s of statements) walk(await postgresPlan(client, s));
+  for (const s of statements)
+    for (const { node } of planNodes(await postgresPlan(client, s))) {
+      const table = node['Relation Name'];
+      if (table && tables.includes(table)) reads.push(`${table}: ${node['Node Type']}`);
+    }
   return reads;
 }
 
@@ -142,10 +147,9 @@ export async function postgresFullScans(
 ): Promise<FullScan[]> {
   const found: FullScan[] = [];
   for (const s of statements) {
-    const root = await postgresPlan(client, s);
     const lines: string[] = [];
     let full = false;
-    const walk = (node: PlanNode, limited: boolean) => {
+    for (const { node, limited } of planNodes(await postgresPlan(client, s))) {
       const table = node['Relation Name'];
       lines.push(
         `${node['Node Type']}${table ? ` on ${table}` : ''}${node['Index Cond'] ? ` (${node['Index Cond']})` : ''}`,
@@ -154,9 +158,7 @@ export async function postgresFullScans(
         if (node['Node Type'] === 'Seq Scan') full = true;
         if (/Index/.test(node['Node Type']) && !node['Index Cond'] && !limited) full = true;
       }
-      for (const child of node.Plans ?? []) walk(child, limited || node['Node Type'] === 'Limit');
-    };
-    walk(root, false);
+    }
     if (full) found.push({ sql: compact(s.sql), plan: lines.join(' | ') });
   }
   return found;
