@@ -1,7 +1,8 @@
 // A Full Validation: reserve the payment token (before any DNS work), scan every rule, sign the certificate, and
 // commit the token with it. If the validation does not complete (the domain has nothing to scan, the engine
 // failed, or passed its deadline) the token is released, so the buyer can try again. Nothing is lost.
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip } from 'node:zlib';
 import type { Ruleset } from '../engine/ruleset.ts';
 import type { Report } from '../engine/types.ts';
 import { canonicalBytes, canonicalJson } from '../lib/canonical-json.ts';
@@ -17,6 +18,8 @@ import type { SigningKeySource } from '../signing/key-store.ts';
 import type { Certificate } from '../signing/payload.ts';
 import { scanError, scanResult, type ScanResult } from './scan-result.ts';
 import type { TransparencyLog } from './transparency-log.ts';
+
+const compress = promisify(gzip);
 
 export class PaymentRequiredError extends Error {
   override name = 'PaymentRequiredError';
@@ -207,13 +210,18 @@ export class FullValidations {
       const body = certificateText(certificate);
       const expiresAt = Date.parse(certificate.payload.expires_at);
       // The evidence a relying party re-judges: the very bytes evidence_digest names, compressed for storage.
+      // Compressed on libuv's threads: a report's 120 KB took 3 ms of the event loop, every other request's wait.
+      const [storedEvidence, storedReport] = await Promise.all([
+        compress(Buffer.from(evidence, 'utf8')),
+        compress(canonicalBytes(report)),
+      ]);
       await payment.commit({
         id: certificate.payload.id,
         domain,
         body,
         expiresAt,
-        evidence: gzipSync(Buffer.from(evidence, 'utf8')),
-        report: gzipSync(canonicalBytes(report)),
+        evidence: storedEvidence,
+        report: storedReport,
       });
       committed = true;
       metrics.scanFinished('full', report.verdict, seconds(started));
