@@ -58,10 +58,35 @@ function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(b + '.') || b.startsWith(a + '.');
 }
 
+interface TierPaths {
+  paths: readonly string[];
+  needs: (path: string) => boolean;
+}
+
+/** Per ruleset and tier: every scan asks the same questions of the same paths (probes ask once per facet). */
+const tierPaths = new WeakMap<Ruleset, Partial<Record<Tier, TierPaths>>>();
+
+function pathsOfTier(ruleset: Ruleset, tier: Tier): TierPaths {
+  let byTier = tierPaths.get(ruleset);
+  if (!byTier) tierPaths.set(ruleset, (byTier = {}));
+  return (byTier[tier] ??= readPaths([...new Set(rulesOfTier(ruleset, tier).flatMap((r) => r.requires))].sort()));
+}
+
+function readPaths(paths: string[]): TierPaths {
+  const answers = new Map<string, boolean>();
+  return {
+    paths,
+    needs: (path) => {
+      let answer = answers.get(path);
+      if (answer === undefined) answers.set(path, (answer = paths.some((q) => overlaps(path, q))));
+      return answer;
+    },
+  };
+}
+
 /** The paths the tier's rules read, and the providers that fill them: no per-tier probe list is kept by hand. */
 export function planScan<P extends ScanProvider>(ruleset: Ruleset, providers: readonly P[], tier: Tier) {
-  const paths = [...new Set(rulesOfTier(ruleset, tier).flatMap((r) => r.requires))].sort();
-  const needs = (p: string): boolean => paths.some((q) => overlaps(p, q));
+  const { paths, needs } = pathsOfTier(ruleset, tier);
   return { paths, needs, providers: providers.filter((p) => needs(p.name)) };
 }
 
