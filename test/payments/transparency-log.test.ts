@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EMPTY_ROOT, leafHash, verifyConsistency, verifyInclusion } from '../../src/lib/merkle.ts';
+import { EMPTY_ROOT, leafHash, nodeKey, verifyConsistency, verifyInclusion } from '../../src/lib/merkle.ts';
 import type { Ledger } from '../../src/payments/ledger.ts';
 import { openPostgresStore } from '../../src/payments/postgres-store.ts';
 import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
@@ -98,6 +98,40 @@ function logContract(name: string, makeBackend: () => Promise<Backend>): void {
         const input = { first: from, second: to, path: proof.consistency_path.map(hex) };
         expect(verifyConsistency({ ...input, firstRoot: hex(a.root_hash), secondRoot: hex(b.root_hash) })).toBe(true);
       }
+    });
+
+    it('keeps the upper nodes it read: a later proof asks the store only for the lower ones, and verifies', async () => {
+      const asked: string[] = [];
+      const store = {
+        ...ledger.log,
+        logNodes: (ids: Parameters<typeof ledger.log.logNodes>[0]) => {
+          asked.push(...ids.map(nodeKey));
+          return ledger.log.logNodes(ids);
+        },
+      };
+      const keeping = new TransparencyLog(store, keySource(key), () => new Date(clock), 2);
+      const leaves: string[] = [];
+      const proveAndVerify = async (i: number) => {
+        const proof = (await keeping.inclusion(idOf(`cert-${i}`)))!;
+        const root = hex(proof.tree_head.root_hash);
+        const leaf = leafHash(Buffer.from(leaves[i]!, 'utf8'));
+        const input = { index: i, size: proof.tree_size, leafHash: leaf, path: proof.inclusion_path.map(hex), root };
+        expect(verifyInclusion(input)).toBe(true);
+      };
+      for (let i = 0; i < 16; i++) leaves.push((await commitOne(ledger, `cert-${i}`)).body);
+      await proveAndVerify(1);
+      expect(asked).toEqual(expect.arrayContaining(['2:1', '3:1']));
+      asked.length = 0;
+      await proveAndVerify(2);
+      // Leaf 2's path: leaf 3 and leaves 0-1 from the store; leaves 4-7 (2:1) and 8-15 (3:1) kept from the first.
+      expect(asked.sort()).toEqual(['0:3', '1:0']);
+      // Grown past the tree they were read in, the kept nodes still serve, for they never change.
+      for (let i = 16; i < 21; i++) leaves.push((await commitOne(ledger, `cert-${i}`)).body);
+      asked.length = 0;
+      await proveAndVerify(2);
+      expect(asked).toContain('2:4');
+      expect(asked).not.toContain('2:1');
+      expect(asked).not.toContain('3:1');
     });
 
     it('signs a head once per size: later requests get the stored one, not a new timestamp', async () => {
