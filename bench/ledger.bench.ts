@@ -17,7 +17,7 @@
 // `npm run bench -- ledger [--count 1000000] [--every 100000] [--backend sqlite|postgres|both] [--lifetime-days 90]`
 // PostgreSQL: DVS_BENCH_POSTGRES_URL (default the test server), in a schema of its own, dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -25,7 +25,6 @@ import pg from 'pg';
 import { canonicalBytes } from '../src/lib/canonical-json.ts';
 import { Ledger } from '../src/payments/ledger.ts';
 import { openPostgresStore } from '../src/payments/postgres-store.ts';
-import { treeFileOf } from '../src/payments/sqlite-log.ts';
 import { openSqliteStore } from '../src/payments/sqlite-store.ts';
 import type { LedgerStore } from '../src/payments/store.ts';
 import { TransparencyLog } from '../src/service/transparency-log.ts';
@@ -110,12 +109,11 @@ async function sqliteBackend(): Promise<Backend> {
     name: 'SQLite (embedded default)',
     store,
     async size() {
-      // The files as they stand, each with its WAL (at most a few MB between checkpoints). A checkpoint from a
-      // connection of the bench's own would drop the store's page caches, the tree's included (SQLite's rule in
-      // WAL mode), and the next window's proofs would measure that.
+      // The files as they stand (the ledger, its tree and its evidence files), each with its WAL (at most a few
+      // MB between checkpoints). A checkpoint from a connection of the bench's own would drop the store's page
+      // caches, the tree's included (SQLite's rule in WAL mode), and the next window's proofs would measure that.
       let bytes = 0;
-      for (const f of [file, treeFileOf(file)])
-        for (const part of [f, `${f}-wal`]) bytes += existsSync(part) ? statSync(part).size : 0;
+      for (const f of readdirSync(dir)) if (!f.endsWith('-shm')) bytes += statSync(path.join(dir, f)).size;
       return bytes;
     },
     serverCpuMs: async () => null,
