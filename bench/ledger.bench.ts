@@ -10,12 +10,14 @@
 // its id changed per certificate (so every leaf differs), with the golden observations and report gzipped as
 // its evidence and report (what a Full Validation stores). The clock moves 8.64 s per certificate (10,000
 // domains re-validated daily) and expired evidence is pruned every ten simulated minutes, as the service's
-// pruning does, so the database holds what it would after that much monitoring.
+// pruning does, so the database holds what it would after that much monitoring. A lifetime shorter than the
+// default 90 days makes evidence expire within a shorter run: at 200,000 certificates (20 simulated days),
+// `--lifetime-days 10` prunes the second half's worth.
 //
-// `npm run bench -- ledger [--count 1000000] [--every 100000] [--backend sqlite|postgres|both]`
+// `npm run bench -- ledger [--count 1000000] [--every 100000] [--backend sqlite|postgres|both] [--lifetime-days 90]`
 // PostgreSQL: DVS_BENCH_POSTGRES_URL (default the test server), in a schema of its own, dropped afterwards.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -23,7 +25,6 @@ import pg from 'pg';
 import { canonicalBytes } from '../src/lib/canonical-json.ts';
 import { Ledger } from '../src/payments/ledger.ts';
 import { openPostgresStore } from '../src/payments/postgres-store.ts';
-import { treeFileOf } from '../src/payments/sqlite-log.ts';
 import { openSqliteStore } from '../src/payments/sqlite-store.ts';
 import type { LedgerStore } from '../src/payments/store.ts';
 import { TransparencyLog } from '../src/service/transparency-log.ts';
@@ -36,6 +37,7 @@ interface Options {
   count: number;
   every: number;
   backends: ('sqlite' | 'postgres')[];
+  lifetimeMs: number;
 }
 
 function options(args: readonly string[]): Options {
@@ -47,13 +49,16 @@ function options(args: readonly string[]): Options {
   const count = Number(value('count') ?? 1_000_000);
   const every = Number(value('every') ?? Math.min(100_000, count));
   const backend = value('backend') ?? 'both';
+  const lifetimeDays = Number(value('lifetime-days') ?? 90);
   if (!Number.isInteger(count) || count < 1) throw new Error('--count must be a positive whole number');
+  if (!(lifetimeDays > 0)) throw new Error('--lifetime-days must be a positive number');
   if (!Number.isInteger(every) || every < 1) throw new Error('--every must be a positive whole number');
   if (!['sqlite', 'postgres', 'both'].includes(backend)) throw new Error('--backend is sqlite, postgres or both');
   return {
     count,
     every,
     backends: backend === 'both' ? ['sqlite', 'postgres'] : [backend as 'sqlite' | 'postgres'],
+    lifetimeMs: lifetimeDays * 86_400_000,
   };
 }
 
@@ -104,12 +109,11 @@ async function sqliteBackend(): Promise<Backend> {
     name: 'SQLite (embedded default)',
     store,
     async size() {
-      // The files as they stand, each with its WAL (at most a few MB between checkpoints). A checkpoint from a
-      // connection of the bench's own would drop the store's page caches, the tree's included (SQLite's rule in
-      // WAL mode), and the next window's proofs would measure that.
+      // The files as they stand (the ledger, its tree and its evidence files), each with its WAL (at most a few
+      // MB between checkpoints). A checkpoint from a connection of the bench's own would drop the store's page
+      // caches, the tree's included (SQLite's rule in WAL mode), and the next window's proofs would measure that.
       let bytes = 0;
-      for (const f of [file, treeFileOf(file)])
-        for (const part of [f, `${f}-wal`]) bytes += existsSync(part) ? statSync(part).size : 0;
+      for (const f of readdirSync(dir)) if (!f.endsWith('-shm')) bytes += statSync(path.join(dir, f)).size;
       return bytes;
     },
     serverCpuMs: async () => null,
@@ -163,6 +167,11 @@ async function postgresBackend(): Promise<Backend | null> {
 const p99 = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]!;
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
 
+/** Time spent pruning, and per certificate whose evidence went. */
+const prunedText = (spentMs: number, certificates: number): string =>
+  `${(spentMs / 1000).toFixed(1)} s, ${certificates.toLocaleString('en')} certificates` +
+  (certificates > 0 ? ` (${((1000 * spentMs) / certificates).toFixed(0)} us each)` : '');
+
 /** Median and p99 of `n` timed calls, in milliseconds. */
 async function latency(n: number, call: (i: number) => Promise<unknown>): Promise<string> {
   const times: number[] = [];
@@ -215,9 +224,9 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
 
   console.log(`\n### ${backend.name}: ${opts.count.toLocaleString('en')} certificates\n`);
   console.log(
-    '| certificates | appends/s over the window | load average | bench CPU per append | database server CPU per append | inclusion proof median / p99 | consistency proof median / p99 | new tree head median / p99 | database per certificate | RSS |',
+    '| certificates | appends/s over the window | load average | bench CPU per append | database server CPU per append | inclusion proof median / p99 | consistency proof median / p99 | new tree head median / p99 | database per certificate | RSS | expired evidence pruned in the window |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 
   const checkpoints = new Set<number>();
   for (let n = opts.every; n <= opts.count; n += opts.every) checkpoints.add(n);
@@ -225,7 +234,8 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
   if (opts.count >= 10_000) checkpoints.add(10_000);
   const rates: number[] = [];
   let lastPrune = clock;
-  let pruneMs = 0;
+  const pruned = { ms: 0, certificates: 0 };
+  const prunedBefore = { ...pruned };
   const meter = await windowMeter(backend);
 
   for (let n = 0; n < opts.count; n++) {
@@ -238,15 +248,19 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
       id,
       domain,
       body: tpl.body.replace(tpl.id, id),
-      expiresAt: clock + 90 * 86_400_000,
+      expiresAt: clock + opts.lifetimeMs,
       evidence: tpl.evidence,
       report: tpl.report,
     });
     clock += SECONDS_PER_CERTIFICATE * 1000;
     if (clock - lastPrune >= PRUNE_EVERY_MS) {
       const t0 = performance.now();
-      while ((await ledger.pruneExpiredEvidence(PRUNE_BATCH)) === PRUNE_BATCH);
-      pruneMs += performance.now() - t0;
+      let batch: number;
+      do {
+        batch = await ledger.pruneExpiredEvidence(PRUNE_BATCH);
+        pruned.certificates += batch;
+      } while (batch === PRUNE_BATCH);
+      pruned.ms += performance.now() - t0;
       lastPrune = clock;
     }
 
@@ -264,8 +278,9 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
     const heads = await latency(100, () => log.head(1 + random(size)));
     const bytes = await backend.size();
     console.log(
-      `| ${size.toLocaleString('en')} | ${(appended / seconds).toFixed(0)} | ${load} | ${(benchMs / appended).toFixed(2)} ms | ${serverPerAppend} | ${inclusion} ms | ${consistency} ms | ${heads} ms | ${(bytes / size / 1024).toFixed(1)} KiB | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB |`,
+      `| ${size.toLocaleString('en')} | ${(appended / seconds).toFixed(0)} | ${load} | ${(benchMs / appended).toFixed(2)} ms | ${serverPerAppend} | ${inclusion} ms | ${consistency} ms | ${heads} ms | ${(bytes / size / 1024).toFixed(1)} KiB | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB | ${prunedText(pruned.ms - prunedBefore.ms, pruned.certificates - prunedBefore.certificates)} |`,
     );
+    Object.assign(prunedBefore, pruned);
     await meter.restart(size);
   }
   if (rates.length >= 2)
@@ -273,7 +288,7 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
       `\nThe last window's rate is ${((100 * rates.at(-1)!) / rates[0]!).toFixed(0)} % of the first's (goal >= 80 %).`,
     );
   console.log(
-    `Expired evidence pruned every ten simulated minutes: ${(pruneMs / 1000).toFixed(1)} s in all. Simulated time: ${((clock - START) / 86_400_000).toFixed(0)} days.`,
+    `Expired evidence pruned every ten simulated minutes: ${prunedText(pruned.ms, pruned.certificates)} in all. Simulated time: ${((clock - START) / 86_400_000).toFixed(0)} days.`,
   );
 }
 

@@ -1,9 +1,10 @@
 // What the ledger stops keeping, in small batches, never inside a commit: a commit's cost must not depend on
-// how many certificates the ledger holds (issue 38). Evidence goes when its certificate expires (readers stop
-// seeing it then already, so pruning late frees space late and changes no answer); reports go after
-// DVS_REPORT_RETENTION when it is set. Certificate bodies, the log and the tokens are never touched. Who calls
-// it: the job engine's scheduler where instances share PostgreSQL (src/service/ledger-pruning.ts), a timer in
-// the one process of the embedded ledger, where no job engine need run.
+// how many certificates the ledger holds (issue 38). Evidence goes when its certificate expires, on SQLite with
+// its whole week of expiry (readers stop seeing it at expiry already, so pruning late frees space late and
+// changes no answer); reports go after DVS_REPORT_RETENTION when it is set. Certificate bodies, the log and the
+// tokens are never touched. Who calls it: the job engine's scheduler where instances share PostgreSQL
+// (src/service/ledger-pruning.ts), a timer in the one process of the embedded ledger, where no job engine need
+// run.
 import type { Logger } from '../lib/log.ts';
 import type { Ledger } from './ledger.ts';
 

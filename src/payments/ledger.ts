@@ -317,8 +317,9 @@ export class Ledger implements PaymentGate, CertificateRegistry, TokenHolder {
   }
 
   /**
-   * Drops the evidence of up to `limit` certificates that have expired (readers stop seeing it at expiry
-   * already; this frees the space). Returns how many; fewer than `limit` means none is left.
+   * Drops the evidence of certificates that have expired, in a batch of up to `limit` or of whole weeks on
+   * SQLite (LedgerStore.pruneEvidence); readers stop seeing it at expiry already, this frees the space. Returns
+   * how many; fewer than `limit` means none is left.
    */
   pruneExpiredEvidence(limit: number): Promise<number> {
     return this.store.pruneEvidence(this.now(), limit);

@@ -1,11 +1,13 @@
 // The embedded ledger: one SQLite file in the data dir, in WAL mode so readers never wait for the writer, with the
-// transparency log's tree in a second file beside it (sqlite-log.ts).
+// transparency log's tree in a second file beside it (sqlite-log.ts) and the evidence in files per week of expiry
+// (sqlite-evidence.ts).
 // better-sqlite3 is synchronous, so every operation below is atomic within the process, and SQLite's write
 // lock makes the conditional updates atomic across processes sharing the file.
 import Database from 'better-sqlite3';
 import type { StoredCertificate } from './gate.ts';
 import { migrations } from './migrations.ts';
 import { sqliteAccounts } from './sqlite-accounts.ts';
+import { moveLedgerEvidence, sqliteEvidence, type EvidenceFiles } from './sqlite-evidence.ts';
 import { sqliteHistory } from './sqlite-history.ts';
 import { attachTree, reconcileTree, sqliteLog, warmTree } from './sqlite-log.ts';
 import {
@@ -67,7 +69,12 @@ const toCertificateRow = (r: RawCertificateRow): CertificateRow => ({
   supersededBy: r.superseded_by,
 });
 
-function migrate(db: Database.Database): void {
+/** What runs before a migration's SQL: moving rows out of the ledger file, which SQL over one file cannot do. */
+const beforeMigration = (files: EvidenceFiles): Partial<Record<number, (db: Database.Database) => void>> => ({
+  15: (db) => moveLedgerEvidence(db, files),
+});
+
+function migrate(db: Database.Database, files: EvidenceFiles): void {
   // BEGIN IMMEDIATE takes the write lock of both files first, so two processes opening one new ledger migrate it
   // once, and neither sees the other's commit half done when it reconciles the tree.
   db.exec('BEGIN IMMEDIATE');
@@ -77,8 +84,10 @@ function migrate(db: Database.Database): void {
     );
     const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    const before = beforeMigration(files);
     for (const m of migrations('sqlite')) {
       if (applied.has(m.version)) continue;
+      before[m.version]?.(db);
       db.exec(m.sql);
       record.run(m.version, m.name, Date.now());
     }
@@ -94,6 +103,7 @@ function migrate(db: Database.Database): void {
 /** The certificate lookups and the revocation: what a relying party and the operator ask after issue. */
 function certificateQueries(
   db: Database.Database,
+  files: EvidenceFiles,
 ): Pick<
   LedgerStore,
   'certificateRow' | 'latestCertificateId' | 'revoke' | 'evidence' | 'pruneEvidence' | 'pruneReports'
@@ -114,18 +124,10 @@ function certificateQueries(
   const revoke = db.prepare(
     'UPDATE certificates SET revoked_at = ?, revocation_reason = ?, revocation_report = ? WHERE id = ? AND revoked_at IS NULL',
   );
-  // The certificate's row gives the evidence's expiry, its key beside the id (migration 014 says why).
-  const evidence = db
-    .prepare(
-      `SELECT e.evidence FROM certificates c
-       JOIN certificate_evidence e ON e.expires_at IS c.expires_at AND e.certificate_id = c.id
-       WHERE c.id = ? AND (c.expires_at IS NULL OR c.expires_at > ?)`,
-    )
-    .pluck();
-  // A range at the start of the index certificate_evidence_expiry, then each row by its rowid.
-  const pruneEvidence = db.prepare(`
-    DELETE FROM certificate_evidence WHERE rowid IN (
-      SELECT rowid FROM certificate_evidence WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)`);
+  // The certificate's row says whether it is still valid, and its expiry names the evidence's file.
+  const unexpired = db.prepare<[string, number], { expires_at: number | null }>(
+    'SELECT expires_at FROM certificates WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)',
+  );
   // A range of the partial index certificates_report_age.
   const pruneReports = db.prepare(`
     UPDATE certificates SET report = NULL WHERE rowid IN (
@@ -142,23 +144,29 @@ function certificateQueries(
       revoke.run(at, reason, report ?? null, id);
       return true;
     },
-    evidence: async (id, now) => (evidence.get(id, now) as Buffer | null | undefined) ?? null,
-    pruneEvidence: async (now, limit) => pruneEvidence.run(now, limit).changes,
+    evidence: async (id, now) => {
+      const valid = unexpired.get(id, now);
+      return valid ? files.read(id, valid.expires_at) : null;
+    },
+    // Whole weeks, an unlink each, whatever the limit: no row is read (sqlite-evidence.ts).
+    pruneEvidence: async (now) => files.prune(now),
     pruneReports: async (before, limit) => pruneReports.run(before, limit).changes,
   };
 }
 
 export function openSqliteStore(file: string): LedgerStore {
   const db = new Database(file);
+  const files = sqliteEvidence(file);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = NORMAL');
     attachTree(db, file);
-    migrate(db);
+    migrate(db, files);
     warmTree(db);
   } catch (err) {
     // A file that cannot be migrated must not stay open (and locked) behind the error.
+    files.close();
     db.close();
     throw err;
   }
@@ -185,14 +193,10 @@ export function openSqliteStore(file: string): LedgerStore {
   const storeCertificate = db.prepare(
     'INSERT INTO certificates (id, domain, body, created_at, expires_at, report) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const storeEvidence = db.prepare(
-    'INSERT INTO certificate_evidence (certificate_id, expires_at, evidence) VALUES (?, ?, ?)',
-  );
   const { append: appendToLog, ...logReads } = sqliteLog(db);
   const commit = db.transaction((hash: string, reservationId: string, c: StoredCertificate, now: number) => {
     if (redeem.run(c.id, hash, reservationId).changes !== 1) return false;
     storeCertificate.run(c.id, c.domain, c.body, now, c.expiresAt ?? null, c.report ?? null);
-    if (c.evidence) storeEvidence.run(c.id, c.expiresAt ?? null, c.evidence);
     // The leaf is the certificate's body, byte for byte as stored and served.
     appendToLog(c.id, Buffer.from(c.body, 'utf8'));
     return true;
@@ -212,19 +216,24 @@ export function openSqliteStore(file: string): LedgerStore {
       return r ? toRow(r) : null;
     },
     countUnused: async (source, now) => countUnused.get(source, now) as number,
-    commit: async (hash, reservationId, c, now) => commit(hash, reservationId, c, now),
+    commit: async (hash, reservationId, c, now) => {
+      // The evidence first, committed in its own file, then the certificate (sqlite-evidence.ts: the order).
+      if (c.evidence) files.store({ certificateId: c.id, expiresAt: c.expiresAt ?? null, evidence: c.evidence });
+      return commit(hash, reservationId, c, now);
+    },
     release: async (hash, reservationId) => release.run(hash, reservationId).changes === 1,
     certificate: async (id) => {
       const r = certificate.get(id) as RawStoredCertificate | undefined;
       return r ? storedCertificate(r) : null;
     },
-    ...certificateQueries(db),
+    ...certificateQueries(db, files),
     ...sqliteHistory(db),
     ...logReads,
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
     close: async () => {
+      files.close();
       db.close();
     },
   };

@@ -120,8 +120,11 @@ export interface LedgerStore extends LogStore, HistoryStore {
   /** The stored evidence while the certificate has not expired. */
   evidence(id: string, now: number): Promise<Buffer | null>;
   /**
-   * Drops the evidence of at most `limit` certificates that expired by `now`, the earliest expiry first;
-   * returns how many. Bounded, so it never holds the database for longer than one small batch.
+   * Drops the evidence of certificates that expired by `now`, the earliest expiry first; returns how many.
+   * Bounded, so it never holds the database for longer than one small batch: PostgreSQL clears at most `limit`
+   * rows; SQLite deletes the files of the weeks of expiry that have ended, whatever the limit, reading no row
+   * (src/payments/sqlite-evidence.ts), so it may return more than `limit`, and keeps evidence up to a week
+   * past its expiry (never served after it).
    */
   pruneEvidence(now: number, limit: number): Promise<number>;
   /** Drops the reports of at most `limit` certificates issued before `before`, the oldest first; returns how many. */

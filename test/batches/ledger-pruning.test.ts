@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/lib/config.ts';
 import { ledgerPruner } from '../../src/payments/ledger-retention.ts';
 import { openLedger } from '../../src/payments/open-ledger.ts';
 import { PRUNE_CRON, PRUNE_QUEUE, prepareLedgerPruning, startLedgerPruning } from '../../src/service/ledger-pruning.ts';
+import { certifyWith } from '../payments/log-fixtures.ts';
 import { freshSchema, postgresReachable } from '../payments/postgres.ts';
 
 const pgUp = await postgresReachable();
@@ -21,19 +22,8 @@ describe.skipIf(!pgUp)('ledger pruning on the job engine', () => {
     const db = await openQueueDatabase({ databaseUrl: schema.url, dataDir: '/nonexistent' }, () => undefined);
     let queue: JobQueue | null = null;
     try {
-      const certify = async (id: string, expiresAt: number) => {
-        const { token } = (await ledger.issue({ source: 'test' }))[0]!;
-        const r = await ledger.reserve(token, `${id}.test`);
-        if (r.kind !== 'reserved') throw new Error(`not reserved: ${r.kind}`);
-        const body = JSON.stringify({ payload: { id }, jws: 'sig' });
-        await ledger.commit(token, r.reservationId, {
-          id,
-          domain: `${id}.test`,
-          body,
-          expiresAt,
-          evidence: Buffer.from(id),
-        });
-      };
+      const certify = (id: string, expiresAt: number) =>
+        certifyWith(ledger, id, { expiresAt, evidence: Buffer.from(id) });
       await certify('dvc_expired', Date.now() - DAY);
       await certify('dvc_valid', Date.now() + 90 * DAY);
 

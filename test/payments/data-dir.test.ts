@@ -1,11 +1,13 @@
 // The data dir and everything the service writes in it are private to the service's user: the dir 0700, the
-// ledger, its log's tree file and their -wal/-shm files, keys and TLS material 0600, also when an earlier version left them readable.
+// ledger, its log's tree file, its evidence files and their -wal/-shm files, keys and TLS material 0600, also when an
+// earlier version left them readable.
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/lib/config.ts';
 import { openLedger, SQLITE_FILE } from '../../src/payments/open-ledger.ts';
+import { evidenceFileOf, weekOf } from '../../src/payments/sqlite-evidence.ts';
 import { treeFileOf } from '../../src/payments/sqlite-log.ts';
 import { startTestService } from '../server/harness.ts';
 
@@ -25,9 +27,22 @@ function filesUnder(dir: string): string[] {
 async function useLedger(dataDir: string): Promise<void> {
   const ledger = await openLedger(loadConfig({ DVS_DATA_DIR: dataDir }));
   try {
-    // A write, so the -wal and -shm files exist while the ledger is open.
-    await ledger.issue({ source: 'test' });
-    for (const name of LEDGER_FILES) expect(mode(path.join(dataDir, name)), name).toBe(0o600);
+    // A certificate with evidence, so every file and its -wal and -shm exist while the ledger is open.
+    const { token } = (await ledger.issue({ source: 'test' }))[0]!;
+    const held = await ledger.reserve(token, 'private.test');
+    if (held.kind !== 'reserved') throw new Error(`not reserved: ${held.kind}`);
+    const expiresAt = Date.now() + 86_400_000;
+    const id = `dvc_private_${expiresAt}`;
+    await ledger.commit(token, held.reservationId, {
+      id,
+      domain: 'private.test',
+      body: '{}',
+      expiresAt,
+      evidence: Buffer.from('e'),
+    });
+    const evidence = path.basename(evidenceFileOf(SQLITE_FILE, weekOf(expiresAt)));
+    for (const name of [...LEDGER_FILES, ...['', '-wal', '-shm'].map((s) => evidence + s)])
+      expect(mode(path.join(dataDir, name)), name).toBe(0o600);
   } finally {
     await ledger.close();
   }

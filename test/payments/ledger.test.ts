@@ -8,9 +8,10 @@ import { openPostgresStore } from '../../src/payments/postgres-store.ts';
 import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
 import { migrations } from '../../src/payments/migrations.ts';
 import { ledgerContract } from './ledger-contract.ts';
+import { ledgerBefore } from './old-ledger.ts';
 import { freshSchema, postgresReachable } from './postgres.ts';
 
-ledgerContract('SQLite', async () => {
+ledgerContract('SQLite', { evidencePruning: 'weeks' }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-'));
   const file = path.join(dir, 'ledger.sqlite');
   return {
@@ -35,7 +36,7 @@ if (!pgUp)
   );
 
 describe.skipIf(!pgUp)('PostgreSQL', () => {
-  ledgerContract('PostgreSQL', async () => {
+  ledgerContract('PostgreSQL', { evidencePruning: 'rows' }, async () => {
     const schema = await freshSchema();
     return {
       open: () => openPostgresStore(schema.url),
@@ -67,14 +68,7 @@ describe('SQLite', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'dvs-ledger-'));
     try {
       const file = path.join(dir, 'ledger.sqlite');
-      const db = new Database(file);
-      db.exec(
-        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
-      );
-      for (const m of migrations('sqlite').filter((m) => m.version < 10)) {
-        db.exec(m.sql);
-        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
-      }
+      const db = ledgerBefore(file, 10);
       const insert = db.prepare(
         'INSERT INTO certificates (id, domain, body, created_at, expires_at, evidence) VALUES (?, ?, ?, 0, ?, ?)',
       );
@@ -89,7 +83,9 @@ describe('SQLite', () => {
         expect(await store.evidence('dvc_kept', 1_000)).toEqual(Buffer.from('seen'));
         expect(await store.evidence('dvc_kept', 2_000)).toBeNull();
         expect(await store.evidence('dvc_none', 1_000)).toBeNull();
-        expect(await store.pruneEvidence(2_000, 10)).toBe(1);
+        // Pruned with its week of expiry (migration 015's files), which ends on Monday 1970-01-05.
+        expect(await store.pruneEvidence(Date.parse('1970-01-05T00:00:00Z') - 1, 10)).toBe(0);
+        expect(await store.pruneEvidence(Date.parse('1970-01-05T00:00:00Z'), 10)).toBe(1);
         expect(await store.evidence('dvc_ageless', 9_000_000)).toEqual(Buffer.from('always'));
       } finally {
         await store.close();

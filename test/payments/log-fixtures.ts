@@ -1,6 +1,7 @@
 // Certificates committed through the ledger the way a Full Validation commits them (token reserved, then
 // committed with the certificate), so each lands in the transparency log in the issuing transaction.
 import { createHash } from 'node:crypto';
+import type { StoredCertificate } from '../../src/payments/gate.ts';
 import { Ledger } from '../../src/payments/ledger.ts';
 import type { LedgerStore } from '../../src/payments/store.ts';
 import type { SigningKeySource } from '../../src/signing/key-store.ts';
@@ -26,3 +27,21 @@ export async function commitOne(ledger: Ledger, label: string): Promise<{ id: st
 
 /** A signing key source that always gives `key` (the service's store reloads a rotated key; tests need no file). */
 export const keySource = (key: SigningKey): Pick<SigningKeySource, 'current'> => ({ current: async () => key });
+
+/**
+ * Issues a token and commits the certificate `id` for the domain `<id>.test` with `extra` (its expiry, evidence,
+ * report); returns the token.
+ */
+export async function certifyWith(ledger: Ledger, id: string, extra: Partial<StoredCertificate> = {}): Promise<string> {
+  const { token } = (await ledger.issue({ source: 'test' }))[0]!;
+  const domain = `${id}.test`;
+  const held = await ledger.reserve(token, domain);
+  if (held.kind !== 'reserved') throw new Error(`token not reserved: ${held.kind}`);
+  await ledger.commit(token, held.reservationId, {
+    id,
+    domain,
+    body: JSON.stringify({ payload: { id }, jws: 'sig' }),
+    ...extra,
+  });
+  return token;
+}

@@ -19,6 +19,8 @@ import { freshSchema } from './postgres.ts';
 export interface Captured {
   sql: string;
   params: unknown[];
+  /** SQLite: the file of the connection it ran on (the ledger's, or one of its evidence files). */
+  file?: string;
 }
 
 /** The statements worth explaining: data statements, not BEGIN, COMMIT or SAVEPOINT. */
@@ -46,7 +48,7 @@ export async function captureSqlite(work: () => Promise<void>): Promise<Captured
   methods.forEach((m, i) => {
     const original = originals[i]!;
     proto[m] = function (this: Database.Statement, ...params: unknown[]) {
-      captured.push({ sql: this.source, params });
+      captured.push({ sql: this.source, params, file: this.database.name });
       return original.apply(this, params);
     };
   });
@@ -167,6 +169,8 @@ export async function postgresFullScans(
 /** A SQLite ledger in a folder of its own, with a second connection (the tree file attached) to fill and explain it. */
 export interface SeededSqlite {
   store: LedgerStore;
+  /** The ledger file. */
+  file: string;
   db: Database.Database;
   close(): Promise<void>;
 }
@@ -182,6 +186,7 @@ export function seededSqliteLedger(prefix: string, seed: string, params: Record<
   for (const statement of seed.split(';').filter((s) => s.trim())) db.prepare(statement).run(params);
   return {
     store,
+    file,
     db,
     async close() {
       db.close();

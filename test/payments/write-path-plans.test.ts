@@ -3,11 +3,15 @@
 // analysed, so each planner
 // chooses with the statistics of a ledger in use; the write paths then run through the Ledger as the service
 // runs them, every statement they execute is captured, and each is explained with the values it ran with.
+import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/payments/ledger.ts';
+import { evidenceFileOf, sqliteEvidence, weekOf } from '../../src/payments/sqlite-evidence.ts';
 import type { LedgerStore } from '../../src/payments/store.ts';
 import { TransparencyLog } from '../../src/service/transparency-log.ts';
 import { keyFromSeed, SIGNING_KID } from '../../src/signing/keys.ts';
+import { stringMatching } from '../helpers/typed-json.ts';
 import { keySource } from './log-fixtures.ts';
 import { postgresReachable } from './postgres.ts';
 import {
@@ -25,6 +29,8 @@ import {
 
 const ROWS = 20_000;
 const TABLES = ['tokens', 'certificates', 'certificate_evidence', 'log_entries', 'log_nodes', 'accounts'];
+/** SQLite keeps evidence in files of its own (src/payments/sqlite-evidence.ts), explained apart. */
+const SQLITE_TABLES = TABLES.filter((t) => t !== 'certificate_evidence');
 const ACCOUNTS = 5_000;
 const NOW = Date.parse('2026-11-29T00:00:00Z');
 const DAY = 86_400_000;
@@ -85,7 +91,7 @@ function expectEveryPath(statements: Captured[]): void {
     /FROM (?:tree\.)?log_nodes/,
     /MAX\(leaf_index\)/,
     /UPDATE certificates SET revoked_at/,
-    /UPDATE certificates SET evidence = NULL|DELETE FROM certificate_evidence/,
+    /UPDATE certificates SET evidence = NULL|SELECT count\(\*\) FROM certificate_evidence/,
     /UPDATE certificates SET report = NULL/,
     /INSERT INTO log_heads/,
     /INSERT INTO accounts/,
@@ -106,8 +112,6 @@ const SQLITE_SEED = `
   SELECT printf('dvc_seed_%08d', n), printf('d%d.fleet.test', n % 5000), printf('%.*c', 900, 'b'),
     @first + n * 60000, @first + n * 60000 + @lifetime, randomblob(300)
   FROM i;
-  INSERT INTO certificate_evidence (certificate_id, expires_at, evidence)
-  SELECT id, expires_at, randomblob(200) FROM certificates WHERE expires_at > @now - 3600000;
   INSERT INTO tokens (hash, created_at, expires_at, state, domain, certificate_id, source)
   SELECT lower(hex(randomblob(32))), created_at, created_at + 90 * 86400000, 'redeemed', domain, id, 'checkout'
   FROM certificates;
@@ -127,6 +131,25 @@ const SQLITE_SEED = `
   FROM i;
   ANALYZE;`;
 
+/**
+ * The evidence of the seeded certificates still valid or expired in the last hour, in their weeks' files, and a
+ * week's worth that expired more than a week before NOW, whose file the pruning deletes.
+ */
+function seedEvidence(ledger: SeededSqlite): void {
+  const files = sqliteEvidence(ledger.file);
+  try {
+    const valid = ledger.db
+      .prepare('SELECT id, expires_at FROM certificates WHERE expires_at > ? ORDER BY expires_at')
+      .all(NOW - 3_600_000) as { id: string; expires_at: number }[];
+    const expired = Array.from({ length: 1_000 }, (_, n) => ({ id: `dvc_gone_${n}`, expires_at: NOW - 10 * DAY + n }));
+    files.storeAll(
+      [...expired, ...valid].map((r) => ({ certificateId: r.id, expiresAt: r.expires_at, evidence: randomBytes(200) })),
+    );
+  } finally {
+    files.close();
+  }
+}
+
 describe('write paths read no whole table: SQLite', () => {
   let ledger: SeededSqlite;
 
@@ -138,6 +161,7 @@ describe('write paths read no whole table: SQLite', () => {
       now: NOW,
       accounts: ACCOUNTS,
     });
+    seedEvidence(ledger);
   });
 
   afterAll(() => ledger.close());
@@ -145,7 +169,23 @@ describe('write paths read no whole table: SQLite', () => {
   it('explains every statement of every write path as a lookup or a bounded range', async () => {
     const statements = await captureSqlite(() => writePaths(ledgerOver(ledger.store)));
     expectEveryPath(statements);
-    expect(sqliteFullScans(ledger.db, statements, TABLES)).toEqual([]);
+    const onLedger = statements.filter((s) => s.file === ledger.file);
+    expect(sqliteFullScans(ledger.db, onLedger, SQLITE_TABLES)).toEqual([]);
+    // The evidence files: the commit's row written by its key, and the one count over a whole file, of a week
+    // that has expired, just before the file is deleted: bounded by a week's certificates, not by the ledger.
+    const week = new Database(evidenceFileOf(ledger.file, weekOf(NOW + 90 * DAY)), { readonly: true });
+    try {
+      const onEvidence = statements.filter((s) => s.file !== ledger.file);
+      expect(onEvidence.map((s) => s.sql)).toEqual([
+        'INSERT OR REPLACE INTO certificate_evidence (certificate_id, evidence) VALUES (?, ?)',
+        'SELECT count(*) FROM certificate_evidence',
+      ]);
+      expect(sqliteFullScans(week, onEvidence, ['certificate_evidence'])).toEqual([
+        { sql: 'SELECT count(*) FROM certificate_evidence', plan: stringMatching(/USING COVERING INDEX/) },
+      ]);
+    } finally {
+      week.close();
+    }
   });
 
   it('finds a full scan where there is one', () => {

@@ -19,6 +19,7 @@ import { Certificates } from '../../src/service/certificates.ts';
 import { certificateText, issueCertificate } from '../../src/signing/certificate.ts';
 import { loadSigningKey } from '../../src/signing/keys.ts';
 import { SQLITE_FILE } from '../../src/payments/open-ledger.ts';
+import { sqliteEvidence } from '../../src/payments/sqlite-evidence.ts';
 import type { Certificate } from '../../src/signing/payload.ts';
 import type { Config } from '../../src/lib/config.ts';
 import { startInProcess, startPaymentsWorld, type InProcessService } from '../payments/service.ts';
@@ -173,19 +174,19 @@ describe('evidence anyone can re-judge (issue 10 item 2)', () => {
       key,
       validity: { issuedAt: new Date(current.payload.issued_at), lifetimeSeconds: 90 * 86_400 },
     });
-    const db = new Database(path.join(local.config.dataDir, SQLITE_FILE));
+    const ledgerFile = path.join(local.config.dataDir, SQLITE_FILE);
     const expiresAt = Date.parse(cert.payload.expires_at);
+    // The evidence first, as the ledger commits it (src/payments/sqlite-evidence.ts).
+    const files = sqliteEvidence(ledgerFile);
+    files.store({ certificateId: cert.payload.id, expiresAt, evidence: gzipSync(evidence) });
+    files.close();
+    const db = new Database(ledgerFile);
     db.prepare('INSERT INTO certificates (id, domain, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(
       cert.payload.id,
       'planted.test',
       certificateText(cert),
       0,
       expiresAt,
-    );
-    db.prepare('INSERT INTO certificate_evidence (certificate_id, expires_at, evidence) VALUES (?, ?, ?)').run(
-      cert.payload.id,
-      expiresAt,
-      gzipSync(evidence),
     );
     db.close();
     const file = path.join(scratch, `${cert.payload.id}.json`);
