@@ -281,9 +281,9 @@ export function ledgerContract(name: string, opts: ContractOptions, makeBackend:
       expect((await ledger.certificate(short))!.body).toBe(certificateFor('a.test', 1).body);
     });
 
-    it.runIf(opts.evidencePruning === 'rows')(
-      'prunes expired evidence in batches of the limit, the earliest expiry first (issue 38)',
-      async () => {
+    // A backend that frees a week's evidence whole has no batches to hold to a limit.
+    if (opts.evidencePruning === 'rows')
+      it('prunes expired evidence in batches of the limit, the earliest expiry first (issue 38)', async () => {
         const evidence = Buffer.from([7]);
         const short = await certify('a.test', 1, { expiresAt: clock + 60_000, evidence });
         const shorter = await certify('b.test', 1, { expiresAt: clock + 30_000, evidence });
@@ -294,8 +294,7 @@ export function ledgerContract(name: string, opts: ContractOptions, makeBackend:
         expect(await ledger.pruneExpiredEvidence(10)).toBe(1);
         expect(await ledger.evidence(short, 0)).toBeNull();
         expect(await ledger.pruneExpiredEvidence(10)).toBe(0);
-      },
-    );
+      });
 
     it('drops reports older than the retention, oldest first, in bounded batches; the certificate stays (issue 38)', async () => {
       const report = Buffer.from([0x1f, 0x8b, 9]);
