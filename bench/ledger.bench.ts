@@ -94,6 +94,8 @@ const idOf = (n: number): string => `dvc_${n.toString(16).padStart(32, '0')}`;
 interface Backend {
   name: string;
   store: LedgerStore;
+  /** The server settings its figures depend on, printed with them; null in-process. */
+  settings: string | null;
   /** Bytes the database takes on disk now. */
   size(): Promise<number>;
   /** CPU the database server's own processes have spent for this bench so far, or null when it runs in-process. */
@@ -108,6 +110,7 @@ async function sqliteBackend(): Promise<Backend> {
   return {
     name: 'SQLite (embedded default)',
     store,
+    settings: null,
     async size() {
       // The files as they stand (the ledger, its tree and its evidence files), each with its WAL (at most a few
       // MB between checkpoints). A checkpoint from a connection of the bench's own would drop the store's page
@@ -137,12 +140,18 @@ async function postgresBackend(): Promise<Backend | null> {
   const url = new URL(server);
   url.searchParams.set('options', `-c search_path=${schema} -c application_name=${schema}`);
   const store = await openPostgresStore(url.toString());
+  // An index-only read skips the table only on pages autovacuum has marked all-visible (migration 015): with it
+  // off, as on some CI servers, every proof's node lookup also reads the table's page.
+  const setting = async (name: string) =>
+    (await admin.query<{ value: string }>('SELECT current_setting($1) AS value', [name])).rows[0]!.value;
+  const settings = `shared_buffers ${await setting('shared_buffers')}, autovacuum ${await setting('autovacuum')}`;
   /** The backends serving the store's pool, which outlive the window; CPU of ones that ended is not counted. */
   const backends = async () =>
     (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [schema])).rows;
   return {
     name: 'PostgreSQL',
     store,
+    settings,
     async size() {
       const { rows } = await admin.query<{ bytes: string }>(
         `SELECT sum(pg_total_relation_size(c.oid)) AS bytes FROM pg_class c
@@ -223,6 +232,7 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
   const random = (below: number) => Math.floor(Math.random() * below);
 
   console.log(`\n### ${backend.name}: ${opts.count.toLocaleString('en')} certificates\n`);
+  if (backend.settings) console.log(`Server: ${backend.settings}.\n`);
   console.log(
     '| certificates | appends/s over the window | load average | bench CPU per append | database server CPU per append | inclusion proof median / p99 | consistency proof median / p99 | new tree head median / p99 | database per certificate | RSS | expired evidence pruned in the window |',
   );
