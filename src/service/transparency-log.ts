@@ -33,7 +33,7 @@ export type { LogConsistency, LogInclusion, TreeHead };
  * a proof asks the store for at most ten nodes at any size, where a million certificates asked twenty, on pages
  * the cache had long lost. They cost about n / 512 entries (20,000 at ten million certificates).
  */
-export const KEPT_NODE_LEVEL = 10;
+const KEPT_NODE_LEVEL = 10;
 
 export class TransparencyLog {
   private readonly kept = new Map<string, Uint8Array>();
