@@ -24,6 +24,7 @@ import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { canonicalBytes } from '../src/lib/canonical-json.ts';
 import { Ledger } from '../src/payments/ledger.ts';
+import { ledgerPruner } from '../src/payments/ledger-retention.ts';
 import { openPostgresStore } from '../src/payments/postgres-store.ts';
 import { openSqliteStore } from '../src/payments/sqlite-store.ts';
 import type { LedgerStore } from '../src/payments/store.ts';
@@ -229,6 +230,8 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
     now: () => clock,
   });
   const log = new TransparencyLog(ledger.log, { current: async () => key }, () => new Date(clock));
+  // The service's own pruning, drained each time as its timer or job does (src/payments/ledger-retention.ts).
+  const pruner = ledgerPruner(ledger, { batch: PRUNE_BATCH, reportRetentionSeconds: null });
   const random = (below: number) => Math.floor(Math.random() * below);
 
   console.log(`\n### ${backend.name}: ${opts.count.toLocaleString('en')} certificates\n`);
@@ -265,11 +268,7 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
     clock += SECONDS_PER_CERTIFICATE * 1000;
     if (clock - lastPrune >= PRUNE_EVERY_MS) {
       const t0 = performance.now();
-      let batch: number;
-      do {
-        batch = await ledger.pruneExpiredEvidence(PRUNE_BATCH);
-        pruned.certificates += batch;
-      } while (batch === PRUNE_BATCH);
+      pruned.certificates += (await pruner.runOnce()).evidence;
       pruned.ms += performance.now() - t0;
       lastPrune = clock;
     }
