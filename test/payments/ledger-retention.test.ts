@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startLedgerRetention } from '../../src/payments/ledger-retention.ts';
 import { Ledger } from '../../src/payments/ledger.ts';
 import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
+import { commitWithNewToken } from './log-fixtures.ts';
 
 let dir: string;
 let ledger: Ledger;
@@ -31,11 +32,8 @@ afterEach(async () => {
 });
 
 async function certify(n: number, expiresAt: number): Promise<string> {
-  const { token } = (await ledger.issue({ source: 'test' }))[0]!;
-  const r = await ledger.reserve(token, `d${n}.test`);
-  if (r.kind !== 'reserved') throw new Error(`not reserved: ${r.kind}`);
   const id = `dvc_retention_${n}`;
-  await ledger.commit(token, r.reservationId, {
+  await commitWithNewToken(ledger, {
     id,
     domain: `d${n}.test`,
     body: JSON.stringify({ payload: { id }, jws: 'sig' }),

@@ -13,15 +13,21 @@ export const ledgerOver = (store: LedgerStore): Ledger =>
 /** A certificate id as the service makes them (dvc_ and 32 hex digits), from a label. */
 export const idOf = (label: string): string => 'dvc_' + createHash('sha256').update(label).digest('hex').slice(0, 32);
 
+/** Issues a token, reserves it for the certificate's domain and commits the certificate with it; returns the token. */
+export async function commitWithNewToken(ledger: Ledger, certificate: StoredCertificate): Promise<string> {
+  const { token } = (await ledger.issue({ source: 'test' }))[0]!;
+  const held = await ledger.reserve(token, certificate.domain);
+  if (held.kind !== 'reserved') throw new Error(`token not reserved: ${held.kind}`);
+  await ledger.commit(token, held.reservationId, certificate);
+  return token;
+}
+
 /** Issues a token and commits one certificate with it; returns the body (the log's leaf). */
 export async function commitOne(ledger: Ledger, label: string): Promise<{ id: string; body: string }> {
-  const { token } = (await ledger.issue({ source: 'test' }))[0]!;
   const domain = `${label.replace(/[^a-z0-9]/g, '-')}.test`;
-  const reservation = await ledger.reserve(token, domain);
-  if (reservation.kind !== 'reserved') throw new Error(`token not reserved: ${reservation.kind}`);
   const id = idOf(label);
   const body = JSON.stringify({ payload: { id, domain }, jws: `sig-${label}` });
-  await ledger.commit(token, reservation.reservationId, { id, domain, body });
+  await commitWithNewToken(ledger, { id, domain, body });
   return { id, body };
 }
 
@@ -32,16 +38,10 @@ export const keySource = (key: SigningKey): Pick<SigningKeySource, 'current'> =>
  * Issues a token and commits the certificate `id` for the domain `<id>.test` with `extra` (its expiry, evidence,
  * report); returns the token.
  */
-export async function certifyWith(ledger: Ledger, id: string, extra: Partial<StoredCertificate> = {}): Promise<string> {
-  const { token } = (await ledger.issue({ source: 'test' }))[0]!;
-  const domain = `${id}.test`;
-  const held = await ledger.reserve(token, domain);
-  if (held.kind !== 'reserved') throw new Error(`token not reserved: ${held.kind}`);
-  await ledger.commit(token, held.reservationId, {
+export const certifyWith = (ledger: Ledger, id: string, extra: Partial<StoredCertificate> = {}): Promise<string> =>
+  commitWithNewToken(ledger, {
     id,
-    domain,
+    domain: `${id}.test`,
     body: JSON.stringify({ payload: { id }, jws: 'sig' }),
     ...extra,
   });
-  return token;
-}
