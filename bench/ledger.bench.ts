@@ -4,7 +4,11 @@
 // server's backends that serve it (PostgreSQL; SQLite runs in the bench process), the machine's load average,
 // inclusion and consistency proof and tree head latency (median, p99), database size per certificate and the
 // process's RSS. The CPU per append is what tells whether a write costs more in a bigger ledger when the machine
-// is not idle, which moves the appends per second.
+// is not idle, which moves the appends per second. It is split into user and system time, with the machine's free
+// memory beside it: on a virtual machine whose host backs guest memory only when first touched (and takes freed
+// pages back), page cache that grows onto fresh memory costs several times the system time of page cache that
+// reuses pages, so a ledger's files growing into free memory slow its writes until memory is full, whatever the
+// ledger's size (docs/operations.md, "Write cost at a million certificates").
 //
 // Each certificate is a real one in size and shape: the golden good.test report certified and signed once,
 // its id changed per certificate (so every leaf differs), with the golden observations and report gzipped as
@@ -207,7 +211,8 @@ async function windowMeter(backend: Backend) {
       return {
         appended: size - from,
         seconds: (performance.now() - start) / 1000,
-        benchMs: (used.user + used.system) / 1000,
+        benchUserMs: used.user / 1000,
+        benchSystemMs: used.system / 1000,
         serverMs: serverNow === null || server === null ? null : serverNow - server,
       };
     },
@@ -237,9 +242,9 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
   console.log(`\n### ${backend.name}: ${opts.count.toLocaleString('en')} certificates\n`);
   if (backend.settings) console.log(`Server: ${backend.settings}.\n`);
   console.log(
-    '| certificates | appends/s over the window | load average | bench CPU per append | database server CPU per append | inclusion proof median / p99 | consistency proof median / p99 | new tree head median / p99 | database per certificate | RSS | expired evidence pruned in the window |',
+    '| certificates | appends/s over the window | load average | free memory of the machine | bench CPU per append (user + system) | database server CPU per append | inclusion proof median / p99 | consistency proof median / p99 | new tree head median / p99 | database per certificate | RSS | expired evidence pruned in the window |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 
   const checkpoints = new Set<number>();
   for (let n = opts.every; n <= opts.count; n += opts.every) checkpoints.add(n);
@@ -275,9 +280,11 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
 
     const size = n + 1;
     if (!checkpoints.has(size)) continue;
-    const { appended, seconds, benchMs, serverMs } = await meter.end(size);
+    const { appended, seconds, benchUserMs, benchSystemMs, serverMs } = await meter.end(size);
     const serverPerAppend = serverMs === null ? 'in-process' : `${(serverMs / appended).toFixed(2)} ms`;
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+    const freeKib = Number(/^MemFree:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'))![1]);
+    const perAppend = (x: number) => (x / appended).toFixed(2);
     if (size !== 10_000 || opts.every === 10_000) rates.push(appended / seconds);
     const inclusion = await latency(200, () => log.inclusion(idOf(random(size)), size));
     const consistency = await latency(200, () => {
@@ -287,7 +294,7 @@ async function fill(backend: Backend, opts: Options, tpl: Template, key: Signing
     const heads = await latency(100, () => log.head(1 + random(size)));
     const bytes = await backend.size();
     console.log(
-      `| ${size.toLocaleString('en')} | ${(appended / seconds).toFixed(0)} | ${load} | ${(benchMs / appended).toFixed(2)} ms | ${serverPerAppend} | ${inclusion} ms | ${consistency} ms | ${heads} ms | ${(bytes / size / 1024).toFixed(1)} KiB | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB | ${prunedText(pruned.ms - prunedBefore.ms, pruned.certificates - prunedBefore.certificates)} |`,
+      `| ${size.toLocaleString('en')} | ${(appended / seconds).toFixed(0)} | ${load} | ${(freeKib / 2 ** 20).toFixed(1)} GiB | ${perAppend(benchUserMs + benchSystemMs)} ms (${perAppend(benchUserMs)} + ${perAppend(benchSystemMs)}) | ${serverPerAppend} | ${inclusion} ms | ${consistency} ms | ${heads} ms | ${(bytes / size / 1024).toFixed(1)} KiB | ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB | ${prunedText(pruned.ms - prunedBefore.ms, pruned.certificates - prunedBefore.certificates)} |`,
     );
     Object.assign(prunedBefore, pruned);
     await meter.restart(size);
