@@ -41,6 +41,14 @@ export type NodeReader = (id: NodeId) => Uint8Array;
 
 export const nodeKey = (id: NodeId): string => `${id.level}:${id.index}`;
 
+/**
+ * The node's place in the in-order walk of the tree (left half, node, right half): (2 * index + 1) * 2^level - 1,
+ * a leaf at twice its index and every node between its two halves. A store ordered by it keeps each node within
+ * 2^level places of the leaves it covers, so a proof's nodes in the lower levels, which no cache holds for long,
+ * lie on one or two pages, where ordered by level they lie on one page per level.
+ */
+export const inOrderPosition = ({ level, index }: NodeId): number => (2 * index + 1) * 2 ** level - 1;
+
 /** The largest power of two smaller than n (n > 1): where the RFC splits D[n]. */
 function splitPoint(n: number): number {
   let k = 1;

@@ -3,7 +3,14 @@
 // reads the size only after the previous appender committed (READ COMMITTED gives every statement a fresh
 // snapshot), so no index is taken twice or skipped, and the tree never forks.
 import type pg from 'pg';
-import { appendedNodes, appendSiblings, nodeKey, type NodeId, type NodeReader } from '../lib/merkle.ts';
+import {
+  appendedNodes,
+  appendSiblings,
+  inOrderPosition,
+  nodeKey,
+  type NodeId,
+  type NodeReader,
+} from '../lib/merkle.ts';
 import type { LogStore, TreeHeadRow } from './store.ts';
 
 /** Any fixed number: it names the lock every appender takes (the migration lock is another). */
@@ -32,15 +39,13 @@ async function size(db: Queryable): Promise<number> {
 }
 
 async function nodes(db: Queryable, ids: readonly NodeId[]): Promise<NodeReader> {
-  const { rows } = await db.query<{ level: number; node_index: string; hash: Buffer }>(
-    `SELECT n.level, n.node_index, n.hash FROM log_nodes n
-     JOIN unnest($1::int[], $2::bigint[]) AS want (level, node_index)
-       ON n.level = want.level AND n.node_index = want.node_index`,
-    [ids.map((id) => id.level), ids.map((id) => id.index)],
+  const { rows } = await db.query<{ position: string; hash: Buffer }>(
+    'SELECT position, hash FROM log_nodes WHERE position = ANY($1::bigint[])',
+    [ids.map(inOrderPosition)],
   );
-  const found = new Map(rows.map((r) => [nodeKey({ level: r.level, index: Number(r.node_index) }), r.hash]));
+  const found = new Map(rows.map((r) => [Number(r.position), r.hash]));
   return (id) => {
-    const hash = found.get(nodeKey(id));
+    const hash = found.get(inOrderPosition(id));
     if (!hash) throw new RangeError(`the transparency log holds no node ${nodeKey(id)}`);
     return hash;
   };
@@ -51,10 +56,10 @@ export async function appendToLog(client: pg.PoolClient, certificateId: string, 
   await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_APPEND_LOCK]);
   const at = await size(client);
   const added = appendedNodes(at, leaf, await nodes(client, appendSiblings(at)));
-  await client.query(
-    'INSERT INTO log_nodes (level, node_index, hash) SELECT * FROM unnest($1::int[], $2::bigint[], $3::bytea[])',
-    [added.map((n) => n.id.level), added.map((n) => n.id.index), added.map((n) => n.hash)],
-  );
+  await client.query('INSERT INTO log_nodes (position, hash) SELECT * FROM unnest($1::bigint[], $2::bytea[])', [
+    added.map((n) => inOrderPosition(n.id)),
+    added.map((n) => n.hash),
+  ]);
   await client.query('INSERT INTO log_entries (leaf_index, certificate_id) VALUES ($1, $2)', [at, certificateId]);
   return at;
 }

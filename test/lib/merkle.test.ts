@@ -12,6 +12,7 @@ import {
   consistencyPath,
   EMPTY_ROOT,
   inclusionPath,
+  inOrderPosition,
   leafHash,
   nodesFor,
   consistencyRanges,
@@ -226,4 +227,22 @@ describe('every proof of a random tree verifies, and no proof with a flipped bit
       for (const s of appendSiblings(index)) expect((s.index + 1) * 2 ** s.level).toBeLessThanOrEqual(index);
     },
   );
+
+  property.prop([fc.integer({ min: 1, max: 40 }), fc.nat({ max: 2 ** 12 })])(
+    'a node sits in order between its two halves',
+    (level, index) => {
+      const at = inOrderPosition({ level, index });
+      const half = 2 ** (level - 1);
+      expect(inOrderPosition({ level: level - 1, index: 2 * index })).toBe(at - half);
+      expect(inOrderPosition({ level: level - 1, index: 2 * index + 1 })).toBe(at + half);
+    },
+  );
+
+  it('gives the nodes of a perfect tree of 2^k leaves the places 0 to 2^(k+1) - 2, each once', () => {
+    const k = 10;
+    const positions: number[] = [];
+    for (let level = 0; level <= k; level++)
+      for (let index = 0; index < 2 ** (k - level); index++) positions.push(inOrderPosition({ level, index }));
+    expect(positions.sort((a, b) => a - b)).toEqual(Array.from({ length: 2 ** (k + 1) - 1 }, (_, i) => i));
+  });
 });

@@ -1,9 +1,11 @@
 // The ledger contract on SQLite (always) and on PostgreSQL (when a server answers on 127.0.0.1:5432).
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { nodeKey, type NodeId } from '../../src/lib/merkle.ts';
 import { openPostgresStore } from '../../src/payments/postgres-store.ts';
 import { openSqliteStore } from '../../src/payments/sqlite-store.ts';
 import { migrations } from '../../src/payments/migrations.ts';
@@ -57,6 +59,40 @@ describe.skipIf(!pgUp)('PostgreSQL', () => {
       await Promise.all(stores.map((s) => s.close()));
       const applied = await schema.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
       expect(applied.map((r) => r.version)).toEqual(migrations('postgres').map((m) => m.version));
+    } finally {
+      await schema.drop();
+    }
+  });
+
+  it('moves the log of a ledger made before migration 16 into tree order, every node still read by its id', async () => {
+    const schema = await freshSchema();
+    try {
+      await schema.query(
+        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+      );
+      for (const m of migrations('postgres').filter((m) => m.version < 16)) {
+        await schema.query(m.sql);
+        await schema.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      }
+      // The nodes of a tree of 11 leaves, each hash naming its node.
+      const ids = [0, 1, 2, 3].flatMap((level) =>
+        Array.from({ length: 11 >> level }, (_, index) => ({ level, index })),
+      );
+      const hashOf = (id: NodeId) => createHash('sha256').update(nodeKey(id)).digest();
+      for (const id of ids)
+        await schema.query('INSERT INTO log_nodes (level, node_index, hash) VALUES ($1, $2, $3)', [
+          id.level,
+          id.index,
+          hashOf(id),
+        ]);
+      const store = await openPostgresStore(schema.url);
+      try {
+        const read = await store.logNodes(ids);
+        for (const id of ids) expect(Buffer.from(read(id))).toEqual(hashOf(id));
+        expect(await schema.query('SELECT position FROM log_nodes ORDER BY position')).toHaveLength(ids.length);
+      } finally {
+        await store.close();
+      }
     } finally {
       await schema.drop();
     }

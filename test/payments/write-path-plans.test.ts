@@ -214,8 +214,8 @@ const POSTGRES_SEED = `
   FROM generate_series(0::bigint, 299) AS n;
   INSERT INTO log_entries (leaf_index, certificate_id)
   SELECT substr(id, 10)::bigint, id FROM certificates;
-  INSERT INTO log_nodes (level, node_index, hash)
-  SELECT level, n, sha256(int8send(level * 100000000 + n))
+  INSERT INTO log_nodes (position, hash)
+  SELECT (2 * n + 1) * (1::bigint << level) - 1, sha256(int8send(level * 100000000 + n))
   FROM generate_series(0, 20) AS level, generate_series(0::bigint, ${ROWS} - 1) AS n
   WHERE n < ${ROWS} >> level;
   INSERT INTO accounts (id, name, key_hash, domains_per_day, max_batch, concurrency, created_at, quota_day, quota_used)
