@@ -45,7 +45,7 @@ export const nodeKey = (id: NodeId): string => `${id.level}:${id.index}`;
  * The node's place in the in-order walk of the tree (left half, node, right half): (2 * index + 1) * 2^level - 1,
  * a leaf at twice its index and every node between its two halves. A store ordered by it keeps each node within
  * 2^level places of the leaves it covers, so a proof's nodes in the lower levels, which no cache holds for long,
- * lie on one or two pages, where ordered by level they lie on one page per level.
+ * lie on a few neighbouring pages, where ordered by level they lie on one page per level.
  */
 export const inOrderPosition = ({ level, index }: NodeId): number => (2 * index + 1) * 2 ** level - 1;
 

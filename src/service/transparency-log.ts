@@ -32,7 +32,7 @@ export type { LogConsistency, LogInclusion, TreeHead };
  * needs one node per level, log2(n) in all, and its upper levels are the ones every proof shares; kept, a proof
  * asks the store for at most eight nodes a path at any size, where a million certificates asked twenty, on pages
  * the cache had long lost. A store that orders nodes in tree order (PostgreSQL's) finds those eight within 256
- * places of the leaf, on one or two pages. They cost about n / 128 entries (78,000 at ten million certificates).
+ * places of the leaf, on two or three pages. They cost about n / 128 entries (78,000 at ten million certificates).
  */
 const KEPT_NODE_LEVEL = 8;
 

@@ -1,6 +1,6 @@
 -- The log's nodes ordered by their in-order position in the tree (issue 38; inOrderPosition in src/lib/merkle.ts),
 -- not by level. Every node then lies within 2^level places of the leaves it covers, so the lower levels of a proof,
--- whose pages no cache keeps at a million certificates, are neighbours on one or two index pages instead of one
+-- whose pages no cache keeps at a million certificates, are neighbours on a few index pages instead of one
 -- page per level; and one key makes the lookup a single index scan over a sorted array instead of a join of one
 -- index descent per node. On 2,000,000 nodes (a million leaves), the nodes of a random consistency proof below the
 -- levels the service keeps in memory: 0.42-0.45 ms median instead of 0.75-0.83 ms; the statement planned in
