@@ -228,7 +228,7 @@ describe('every proof of a random tree verifies, and no proof with a flipped bit
     },
   );
 
-  property.prop([fc.integer({ min: 1, max: 40 }), fc.nat({ max: 2 ** 12 })])(
+  property.prop([fc.integer({ min: 1, max: 36 }), fc.nat({ max: 2 ** 12 })])(
     'a node sits in order between its two halves',
     (level, index) => {
       const at = inOrderPosition({ level, index });
